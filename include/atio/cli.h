@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_CLI_H
+#define ATIO_CLI_H
+
+/*
+ * Command line: at_io_iops options with their spellings and meanings, plus
+ * atio's long options. Parsing never prints and never exits; errors come
+ * back in a struct atio_error whose message names the bad value and the rule.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "atio/error.h"
+#include "atio/units.h"
+
+enum atio_mode {
+	ATIO_MODE_READ,
+	ATIO_MODE_WRITE,
+	ATIO_MODE_FSYNC,           /* write, fsync() every -q writes */
+	ATIO_MODE_FDATASYNC,       /* write, fdatasync() every -q writes */
+};
+
+enum atio_unit {
+	ATIO_UNIT_MBS,             /* MB/s, 2^20 bytes */
+	ATIO_UNIT_IOPS,            /* IOPS; sync/s in the sync modes */
+};
+
+/* Limits that make a value absurd rather than merely large. */
+#define ATIO_MIN_BS        512ULL
+#define ATIO_MAX_BS        (1ULL << 30)
+#define ATIO_MAX_THREADS   4096u
+#define ATIO_MAX_FILES     65536u
+#define ATIO_MAX_QSYNC     (1u << 20)
+#define ATIO_DIRECT_ALIGN  4096ULL
+
+struct atio_opts {
+	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
+	bool random;               /* --rand; --seq otherwise */
+	bool direct;               /* --uncached (O_DIRECT); --cached otherwise */
+	enum atio_unit unit;       /* --mbs --iops */
+	uint64_t bs;               /* -s, bytes */
+	unsigned threads;          /* -p */
+	unsigned nfiles;           /* -n */
+	uint64_t time_ns;          /* -t */
+	uint64_t warmup_ns;        /* -w */
+	uint64_t total;            /* -u, bytes of all files together */
+	unsigned qsync;            /* -q */
+	bool skip_sync;            /* -S */
+	const char *path;          /* -f */
+	bool settings_only;        /* -a */
+	int verbose;               /* -v count */
+	bool json;                 /* --json */
+	uint64_t seed;             /* --seed, or chosen at random */
+	bool seed_given;
+	int64_t start_at_ns;       /* --start-at, ns since the epoch, 0 if none */
+	bool remove;               /* --remove */
+	bool keep_cache;           /* --keep-cache */
+	const char *engine;        /* --engine */
+	unsigned iodepth;          /* --iodepth */
+};
+
+enum atio_cli_action {
+	ATIO_CLI_RUN,
+	ATIO_CLI_HELP,
+	ATIO_CLI_VERSION,
+};
+
+/*
+ * Parse argv into @o, apply the defaults that depend on other options
+ * (block size and unit from --seq/--rand, -n from -p) and validate every
+ * combination that can be judged without touching the filesystem. On
+ * success returns the action to take (>= 0). On bad usage returns -EINVAL
+ * with e->exit = ATIO_EXIT_USAGE and a message naming the value and the rule.
+ * The seed is left for the caller to draw when none was given.
+ */
+int atio_cli_parse(int argc, char **argv, struct atio_opts *o, struct atio_error *e);
+
+/*
+ * Write the canonical command line of @o, in at_io_iops' order, e.g.
+ * "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S".
+ * Returns what snprintf returns.
+ */
+int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o);
+
+/* Print the --help text to @f (src/usage.c). */
+void atio_cli_usage(FILE *f);
+
+/* Names of the workload modes and the unit of the result line. */
+const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync" */
+const char *atio_unit_name(const struct atio_opts *o); /* "MB/s", "IOPS", "sync/s" */
+
+#endif

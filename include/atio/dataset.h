@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_DATASET_H
+#define ATIO_DATASET_H
+
+/*
+ * The files a run works on: naming, the share of each thread, creation,
+ * filling with incompressible data, reuse, resizing and dropping from the
+ * page cache.
+ *
+ * -f PATH is a directory (files PATH/atio.0, PATH/atio.1, ...) or, when it
+ * is not one, a file-name prefix (PATH.0, PATH.1, ...). Every file is
+ * -u / -n bytes rounded down to 4 KiB.
+ *
+ * Sharing. With -n < -p several threads share a file: thread t uses file
+ * t % n, and the k threads of one file cut it into k equal disjoint regions,
+ * each a whole number of blocks. With -n > -p a thread owns several files,
+ * t, t + p, t + 2p, ..., and works on all of them. Either way a thread's
+ * work is a list of equal-sized segments (file, start, blocks).
+ *
+ * Filling. A file is complete when its size is the target and it has no
+ * hole (SEEK_HOLE finds none before the end). Files are filled only by
+ * appending, never by extending with ftruncate, so an interrupted fill
+ * leaves a short file (or one with a hole) that the next run resumes from
+ * the first hole, rounded down to a fill chunk; a longer file is
+ * truncated. The fill data is keystream stamped like every write.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "atio/cli.h"
+#include "atio/error.h"
+
+struct atio_file {
+	char *path;
+	int fd;                    /* opened for the run, -1 before */
+	uint64_t valid;            /* bytes found complete by the survey */
+};
+
+struct atio_segment {
+	int fd;                    /* filled in by atio_dataset_open() */
+	unsigned file;             /* index in atio_dataset.files */
+	uint64_t start;            /* byte offset of the region in the file */
+	uint64_t blocks;           /* region length in blocks */
+};
+
+struct atio_dataset {
+	struct atio_file *files;
+	unsigned nfiles;
+	uint64_t file_size;
+	unsigned nthreads;
+	struct atio_segment *segs; /* all threads' segments, thread by thread */
+	unsigned *first_seg;       /* [nthreads + 1]: thread t has segs[first_seg[t] .. first_seg[t+1]) */
+	uint64_t seg_blocks;       /* blocks in every segment */
+};
+
+/* What the fill did, for the report on stderr. */
+struct atio_fill_stats {
+	unsigned reused;           /* complete at the planned size */
+	unsigned created;          /* did not exist */
+	unsigned resumed;          /* short, or with a hole: filled from there */
+	unsigned truncated;        /* longer than planned */
+	uint64_t to_write;         /* bytes the fill has to write */
+};
+
+/*
+ * Name the files and cut them into segments from @o; no I/O except
+ * checking that -f (or its parent, for a prefix) is an existing directory.
+ * Returns 0 or a negative errno with @e filled.
+ */
+int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);
+
+/*
+ * Look at the files as they are: reuse the complete ones, truncate longer
+ * ones to the planned size, cut off an untrusted tail (from the first hole,
+ * rounded down to a fill chunk), and count in @fs the bytes still to write.
+ * Then check that the filesystem has room for them, before anything is
+ * written. Returns 0 or a negative errno with @e filled.
+ */
+int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
+			struct atio_fill_stats *fs, struct atio_error *e);
+
+/*
+ * Append incompressible data to every file the survey found short, in
+ * parallel (one thread per file, at most @o->threads at once), and make it
+ * durable with fdatasync(). *@stop becoming non-zero abandons the fill with
+ * -EINTR; what was written stays and the next run resumes from it.
+ * Returns 0 or a negative errno with @e filled.
+ */
+int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
+		      const int *stop, struct atio_error *e);
+
+/*
+ * Open every file for the run (O_DIRECT with --uncached), check that the
+ * filesystem accepts O_DIRECT at the block size, and fill in the segments'
+ * descriptors. Returns 0 or a negative errno with @e filled.
+ */
+int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);
+
+/*
+ * Write back and drop the files' pages from the page cache, so that the
+ * measured run starts cold. Returns 0 or a negative errno with @e filled.
+ */
+int atio_dataset_drop_cache(struct atio_dataset *d, struct atio_error *e);
+
+/* Close the descriptors; with @remove also unlink the files. */
+int atio_dataset_close(struct atio_dataset *d, bool remove, struct atio_error *e);
+
+/* Free what atio_dataset_plan() allocated. */
+void atio_dataset_free(struct atio_dataset *d);
+
+#endif

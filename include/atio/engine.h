@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_ENGINE_H
+#define ATIO_ENGINE_H
+
+/*
+ * The seam between the worker, which measures, and the backends, which only
+ * move bytes. An engine never reads a clock and never keeps statistics.
+ *
+ * Contract. The worker fills a struct atio_req and calls queue():
+ *  - ATIO_Q_COMPLETED: the request is done and r->res holds its result;
+ *  - ATIO_Q_QUEUED: the engine holds it until submit() sends it and reap()
+ *    returns it;
+ *  - ATIO_Q_BUSY: no room; the worker reaps before queueing again.
+ * reap() waits for at least @min and returns at most @max completed requests,
+ * stored in w->done[0 .. n), and returns n or a negative errno.
+ * r->res is the byte count transferred (the whole length, an engine retries
+ * short transfers itself and reports a short count only at end of file) or
+ * a negative errno; for a sync, 0 or a negative errno.
+ * init() and cleanup() run on the worker's own thread.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct atio_worker;
+
+enum atio_req_op {
+	ATIO_REQ_READ,
+	ATIO_REQ_WRITE,
+	ATIO_REQ_FSYNC,
+	ATIO_REQ_FDATASYNC,
+};
+
+struct atio_req {
+	enum atio_req_op op;
+	int fd;
+	void *buf;
+	size_t len;
+	uint64_t off;
+	int64_t res;
+	uint64_t issued_ns;        /* the worker's business */
+};
+
+enum atio_q {
+	ATIO_Q_COMPLETED,
+	ATIO_Q_QUEUED,
+	ATIO_Q_BUSY,
+};
+
+struct atio_engine_ops {
+	const char *name;
+	int (*init)(struct atio_worker *w);
+	enum atio_q (*queue)(struct atio_worker *w, struct atio_req *r);
+	int (*submit)(struct atio_worker *w);
+	int (*reap)(struct atio_worker *w, unsigned min, unsigned max);
+	void (*cleanup)(struct atio_worker *w);
+};
+
+extern const struct atio_engine_ops atio_engine_sync;
+
+/* The engine called @name among those built in, or NULL. */
+const struct atio_engine_ops *atio_engine_find(const char *name);
+
+/* Names of the engines built in, separated by "|", for messages and --help. */
+const char *atio_engine_names(void);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_REPORT_H
+#define ATIO_REPORT_H
+
+/*
+ * Rendering. One struct atio_result feeds both the text and the JSON
+ * renderer, so the two can never disagree. The word "rate" appears on the
+ * result line and on no other line of the text output, because scripts take
+ * the value with grep rate | awk '{print $6}'.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "atio/cli.h"
+#include "atio/stats.h"
+
+struct atio_result {
+	const struct atio_opts *opts;
+	const char *version;
+	const char *engine;        /* backend that ran */
+	unsigned nthreads;
+	const struct atio_stats *threads; /* [nthreads] */
+	struct atio_stats total;   /* threads merged */
+	uint64_t elapsed_ns;       /* common measured time of the run */
+	struct timespec wall_start;/* CLOCK_REALTIME at measured start */
+	struct timespec wall_end;
+	bool interrupted;
+	int signo;                 /* the signal that interrupted, or 0 */
+};
+
+/*
+ * The reported value: MB/s (2^20 bytes), IOPS, or syncs per second for
+ * --fsync/--fdatasync with --iops, over r->elapsed_ns. 0 when no time ran.
+ */
+double atio_result_value(const struct atio_result *r);
+
+/*
+ * The at_io_iops settings header (Title, Cmdline, Version, Processes, Time,
+ * Warmup, Testcase) followed by atio's Engine and Seed lines.
+ */
+void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
+			const char *engine);
+
+/* The same settings as one JSON document, for -a --json. */
+void atio_report_settings_json(FILE *f, const struct atio_opts *o, const char *version,
+			       const char *engine);
+
+/*
+ * The result line, exactly "time: %f sec; rate: { %.5f } UNIT;", then
+ * latency, CPU, operation counts and the seed; with -v one line per thread.
+ */
+void atio_report_text(FILE *f, const struct atio_result *r);
+
+/*
+ * One JSON document: settings, totals, per-thread results, latency
+ * percentiles and histogram buckets, start and end wall-clock times.
+ */
+void atio_report_json(FILE *f, const struct atio_result *r);
+
+#endif

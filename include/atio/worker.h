@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_WORKER_H
+#define ATIO_WORKER_H
+
+/*
+ * One load thread: it picks offsets, hands requests to its engine, reads the
+ * clock around them and records what completed. Everything a worker writes
+ * while running is its own; main merges after joining.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "atio/cli.h"
+#include "atio/dataset.h"
+#include "atio/engine.h"
+#include "atio/error.h"
+#include "atio/pool.h"
+#include "atio/prng.h"
+#include "atio/stats.h"
+
+/* State every worker shares with main, read-only while running but @stop. */
+struct atio_shared {
+	const struct atio_opts *opts;
+	const struct atio_dataset *ds;
+	const struct atio_engine_ops *engine;
+	pthread_barrier_t ready;   /* workers set up; main may fix the start */
+	pthread_barrier_t go;      /* start_ns is fixed */
+	uint64_t start_ns;         /* CLOCK_MONOTONIC instant the warm-up starts */
+	int stop;                  /* set (atomically) to end the run early */
+	int done_fd;               /* eventfd each worker signals on exit */
+};
+
+struct atio_worker {
+	unsigned id;
+	struct atio_shared *sh;
+	pthread_t thread;
+	const struct atio_segment *segs;
+	unsigned nsegs;
+	void *engine_data;         /* the engine's private state */
+	struct atio_req *done[1];  /* completions handed back by reap() */
+
+	struct atio_prng rng;
+	struct atio_pool pool;     /* write data, write modes only */
+	void *rbuf;                /* read buffer, read mode only */
+
+	bool setup_failed;         /* init failed; do not run */
+	bool failed;               /* an I/O failed; see err */
+	struct atio_error err;
+	struct atio_stats st;
+	uint64_t end_ns;           /* CLOCK_MONOTONIC end of the measured time */
+};
+
+/*
+ * Set @w up to run as thread @id of @sh: per-thread PRNG from the seed, and
+ * the write pool or the read buffer. Runs on main's thread before the
+ * worker starts; returns 0 or a negative errno with w->err filled.
+ */
+int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id);
+
+/* Thread body: pthread_create(&w->thread, NULL, atio_worker_main, w). */
+void *atio_worker_main(void *arg);
+
+/* Free what atio_worker_setup() allocated. */
+void atio_worker_teardown(struct atio_worker *w);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t atio_now_ns(void);
+
+#endif

@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command line: at_io_iops' options with their spellings and meanings,
+ * atio's own long options, size and time suffixes, and every check that can
+ * be made before touching the filesystem. Nothing here prints (except
+ * atio_cli_usage, on request) and nothing exits.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "atio/cli.h"
+#include "atio/engine.h"
+#include "atio/error.h"
+
+#define NS_PER_SEC     1000000000ULL
+#define MAX_IODEPTH    65536u
+#define START_AT_MIN   978307200ULL    /* 2001-01-01 00:00:00 UTC */
+#define START_AT_END   7289654400ULL   /* 2201-01-01 00:00:00 UTC */
+
+/* Every error here is bad usage; the functions that use this have an @e. */
+#define USAGE(...)     atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
+
+/* Long options get values above any character, so optopt tells them apart. */
+enum {
+	OPT_READ = 256, OPT_WRITE, OPT_FSYNC, OPT_FDATASYNC,
+	OPT_SEQ, OPT_RAND, OPT_MBS, OPT_IOPS, OPT_CACHED, OPT_UNCACHED,
+	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE,
+	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
+};
+
+static const struct option longopts[] = {
+	{ "read",       no_argument,       NULL, OPT_READ },
+	{ "write",      no_argument,       NULL, OPT_WRITE },
+	{ "fsync",      no_argument,       NULL, OPT_FSYNC },
+	{ "fdatasync",  no_argument,       NULL, OPT_FDATASYNC },
+	{ "seq",        no_argument,       NULL, OPT_SEQ },
+	{ "rand",       no_argument,       NULL, OPT_RAND },
+	{ "mbs",        no_argument,       NULL, OPT_MBS },
+	{ "iops",       no_argument,       NULL, OPT_IOPS },
+	{ "cached",     no_argument,       NULL, OPT_CACHED },
+	{ "uncached",   no_argument,       NULL, OPT_UNCACHED },
+	{ "json",       no_argument,       NULL, OPT_JSON },
+	{ "seed",       required_argument, NULL, OPT_SEED },
+	{ "start-at",   required_argument, NULL, OPT_START_AT },
+	{ "remove",     no_argument,       NULL, OPT_REMOVE },
+	{ "keep-cache", no_argument,       NULL, OPT_KEEP_CACHE },
+	{ "engine",     required_argument, NULL, OPT_ENGINE },
+	{ "iodepth",    required_argument, NULL, OPT_IODEPTH },
+	{ "help",       no_argument,       NULL, OPT_HELP },
+	{ "version",    no_argument,       NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Leading ':' makes a missing value return ':' rather than '?'. */
+static const char shortopts[] = ":as:p:n:t:w:u:q:Sf:vhV";
+
+/*
+ * What parsing remembers beyond struct atio_opts: which option of each
+ * either-or group was seen (0 for none), and the text of the values that
+ * are judged only once every option is known, so that messages quote them
+ * as the user typed them. A NULL text means the default applies.
+ */
+struct pstate {
+	int mode, order, unit, cache;
+	const char *bs, *nfiles, *total, *qsync, *iodepth;
+};
+
+/* See cli.h. Only at_io_iops' options appear, so its scripts still match. */
+int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
+{
+	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "";
+	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+
+	atio_format_size(bs, sizeof(bs), o->bs);
+	atio_format_size(total, sizeof(total), o->total);
+	atio_format_time(t, sizeof(t), o->time_ns);
+	if (sync)
+		snprintf(q, sizeof(q), " -q %u", o->qsync);
+	if (o->warmup_ns) {
+		atio_format_time(w, sizeof(w), o->warmup_ns);
+		snprintf(wopt, sizeof(wopt), " -w %s", w);
+	}
+	return snprintf(buf, len,
+			"%s--%s --%s -s %s%s --%s -p %u -n %u -t %s%s --%s -u %s%s",
+			o->settings_only ? "-a " : "", atio_mode_name(o->mode),
+			o->random ? "rand" : "seq", bs, q,
+			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
+			o->threads, o->nfiles, t, wopt,
+			o->direct ? "uncached" : "cached", total,
+			o->skip_sync ? " -S" : "");
+}
+
+/* See cli.h; an unknown mode (a bug elsewhere) reads "?" rather than NULL. */
+const char *atio_mode_name(enum atio_mode m)
+{
+	static const char *const names[] = { "read", "write", "fsync", "fdatasync" };
+
+	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+}
+
+/* See cli.h: in the sync modes an "operation" counted by --iops is a sync. */
+const char *atio_unit_name(const struct atio_opts *o)
+{
+	if (o->unit == ATIO_UNIT_MBS)
+		return "MB/s";
+	return o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC
+		? "sync/s" : "IOPS";
+}
+
+/* The spelling of option @id for messages: "-s" or "--engine". */
+static const char *optname(int id, char *buf, size_t len)
+{
+	for (const struct option *lo = longopts; lo->name; lo++)
+		if (lo->val == id) {
+			snprintf(buf, len, "--%s", lo->name);
+			return buf;
+		}
+	snprintf(buf, len, "-%c", id);
+	return buf;
+}
+
+/* What the value of option @id is, for "needs a value" messages. */
+static const char *value_hint(int id)
+{
+	switch (id) {
+	case 's': return "block size, e.g. 4K or 16M";
+	case 'p': return "number of threads";
+	case 'n': return "number of files";
+	case 't': return "test time in seconds, or with s, m or h";
+	case 'w': return "warm-up time in seconds, or with s, m or h";
+	case 'u': return "total size of all files, e.g. 16G";
+	case 'q': return "number of writes between two syncs";
+	case 'f': return "directory or file-name prefix of the test files";
+	case OPT_SEED: return "a whole number";
+	case OPT_START_AT: return "seconds since the epoch";
+	case OPT_ENGINE: return "an engine name";
+	case OPT_IODEPTH: return "number of I/Os in flight per thread";
+	}
+	return "see --help";
+}
+
+/*
+ * An unknown long option @arg ("--name" or "--name=value"), ambiguous
+ * ("--re") or not: name it, and suggest the first option it is a prefix of.
+ */
+static int unknown_long(const char *arg, struct atio_error *e)
+{
+	int n = (int)strcspn(arg + 2, "=");
+
+	for (const struct option *lo = longopts; lo->name; lo++)
+		if (n && strncmp(lo->name, arg + 2, (size_t)n) == 0)
+			return USAGE("--%.*s: unknown option (did you mean --%s?)",
+				     n, arg + 2, lo->name);
+	return USAGE("--%.*s: unknown option", n, arg + 2);
+}
+
+/*
+ * Record option @id of an either-or group in *seen. A second, different
+ * member of the group is an error: taking the last one silently would run
+ * a test other than the one half of the command line asks for.
+ */
+static int pick(int *seen, int id, const char *what, struct atio_error *e)
+{
+	char a[24], b[24];
+
+	if (*seen && *seen != id)
+		return USAGE("%s and %s are contradictory: choose one %s",
+			     optname(*seen, a, sizeof(a)),
+			     optname(id, b, sizeof(b)), what);
+	*seen = id;
+	return 0;
+}
+
+/* Parse the number @arg of option @id into [min, max], naming @what. */
+static int get_uint(int id, const char *arg, uint64_t min, uint64_t max,
+		    const char *what, uint64_t *out, struct atio_error *e)
+{
+	char a[24];
+	int r = atio_parse_uint(arg, min, max, out);
+
+	if (r == -EINVAL)
+		return USAGE("%s %s: %s must be a whole number",
+			     optname(id, a, sizeof(a)), arg, what);
+	if (r < 0)
+		return USAGE("%s %s: %s must be between %" PRIu64 " and %" PRIu64,
+			     optname(id, a, sizeof(a)), arg, what, min, max);
+	return 0;
+}
+
+/*
+ * Parse the size (or, with @time, the duration) @arg of option @id into
+ * *out, saying what is wrong with it.
+ */
+static int get_amount(int id, const char *arg, bool time, uint64_t *out,
+		      struct atio_error *e)
+{
+	int r = time ? atio_parse_time(arg, out) : atio_parse_size(arg, out);
+	const char *why;
+
+	if (r == 0)
+		return 0;
+	if (time)
+		why = arg[0] == '-' ? "a time cannot be negative"
+			: r == -ERANGE ? "too long (at most 366 days)"
+			: "not a time (seconds, or a number with s, m or h)";
+	else
+		why = r == -EDOM ? "not a whole number of bytes"
+			: r == -ERANGE ? "too large"
+			: "not a size (a number with an optional K, M, G or T)";
+	return USAGE("-%c %s: %s", id, arg, why);
+}
+
+/*
+ * Seconds since the epoch, decimals allowed, into nanoseconds. A time
+ * before 2001 or after 2200 is a mistake (milliseconds, a relative time),
+ * not a plan.
+ */
+static int get_start_at(const char *arg, int64_t *ns, struct atio_error *e)
+{
+	uint64_t s;
+	uint32_t nanos;
+	int r = atio_parse_seconds(arg, &s, &nanos);
+
+	if (r == -EINVAL)
+		return USAGE("--start-at %s: not a number of seconds since the epoch",
+			     arg);
+	if (r < 0 || s < START_AT_MIN || s >= START_AT_END)
+		return USAGE("--start-at %s: not a time between 2001 and 2200 "
+			     "(give seconds since the epoch, as date +%%s prints)",
+			     arg);
+	*ns = (int64_t)(s * NS_PER_SEC + nanos);
+	return 0;
+}
+
+/*
+ * Apply option @id with value @arg (NULL for flags). Returns 0, a negative
+ * errno on bad usage, or the action (help, version) that ends parsing.
+ */
+static int apply(int id, const char *arg, struct atio_opts *o,
+		 struct pstate *st, struct atio_error *e)
+{
+	uint64_t v = 0;
+	int r;
+
+	switch (id) {
+	case OPT_READ: case OPT_WRITE: case OPT_FSYNC: case OPT_FDATASYNC:
+		return pick(&st->mode, id, "workload", e);
+	case OPT_SEQ: case OPT_RAND:
+		return pick(&st->order, id, "access pattern", e);
+	case OPT_MBS: case OPT_IOPS:
+		return pick(&st->unit, id, "unit", e);
+	case OPT_CACHED: case OPT_UNCACHED:
+		return pick(&st->cache, id, "cache mode", e);
+	case 's':
+		st->bs = arg;
+		return get_amount(id, arg, false, &o->bs, e);
+	case 'u':
+		st->total = arg;
+		return get_amount(id, arg, false, &o->total, e);
+	case 'p':
+		r = get_uint(id, arg, 1, ATIO_MAX_THREADS, "number of threads", &v, e);
+		o->threads = (unsigned)v;
+		return r;
+	case 'n':
+		r = get_uint(id, arg, 1, ATIO_MAX_FILES, "number of files", &v, e);
+		o->nfiles = (unsigned)v;
+		st->nfiles = arg;
+		return r;
+	case 'q':
+		r = get_uint(id, arg, 1, ATIO_MAX_QSYNC, "writes between syncs", &v, e);
+		o->qsync = (unsigned)v;
+		st->qsync = arg;
+		return r;
+	case OPT_IODEPTH:
+		r = get_uint(id, arg, 1, MAX_IODEPTH, "queue depth", &v, e);
+		o->iodepth = (unsigned)v;
+		st->iodepth = arg;
+		return r;
+	case OPT_SEED:
+		o->seed_given = true;
+		return get_uint(id, arg, 0, UINT64_MAX, "seed", &o->seed, e);
+	case 't':
+		if ((r = get_amount(id, arg, true, &o->time_ns, e)) == 0 && !o->time_ns)
+			return USAGE("-t %s: test time must be more than 0", arg);
+		return r;
+	case 'w':
+		return get_amount(id, arg, true, &o->warmup_ns, e);
+	case OPT_START_AT:
+		return get_start_at(arg, &o->start_at_ns, e);
+	case OPT_ENGINE:
+		if (!atio_engine_find(arg))
+			return USAGE("--engine %s: unknown engine (available: %s)",
+				     arg, atio_engine_names());
+		o->engine = arg;
+		return 0;
+	case 'f': o->path = arg; return 0;
+	case 'S': o->skip_sync = true; return 0;
+	case 'a': o->settings_only = true; return 0;
+	case 'v': o->verbose += o->verbose < 3; return 0;
+	case OPT_JSON: o->json = true; return 0;
+	case OPT_REMOVE: o->remove = true; return 0;
+	case OPT_KEEP_CACHE: o->keep_cache = true; return 0;
+	case 'h': case OPT_HELP: return ATIO_CLI_HELP;
+	case 'V': case OPT_VERSION: return ATIO_CLI_VERSION;
+	}
+	return USAGE("option %d: not handled", id);
+}
+
+/*
+ * Once every option is known: turn the groups into settings, apply the
+ * defaults that depend on other options, and judge the combinations. The
+ * -u minimum: with n <= p files, k = ceil(p/n) threads share a file, so a
+ * file (u/n rounded down to 4096) must hold k blocks rounded up to 4096;
+ * with more files than threads, each file must hold one block.
+ */
+static int finish(struct atio_opts *o, const struct pstate *st,
+		  struct atio_error *e)
+{
+	const char *s = st->bs, *why = NULL;
+	bool sync;
+	uint64_t k, min;
+	char a[24], b[24], who[32] = "the thread";
+
+	o->mode = st->mode == OPT_WRITE ? ATIO_MODE_WRITE
+		: st->mode == OPT_FSYNC ? ATIO_MODE_FSYNC
+		: st->mode == OPT_FDATASYNC ? ATIO_MODE_FDATASYNC
+		: ATIO_MODE_READ;
+	sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+	o->random = st->order == OPT_RAND;
+	o->direct = st->cache == OPT_UNCACHED;
+	o->unit = st->unit == OPT_IOPS || (!st->unit && o->random)
+		? ATIO_UNIT_IOPS : ATIO_UNIT_MBS;
+	if (!s)
+		o->bs = o->random ? 4096 : 16ULL << 20;
+	if (!st->nfiles)
+		o->nfiles = o->threads;
+
+	if (s && o->bs < ATIO_MIN_BS)
+		why = "at least 512";
+	else if (s && o->bs > ATIO_MAX_BS)
+		why = "at most 1G";
+	else if (s && o->bs % ATIO_MIN_BS)
+		why = "a multiple of 512";
+	else if (s && o->direct && o->bs % ATIO_DIRECT_ALIGN)
+		why = "a multiple of 4096 with --uncached";
+	if (why)
+		return USAGE("-s %s: block size must be %s", s, why);
+	if (st->qsync && !sync)
+		return USAGE("-q %s: writes between syncs only apply to --fsync "
+			     "and --fdatasync", st->qsync);
+	if (o->iodepth > 1 && strcmp(o->engine, "sync") == 0)
+		return USAGE("--iodepth %s: the sync engine runs one I/O at a "
+			     "time; use --iodepth 1 or another --engine",
+			     st->iodepth);
+
+	k = o->nfiles <= o->threads
+		? (o->threads + o->nfiles - 1) / o->nfiles : 1;
+	min = o->nfiles * ((k * o->bs + ATIO_DIRECT_ALIGN - 1)
+			   & ~(ATIO_DIRECT_ALIGN - 1));
+	if (o->total < min) {
+		atio_format_size(a, sizeof(a), o->bs);
+		atio_format_size(b, sizeof(b), min);
+		if (o->nfiles > o->threads)
+			snprintf(who, sizeof(who), "each of %u files", o->nfiles);
+		else if (o->threads > 1)
+			snprintf(who, sizeof(who), "each of %u threads", o->threads);
+		return USAGE("-u %s%s: too small: %s needs at least one %s block; "
+			     "use -u %s or more", st->total ? st->total : "16G",
+			     st->total ? "" : " (the default)", who, a, b);
+	}
+	if (!o->path && !o->settings_only)
+		return USAGE("-f is missing: give the directory (or file-name "
+			     "prefix) for the test files");
+	return 0;
+}
+
+/*
+ * See cli.h. getopt_long keeps its state in globals: optind = 0 makes
+ * glibc start over, so parse can run many times in one process, and
+ * opterr = 0 keeps it from printing. -h and -V end parsing at once: what
+ * follows them is not judged. getopt_long moves the arguments that are not
+ * options to the end, so whatever is left past optind is stray.
+ */
+int atio_cli_parse(int argc, char **argv, struct atio_opts *o,
+		   struct atio_error *e)
+{
+	struct pstate st = { 0 };
+	const char *arg;
+	char a[24];
+	int c, r;
+
+	*o = (struct atio_opts){
+		.threads = 1, .nfiles = 1, .time_ns = 60 * NS_PER_SEC,
+		.total = 16ULL << 30, .qsync = 1, .engine = "sync", .iodepth = 1,
+	};
+	optind = 0;
+	opterr = 0;
+	/* Not every getopt clears optarg for an option without a value. */
+	for (;;) {
+		optarg = NULL;
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c == -1)
+			break;
+		if (c == ':')
+			return USAGE("%s: needs a value (%s)",
+				     optname(optopt, a, sizeof(a)), value_hint(optopt));
+		if (c == '?' && optopt >= OPT_READ)
+			return USAGE("%s: takes no value",
+				     optname(optopt, a, sizeof(a)));
+		if (c == '?' && optopt)
+			return USAGE("-%c: unknown option", optopt);
+		if (c == '?')
+			return unknown_long(argv[optind - 1], e);
+		arg = optarg;
+		if (arg && !*arg)
+			return USAGE("%s: the value is empty (%s)",
+				     optname(c, a, sizeof(a)), value_hint(c));
+		if ((r = apply(c, arg, o, &st, e)) != 0)
+			return r;
+	}
+	if (optind < argc)
+		return USAGE("%s: unexpected argument (every value belongs to "
+			     "an option, e.g. -f PATH)", argv[optind]);
+	r = finish(o, &st, e);
+	return r < 0 ? r : ATIO_CLI_RUN;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The synchronous engine: pread(), pwrite(), fsync(), fdatasync(), one
+ * request at a time on the worker's thread. queue() does the system call
+ * and always completes, so the worker never calls submit() or reap().
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "atio/engine.h"
+
+static int sync_init(struct atio_worker *w)
+{
+	return 0;
+}
+
+/*
+ * Transfer the whole request, retrying short transfers (a signal, a
+ * filesystem splitting a large request). A read that meets end of file
+ * returns the bytes it got; the worker treats the short count as an error.
+ */
+static int64_t transfer(struct atio_req *r)
+{
+	size_t done = 0;
+
+	while (done < r->len) {
+		char *p = (char *)r->buf + done;
+		ssize_t n = r->op == ATIO_REQ_READ
+			? pread(r->fd, p, r->len - done, (off_t)(r->off + done))
+			: pwrite(r->fd, p, r->len - done, (off_t)(r->off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (int64_t)done;
+}
+
+static enum atio_q sync_queue(struct atio_worker *w, struct atio_req *r)
+{
+	switch (r->op) {
+	case ATIO_REQ_READ:
+	case ATIO_REQ_WRITE:
+		r->res = transfer(r);
+		break;
+	case ATIO_REQ_FSYNC:
+		r->res = fsync(r->fd) ? -errno : 0;
+		break;
+	case ATIO_REQ_FDATASYNC:
+		r->res = fdatasync(r->fd) ? -errno : 0;
+		break;
+	}
+	return ATIO_Q_COMPLETED;
+}
+
+static int sync_submit(struct atio_worker *w)
+{
+	return 0;
+}
+
+static int sync_reap(struct atio_worker *w, unsigned min, unsigned max)
+{
+	return 0;
+}
+
+static void sync_cleanup(struct atio_worker *w)
+{
+}
+
+const struct atio_engine_ops atio_engine_sync = {
+	.name = "sync",
+	.init = sync_init,
+	.queue = sync_queue,
+	.submit = sync_submit,
+	.reap = sync_reap,
+	.cleanup = sync_cleanup,
+};

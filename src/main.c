@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio: parse, plan, prepare, run, report. The only file that prints
+ * diagnostics and decides the exit status.
+ *
+ * Signals. SIGINT and SIGTERM are blocked in every thread and read from a
+ * signalfd by the main thread, which meanwhile waits for the worker (or
+ * fill) threads on an eventfd. The first signal asks the threads to stop and
+ * the results of the time run are printed; a second one exits at once.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "atio/cli.h"
+#include "atio/dataset.h"
+#include "atio/engine.h"
+#include "atio/report.h"
+#include "atio/worker.h"
+
+struct watch {
+	int sig_fd;
+	int done_fd;
+	int *stop;                 /* the flag the threads poll */
+	int signo;                 /* first signal received, or 0 */
+};
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("atio: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (1 << 20);
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct timespec ns_to_ts(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
+				  .tv_nsec = (long)(ns % 1000000000u) };
+}
+
+/*
+ * Handle what arrived on the signalfd: the first SIGINT or SIGTERM sets the
+ * stop flag, a second one ends the process without results.
+ */
+static void take_signal(struct watch *wt)
+{
+	struct signalfd_siginfo si;
+
+	while (read(wt->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (wt->signo) {
+			say("interrupted again: exiting without results");
+			_exit(ATIO_EXIT_INTERRUPTED);
+		}
+		wt->signo = (int)si.ssi_signo;
+		__atomic_store_n(wt->stop, 1, __ATOMIC_RELAXED);
+		say("%s: stopping; press Ctrl-C again to exit at once",
+		    si.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM");
+	}
+}
+
+/*
+ * Wait until @count threads have signalled the eventfd, handling signals
+ * meanwhile. @tick, when not NULL, is called about once a second with the
+ * number of seconds waited so far.
+ */
+static void wait_threads(struct watch *wt, unsigned count,
+			 void (*tick)(void *arg, unsigned sec), void *arg)
+{
+	struct pollfd pfd[2] = { { .fd = wt->sig_fd, .events = POLLIN },
+				 { .fd = wt->done_fd, .events = POLLIN } };
+	uint64_t next = atio_now_ns() + 1000000000u;
+	unsigned done = 0, sec = 0;
+
+	while (done < count) {
+		uint64_t now = atio_now_ns(), n;
+		int timeout = tick ? (now >= next ? 0 : (int)((next - now) / 1000000u) + 1) : -1;
+
+		if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
+			break;
+		if (pfd[0].revents & POLLIN)
+			take_signal(wt);
+		if ((pfd[1].revents & POLLIN) && read(wt->done_fd, &n, sizeof(n)) == sizeof(n))
+			done += (unsigned)n;
+		if (tick && atio_now_ns() >= next) {
+			next += 1000000000u;
+			tick(arg, ++sec);
+		}
+	}
+}
+
+/* Sleep until the CLOCK_REALTIME instant @ns, or a signal. */
+static void wait_realtime(struct watch *wt, uint64_t ns)
+{
+	struct pollfd pfd = { .fd = wt->sig_fd, .events = POLLIN };
+
+	while (!wt->signo) {
+		uint64_t now = realtime_ns();
+
+		if (now >= ns)
+			break;
+		if (poll(&pfd, 1, (int)((ns - now) / 1000000u) + 1) > 0)
+			take_signal(wt);
+	}
+}
+
+struct fill_arg {
+	struct atio_dataset *ds;
+	const struct atio_opts *o;
+	struct watch *wt;
+	struct atio_error e;
+	int ret;
+};
+
+static void *fill_main(void *p)
+{
+	struct fill_arg *fa = p;
+	uint64_t one = 1;
+
+	fa->ret = atio_dataset_fill(fa->ds, fa->o, fa->wt->stop, &fa->e);
+	(void)!write(fa->wt->done_fd, &one, sizeof(one));
+	return NULL;
+}
+
+/* Survey the files and fill what is missing, while watching for signals. */
+static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
+		   struct atio_error *e)
+{
+	struct atio_fill_stats fs;
+	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
+	pthread_t th;
+	int ret;
+
+	ret = atio_dataset_survey(ds, o, &fs, e);
+	if (ret)
+		return ret;
+	if (fs.to_write == 0)
+		return 0;
+	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated; "
+	    "writing %.2f MiB", ds->nfiles, mib(ds->file_size), fs.created, fs.resumed,
+	    fs.reused, fs.truncated, mib(fs.to_write));
+	if (pthread_create(&th, NULL, fill_main, &fa) != 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the fill thread");
+	wait_threads(wt, 1, NULL, NULL);
+	pthread_join(th, NULL);
+	if (fa.ret)
+		*e = fa.e;
+	return fa.ret;
+}
+
+/* Warn when the page cache may hold much of a --cached dataset. */
+static void warn_cache(const struct atio_opts *o)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t ram = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+
+	if (!o->direct && ram && o->total < 2 * ram)
+		say("warning: the dataset (-u %.2f MiB) is smaller than twice the RAM "
+		    "(%.2f MiB): the page cache may serve part of this --cached test; "
+		    "use a larger -u or --uncached", mib(o->total), mib(ram));
+}
+
+struct progress {
+	const struct atio_opts *o;
+	struct atio_worker *w;
+	uint64_t ops, bytes, syncs;
+};
+
+/* -vv: one line a second on stderr, from the workers' relaxed counters. */
+static void progress_tick(void *arg, unsigned sec)
+{
+	struct progress *pg = arg;
+	uint64_t ops = 0, bytes = 0, syncs = 0;
+
+	for (unsigned i = 0; i < pg->o->threads; i++) {
+		ops += __atomic_load_n(&pg->w[i].st.ops, __ATOMIC_RELAXED);
+		bytes += __atomic_load_n(&pg->w[i].st.bytes, __ATOMIC_RELAXED);
+		syncs += __atomic_load_n(&pg->w[i].st.syncs, __ATOMIC_RELAXED);
+	}
+	/* Counters restart after the warm-up; never print a negative step. */
+	if (ops < pg->ops || bytes < pg->bytes || syncs < pg->syncs)
+		pg->ops = pg->bytes = pg->syncs = 0;
+	say("%u s: %.2f MB/s, %" PRIu64 " IOPS, %" PRIu64 " sync/s", sec,
+	    mib(bytes - pg->bytes), ops - pg->ops, syncs - pg->syncs);
+	pg->ops = ops;
+	pg->bytes = bytes;
+	pg->syncs = syncs;
+}
+
+/*
+ * Start the workers at one instant, wait for them, and fill @res. Returns
+ * 0, or a negative errno with @e filled when a worker could not start or an
+ * I/O failed.
+ */
+static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
+	       struct atio_result *res, struct atio_error *e)
+{
+	const struct atio_opts *o = sh->opts;
+	unsigned started = 0;
+	uint64_t measure, last_end = 0, mono, real;
+	struct progress pg = { .o = o, .w = w };
+	int ret = 0;
+
+	pthread_barrier_init(&sh->ready, NULL, o->threads + 1);
+	pthread_barrier_init(&sh->go, NULL, o->threads + 1);
+	for (unsigned i = 0; i < o->threads; i++)
+		atio_worker_setup(&w[i], sh, i);
+	for (; started < o->threads; started++)
+		if (pthread_create(&w[started].thread, NULL, atio_worker_main, &w[started]))
+			break;
+	if (started < o->threads) {
+		/* The barriers count on every thread: nothing can run. */
+		say("cannot start thread %u of %u: %s", started + 1, o->threads, strerror(EAGAIN));
+		_exit(ATIO_EXIT_FAIL);
+	}
+
+	pthread_barrier_wait(&sh->ready);
+	for (unsigned i = 0; i < o->threads; i++) {
+		if (w[i].setup_failed) {
+			*e = w[i].err;
+			ret = -EIO;
+			__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	if (!ret && o->start_at_ns)
+		wait_realtime(wt, (uint64_t)o->start_at_ns);
+	sh->start_ns = atio_now_ns();
+	pthread_barrier_wait(&sh->go);
+
+	wait_threads(wt, o->threads, o->verbose >= 2 ? progress_tick : NULL, &pg);
+	for (unsigned i = 0; i < o->threads; i++)
+		pthread_join(w[i].thread, NULL);
+	pthread_barrier_destroy(&sh->ready);
+	pthread_barrier_destroy(&sh->go);
+	if (ret)
+		return ret;
+
+	atio_stats_init(&res->total);
+	for (unsigned i = 0; i < o->threads; i++) {
+		if (w[i].failed && !ret) {
+			*e = w[i].err;
+			ret = -EIO;
+		}
+		atio_stats_merge(&res->total, &w[i].st);
+		if (w[i].end_ns > last_end)
+			last_end = w[i].end_ns;
+	}
+	measure = sh->start_ns + o->warmup_ns;
+	res->elapsed_ns = last_end > measure ? last_end - measure : 0;
+	mono = atio_now_ns();
+	real = realtime_ns();
+	res->wall_start = ns_to_ts(real - (mono - measure));
+	res->wall_end = ns_to_ts(real - (mono - (last_end > measure ? last_end : measure)));
+	return ret;
+}
+
+static int fail(const struct atio_error *e)
+{
+	say("%s", e->msg);
+	return e->exit ? e->exit : ATIO_EXIT_FAIL;
+}
+
+static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
+{
+	struct atio_error e = { 0 };
+	struct atio_dataset ds;
+	struct atio_shared sh = { .opts = o, .ds = &ds, .engine = engine };
+	struct watch wt = { .stop = &sh.stop };
+	struct atio_worker *w = NULL;
+	struct atio_stats *per = NULL;
+	struct atio_result res = { .opts = o, .version = ATIO_VERSION, .engine = engine->name };
+	sigset_t set;
+	int ret, status;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	wt.sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	wt.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	sh.done_fd = wt.done_fd;
+	if (wt.sig_fd < 0 || wt.done_fd < 0) {
+		say("cannot set up signal handling: %s", strerror(errno));
+		return ATIO_EXIT_FAIL;
+	}
+
+	if (atio_dataset_plan(&ds, o, &e))
+		return fail(&e);
+	warn_cache(o);
+	ret = prepare(&ds, o, &wt, &e);
+	if (!ret)
+		ret = atio_dataset_open(&ds, o, &e);
+	if (!ret && !o->keep_cache)
+		ret = atio_dataset_drop_cache(&ds, &e);
+	if (ret) {
+		status = fail(&e);
+		goto out;
+	}
+
+	w = calloc(o->threads, sizeof(*w));
+	per = calloc(o->threads, sizeof(*per));
+	if (!w || !per) {
+		say("out of memory for %u threads", o->threads);
+		status = ATIO_EXIT_FAIL;
+		goto out;
+	}
+	ret = run(&sh, w, &wt, &res, &e);
+	if (ret) {
+		status = fail(&e);
+		goto out;
+	}
+	for (unsigned i = 0; i < o->threads; i++)
+		per[i] = w[i].st;
+	res.nthreads = o->threads;
+	res.threads = per;
+	res.interrupted = wt.signo != 0;
+	res.signo = wt.signo;
+	if (o->json)
+		atio_report_json(stdout, &res);
+	else
+		atio_report_text(stdout, &res);
+	status = res.interrupted ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
+out:
+	if (atio_dataset_close(&ds, o->remove, &e) && status == ATIO_EXIT_OK)
+		status = fail(&e);
+	for (unsigned i = 0; w && i < o->threads; i++)
+		atio_worker_teardown(&w[i]);
+	free(w);
+	free(per);
+	atio_dataset_free(&ds);
+	if (fflush(stdout) != 0 && status == ATIO_EXIT_OK) {
+		say("cannot write the results: %s", strerror(errno));
+		status = ATIO_EXIT_FAIL;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct atio_opts o;
+	const struct atio_engine_ops *engine;
+	int act;
+
+	act = atio_cli_parse(argc, argv, &o, &e);
+	if (act < 0) {
+		say("%s", e.msg);
+		fputs("Try 'atio --help' for more information.\n", stderr);
+		return ATIO_EXIT_USAGE;
+	}
+	if (act == ATIO_CLI_HELP) {
+		atio_cli_usage(stdout);
+		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+	}
+	if (act == ATIO_CLI_VERSION) {
+		printf("atio %s\n", ATIO_VERSION);
+		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+	}
+	if (!o.seed_given && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
+		o.seed = realtime_ns() ^ ((uint64_t)getpid() << 32);
+	engine = atio_engine_find(o.engine);
+
+	if (o.settings_only) {
+		if (o.json)
+			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);
+		else
+			atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
+		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+	}
+	if (o.verbose && !o.json) {
+		atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
+		fflush(stdout);
+	}
+	return run_test(&o, engine);
+}
