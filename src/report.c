@@ -115,50 +115,6 @@ static void put_text(FILE *f, const char *s)
 	}
 }
 
-/*
- * The canonical command line from cli.c, with "-a " in front when only
- * the settings are shown, as at_io_iops wrote it. cli.c may already put
- * the "-a " there itself (cli.h does not say), so it is added only when
- * missing and never doubled. Returns a string the caller frees, or NULL
- * when memory ran out (then the caller prints nothing rather than a
- * truncated command line).
- */
-static char *cmdline_dup(const struct atio_opts *o)
-{
-	char small[512];
-	const char *prefix;
-	size_t plen;
-	char *buf;
-	int n;
-
-	n = atio_cli_cmdline(small, sizeof(small), o);
-	if (n < 0) {
-		n = 0;
-		small[0] = '\0';
-	}
-	buf = malloc((size_t)n + 1);
-	if (!buf)
-		return NULL;
-	if ((size_t)n < sizeof(small))
-		memcpy(buf, small, (size_t)n + 1);
-	else
-		atio_cli_cmdline(buf, (size_t)n + 1, o);
-
-	prefix = o->settings_only && strncmp(buf, "-a ", 3) != 0 ? "-a " : "";
-	plen = strlen(prefix);
-	if (plen) {
-		char *full = malloc(plen + (size_t)n + 1);
-
-		if (full) {
-			memcpy(full, prefix, plen);
-			memcpy(full + plen, buf, (size_t)n + 1);
-		}
-		free(buf);
-		buf = full;
-	}
-	return buf;
-}
-
 /* The engine to name: the one that ran, else the one asked for. */
 static const char *engine_name(const struct atio_opts *o, const char *engine)
 {
@@ -201,15 +157,12 @@ static void format_op(char *buf, size_t len, const struct atio_opts *o)
 void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 			const char *engine)
 {
-	char *cmd = cmdline_dup(o);
-	char t[32], w[32], kb[32], op[64];
+	char cmd[256], t[32], w[32], kb[32], op[64];
 
-	fputs("Title: atio\n", f);
-	fputs("Cmdline: ", f);
-	if (cmd)
-		put_text(f, cmd);
+	atio_cli_cmdline(cmd, sizeof(cmd), o);
+	fputs("Title: atio\nCmdline: ", f);
+	put_text(f, cmd);
 	putc('\n', f);
-	free(cmd);
 
 	fputs("Version: ", f);
 	put_text(f, version ? version : "unknown");
@@ -346,11 +299,11 @@ void atio_report_text(FILE *f, const struct atio_result *r)
  */
 static void json_settings(struct atio_json *j, const struct atio_opts *o, const char *engine)
 {
-	char *cmd = cmdline_dup(o);
+	char cmd[256];
 
 	atio_json_object_begin(j, "settings");
+	atio_cli_cmdline(cmd, sizeof(cmd), o);
 	atio_json_string(j, "cmdline", cmd);
-	free(cmd);
 	atio_json_string(j, "mode", atio_mode_name(o->mode));
 	atio_json_string(j, "pattern", o->random ? "rand" : "seq");
 	atio_json_bool(j, "cached", !o->direct);

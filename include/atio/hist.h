@@ -76,9 +76,11 @@ uint64_t atio_hist_bucket_low(unsigned i);
 uint64_t atio_hist_bucket_high(unsigned i);
 
 /*
- * The value at percentile @p (0 < p <= 100): the midpoint of the bucket that
- * holds the ceil(p/100 * count)-th smallest value, clamped to [min, max].
- * Returns 0 for an empty histogram.
+ * The value at percentile @p: the midpoint of the bucket that holds the
+ * ceil(p/100 * count)-th smallest value, clamped to [min, max]; p <= 0
+ * gives min and p >= 100 gives max exactly. Returns 0 for an empty
+ * histogram. The sum behind the mean wraps after 2^64 ns (584 years) of
+ * summed latency.
  */
 uint64_t atio_hist_percentile(const struct atio_hist *h, double p);
 

@@ -12,7 +12,8 @@
  * (Lemire, "Fast Random Integer Generation in an Interval", 2019) and
  * rejects the few products whose low half falls under 2^64 mod n. That
  * threshold needs one division, done once by atio_range_init(), never per
- * I/O. For n far below 2^64 a rejection is rarer than 1 in 2^40 draws.
+ * I/O. A draw is rejected with probability below n / 2^64: about 1 in 2^32
+ * draws for the 2^32 blocks of a 16 TiB file of 4 KiB blocks.
  */
 
 #include <stdint.h>
