@@ -252,8 +252,14 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 			break;
 		}
 	}
-	if (!ret && o->start_at_ns)
+	if (!ret && o->start_at_ns) {
+		uint64_t now = realtime_ns();
+
+		if (now > (uint64_t)o->start_at_ns)
+			say("warning: --start-at passed %.3f s ago (clock skew, or set too "
+			    "close); starting now", (double)(now - (uint64_t)o->start_at_ns) / 1e9);
 		wait_realtime(wt, (uint64_t)o->start_at_ns);
+	}
 	sh->start_ns = atio_now_ns();
 	pthread_barrier_wait(&sh->go);
 
