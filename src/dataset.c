@@ -249,6 +249,7 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 
 struct fill_job {
 	struct atio_dataset *d;
+	uint64_t seed;
 	const int *stop;
 	unsigned next;             /* next file to take, atomically */
 	int failed;                /* set atomically by the first failure */
@@ -265,7 +266,7 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 		     struct atio_error *e)
 {
 	uint64_t size = job->d->file_size, off = f->valid;
-	uint64_t key = 0x61746966696c6cULL ^ (uint64_t)(f - job->d->files);
+	uint64_t key = atio_data_key(job->seed, f->path, 0);
 	int fd, ret = 0;
 
 	fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -351,7 +352,8 @@ static void *fill_thread(void *arg)
 int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 		      const int *stop, struct atio_error *e)
 {
-	struct fill_job job = { .d = d, .stop = stop, .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct fill_job job = { .d = d, .seed = o->seed, .stop = stop,
+				.lock = PTHREAD_MUTEX_INITIALIZER };
 	unsigned nth = 0, want = 0;
 	pthread_t *th;
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -47,6 +48,26 @@ int atio_keystream(void *buf, size_t len, uint64_t key, uint64_t pos)
 	}
 	EVP_CIPHER_CTX_free(ctx);
 	return ok ? 0 : -EIO;
+}
+
+/* FNV-1a over a string, continuing from @h. */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n)
+{
+	char host[256] = "";
+	uint64_t h = 0xcbf29ce484222325ULL, x;
+
+	gethostname(host, sizeof(host) - 1);
+	h = fnv1a(h, host);
+	h = fnv1a(h, salt ? salt : "");
+	x = seed ^ h ^ (n * 0x9e3779b97f4a7c15ULL);
+	return atio_splitmix64(&x);
 }
 
 int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key)

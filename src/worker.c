@@ -203,12 +203,14 @@ static int final_sync(struct atio_worker *w)
 	struct atio_req r = { .op = ATIO_REQ_FSYNC };
 
 	for (unsigned s = 0; s < w->nsegs; s++) {
+		uint64_t t0 = atio_now_ns();
+
 		if (s > 0 && w->segs[s].fd == w->segs[s - 1].fd)
 			continue;
 		r.fd = w->segs[s].fd;
 		r.res = execute(w, &r);
 		if (w->sh->opts->verbose >= 3)
-			trace(w, &r, 0);
+			trace(w, &r, atio_now_ns() - t0);
 		if (r.res < 0)
 			return fail(w, &r, r.res);
 	}
@@ -246,7 +248,7 @@ static int alloc_buffers(struct atio_worker *w)
 		return 0;
 	}
 	ret = atio_pool_init(&w->pool, o->bs, o->iodepth,
-			     o->seed ^ (0x706f6f6cULL << 32) ^ w->id);
+			     atio_data_key(o->seed, "pool", w->id));
 	if (ret)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
 				      "cannot prepare the write buffers: %s", strerror(-ret));
@@ -291,10 +293,15 @@ void *atio_worker_main(void *arg)
 	wait_until(sh->start_ns);
 	start = sh->start_ns;
 	if (o->warmup_ns) {
+		bool quit;
+
 		start += o->warmup_ns;
-		if (run_until(w, &c, start) || stopped(w))
-			goto out;
+		quit = run_until(w, &c, start) || stopped(w);
+
+		/* What the warm-up did is never reported, even when it is cut short. */
 		atio_stats_init(&w->st);
+		if (quit)
+			goto out;
 	}
 	end = start + o->time_ns;
 	user0 = thread_cpu_ns(&sys0);

@@ -48,6 +48,14 @@ int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64
 void atio_pool_free(struct atio_pool *p);
 
 /*
+ * A keystream key for the data of one run on this host: @seed mixed with
+ * the host name and with @salt (a thread number, a file path's hash), so
+ * that no two hosts, threads or files write the same bytes, not even on
+ * shared storage that deduplicates across clients.
+ */
+uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n);
+
+/*
  * Fill @len bytes at @buf with keystream of @key, starting at keystream
  * byte @pos (a multiple of 16). Used by atio_pool_init() and by the dataset
  * fill. Returns 0 or -EIO.
