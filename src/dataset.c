@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,42 +170,36 @@ static int survey_file(struct atio_dataset *d, struct atio_file *f,
 	struct stat st;
 	int fd, ret;
 
-	fd = open(f->path, O_RDWR | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		f->valid = 0;
+	if (stat(f->path, &st) != 0) {
+		if (errno != ENOENT)
+			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s",
+					      f->path, strerror(errno));
+		f->size = f->valid = 0;
 		fs->created++;
 		fs->to_write += d->file_size;
 		return 0;
 	}
+	if (!S_ISREG(st.st_mode))
+		return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
+				      "%s: exists and is not a regular file", f->path);
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open: %s",
 				      f->path, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		ret = atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
-				     "%s: exists and is not a regular file", f->path);
-		goto out;
-	}
-	ret = trusted_length(fd, (uint64_t)st.st_size, d->file_size, &f->valid);
-	if (ret) {
-		ret = atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot look for holes: %s",
-				     f->path, strerror(-ret));
-		goto out;
-	}
-	if ((uint64_t)st.st_size > d->file_size && f->valid == d->file_size)
-		fs->truncated++;
-	else if (f->valid == d->file_size)
-		fs->reused++;
-	else
-		fs->resumed++;
-	if ((uint64_t)st.st_size != f->valid && ftruncate(fd, (off_t)f->valid) != 0) {
-		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot truncate to %llu: %s",
-				     f->path, (unsigned long long)f->valid, strerror(errno));
-		goto out;
-	}
-	fs->to_write += d->file_size - f->valid;
-out:
+	f->size = (uint64_t)st.st_size;
+	ret = trusted_length(fd, f->size, d->file_size, &f->valid);
 	close(fd);
-	return ret;
+	if (ret)
+		return atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot look for holes: %s",
+				      f->path, strerror(-ret));
+	if (f->valid < d->file_size)
+		fs->resumed++;
+	else if (f->size > d->file_size)
+		fs->truncated++;
+	else
+		fs->reused++;
+	fs->to_write += d->file_size - f->valid;
+	return 0;
 }
 
 int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
@@ -235,21 +230,31 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: statvfs: %s", dir,
 				     strerror(errno));
 	} else {
-		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 		/* Leave room for the filesystem's own metadata: 1% and 16 MiB. */
-		if (fs->to_write + fs->to_write / 100 + (16u << 20) > avail)
+		uint64_t reserve = fs->to_write / 100 + (16u << 20);
+
+		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+		if (fs->to_write + reserve > avail)
 			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOSPC,
-					     "%s: not enough free space: the files need %.2f MiB more, "
+					     "%s: not enough free space: the files need %.2f MiB "
+					     "more and atio keeps %.2f MiB spare for metadata, but "
 					     "%.2f MiB are free; use a smaller -u",
-					     dir, mib(fs->to_write), mib(avail));
+					     dir, mib(fs->to_write), mib(reserve), mib(avail));
 	}
 	free(dir);
 	return ret;
 }
 
+/* Whether the survey found @f anything but complete at the planned size. */
+static bool needs_work(const struct atio_dataset *d, const struct atio_file *f)
+{
+	return f->size != d->file_size || f->valid != d->file_size;
+}
+
 struct fill_job {
 	struct atio_dataset *d;
 	uint64_t seed;
+	const char *after;         /* what becomes of a partial fill */
 	const int *stop;
 	unsigned next;             /* next file to take, atomically */
 	int failed;                /* set atomically by the first failure */
@@ -273,6 +278,14 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 	if (fd < 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot create: %s",
 				      f->path, strerror(errno));
+	/* Drop what is not trusted (or beyond the plan) before appending. */
+	if (f->size != f->valid && ftruncate(fd, (off_t)f->valid) != 0) {
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot truncate to %" PRIu64
+				     ": %s", f->path, f->valid, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	f->size = f->valid;
 	while (off < size && ret == 0) {
 		size_t len = size - off < FILL_CHUNK ? (size_t)(size - off) : FILL_CHUNK;
 		size_t done = 0;
@@ -297,10 +310,9 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 				int err = n < 0 ? errno : ENOSPC;
 
 				ret = atio_error_set(e, ATIO_EXIT_FAIL, err,
-						     "%s: filling at offset %llu of %llu: %s; "
-						     "the next run resumes the fill",
+						     "%s: filling at offset %llu of %llu: %s; %s",
 						     f->path, (unsigned long long)(off + done),
-						     (unsigned long long)size, strerror(err));
+						     (unsigned long long)size, strerror(err), job->after);
 				break;
 			}
 			done += (size_t)n;
@@ -314,7 +326,7 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: close after fill: %s",
 				     f->path, strerror(errno));
 	if (ret == 0)
-		f->valid = size;
+		f->size = f->valid = size;
 	return ret;
 }
 
@@ -334,7 +346,7 @@ static void *fill_thread(void *arg)
 
 		if (i >= job->d->nfiles)
 			break;
-		if (job->d->files[i].valid < job->d->file_size)
+		if (needs_work(job->d, &job->d->files[i]))
 			ret = fill_file(job, &job->d->files[i], buf, &e);
 	}
 	free(buf);
@@ -352,13 +364,16 @@ static void *fill_thread(void *arg)
 int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 		      const int *stop, struct atio_error *e)
 {
-	struct fill_job job = { .d = d, .seed = o->seed, .stop = stop,
-				.lock = PTHREAD_MUTEX_INITIALIZER };
+	struct fill_job job = {
+		.d = d, .seed = o->seed, .stop = stop, .lock = PTHREAD_MUTEX_INITIALIZER,
+		.after = o->remove ? "--remove deletes the partial files"
+				   : "the next run resumes the fill",
+	};
 	unsigned nth = 0, want = 0;
 	pthread_t *th;
 
 	for (unsigned i = 0; i < d->nfiles; i++)
-		want += d->files[i].valid < d->file_size;
+		want += needs_work(d, &d->files[i]);
 	if (want == 0)
 		return 0;
 	if (want > o->threads)
@@ -381,7 +396,7 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 	}
 	if (__atomic_load_n(stop, __ATOMIC_RELAXED))
 		return atio_error_set(e, ATIO_EXIT_INTERRUPTED, EINTR,
-				      "interrupted while filling the files; the next run resumes");
+				      "interrupted while filling the files; %s", job.after);
 	return 0;
 }
 

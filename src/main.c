@@ -168,8 +168,6 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated; "
 	    "writing %.2f MiB", ds->nfiles, mib(ds->file_size), fs.created, fs.resumed,
 	    fs.reused, fs.truncated, mib(fs.to_write));
-	if (fs.to_write == 0)
-		return 0;
 	if (pthread_create(&th, NULL, fill_main, &fa) != 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the fill thread");
 	wait_threads(wt, 1, NULL, NULL);

@@ -107,15 +107,17 @@ static void trace(const struct atio_worker *w, const struct atio_req *r, uint64_
 static int sync_point(struct atio_worker *w, enum atio_req_op op, bool tracing)
 {
 	struct atio_req r = { .op = op };
-	uint64_t t0 = atio_now_ns(), t1;
+	uint64_t t0 = atio_now_ns(), t = t0, t1;
 
 	for (unsigned s = 0; s < w->nsegs; s++) {
 		if (s > 0 && w->segs[s].fd == w->segs[s - 1].fd)
 			continue;
 		r.fd = w->segs[s].fd;
 		r.res = execute(w, &r);
-		if (tracing)
-			trace(w, &r, atio_now_ns() - t0);
+		if (tracing) {
+			trace(w, &r, atio_now_ns() - t);
+			t = atio_now_ns();
+		}
 		if (r.res < 0)
 			return fail(w, &r, r.res);
 	}

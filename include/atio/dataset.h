@@ -34,7 +34,8 @@
 struct atio_file {
 	char *path;
 	int fd;                    /* opened for the run, -1 before */
-	uint64_t valid;            /* bytes found complete by the survey */
+	uint64_t size;             /* size the survey found */
+	uint64_t valid;            /* bytes of it the survey found complete */
 };
 
 struct atio_segment {
@@ -71,20 +72,23 @@ struct atio_fill_stats {
 int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);
 
 /*
- * Look at the files as they are: reuse the complete ones, truncate longer
- * ones to the planned size, cut off an untrusted tail (from the first hole,
- * rounded down to a fill chunk), and count in @fs the bytes still to write.
- * Then check that the filesystem has room for them, before anything is
- * written. Returns 0 or a negative errno with @e filled.
+ * Look at the files as they are, changing nothing: which are complete,
+ * which are longer than planned, and how much of a short or holed one can
+ * be trusted (up to its first hole, rounded down to a fill chunk). Count in
+ * @fs the bytes still to write and check that the filesystem has room for
+ * them. A refused run leaves every file as it was.
+ * Returns 0 or a negative errno with @e filled.
  */
 int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 			struct atio_fill_stats *fs, struct atio_error *e);
 
 /*
- * Append incompressible data to every file the survey found short, in
+ * Truncate every file the survey found longer than what it trusts, then
+ * append incompressible data to every one it found short, in
  * parallel (one thread per file, at most @o->threads at once), and make it
  * durable with fdatasync(). *@stop becoming non-zero abandons the fill with
- * -EINTR; what was written stays and the next run resumes from it.
+ * -EINTR; what was written stays and the next run resumes from it
+ * (unless --remove deletes it).
  * Returns 0 or a negative errno with @e filled.
  */
 int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,

@@ -150,7 +150,7 @@ static char *render_opts(void (*fn)(FILE *, const struct atio_opts *, const char
 /* Line @n (0-based) of @text without its newline, in @out. */
 static bool nth_line(const char *text, unsigned n, char *out, size_t len)
 {
-	const char *p = text, *e;
+	const char *p = text;
 
 	while (n--) {
 		p = strchr(p, '\n');
@@ -160,10 +160,7 @@ static bool nth_line(const char *text, unsigned n, char *out, size_t len)
 	}
 	if (!*p)
 		return false;
-	e = strchr(p, '\n');
-	if (!e)
-		e = p + strlen(p);
-	snprintf(out, len, "%.*s", (int)(e - p), p);
+	snprintf(out, len, "%.*s", (int)strcspn(p, "\n"), p);
 	return true;
 }
 

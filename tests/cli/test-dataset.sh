@@ -1,0 +1,189 @@
+#!/bin/bash
+# The test files: names and sizes for -f DIR and -f PREFIX, -n and -p;
+# fully allocated (no holes), incompressible, no two 4 KiB blocks alike,
+# also after a write test; reused as they are by a second run, resized when
+# -u changes, completed when a fill was cut short or left a hole; kept after
+# a run, deleted with --remove (and only atio's own files).
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# files_ok WHAT SIZE FILE...: each FILE exists with SIZE bytes, allocated,
+# and incompressible.
+files_ok() {
+	local what=$1 size=$2 f why=()
+
+	shift 2
+	for f in "$@"; do
+		if [ ! -f "$f" ]; then
+			why+=("${f#"$WORK"/} is missing")
+			continue
+		fi
+		[ "$(file_size "$f")" -eq "$size" ] ||
+			why+=("${f#"$WORK"/} has $(file_size "$f") bytes, expected $size")
+		not_sparse "$f" ||
+			why+=("${f#"$WORK"/} is sparse: $(alloc_size "$f") bytes allocated of $(file_size "$f")")
+		incompressible "$f" ||
+			why+=("${f#"$WORK"/} compresses: gzip gives $(gzip -c "$f" | wc -c) bytes of $(file_size "$f")")
+	done
+	if [ ${#why[@]} -eq 0 ]; then
+		ok "$what"
+	else
+		not_ok "$what" "${why[@]}" "after: $LAST"
+	fi
+}
+
+# expect_listing WHAT DIR NAME...: DIR holds exactly the NAMEs.
+expect_listing() {
+	local what=$1 dir=$2 want got
+
+	shift 2
+	want=$(printf './%s\n' "$@" | LC_ALL=C sort)
+	got=$(listing "$dir")
+	if [ "$got" = "$want" ]; then
+		ok "$what"
+	else
+		not_ok "$what" "expected: $(echo "$want" | tr '\n' ' ')" "found:    $(echo "$got" | tr '\n' ' ')" \
+			"after: $LAST"
+	fi
+}
+
+# stamp FILE...: size, mtime and ctime at full precision, for reuse checks.
+stamp() {
+	stat -c '%n %s %y %z' "$@"
+}
+
+# -f DIR: DIR/atio.0 .. atio.N-1, each of -u/-n rounded down to 4096.
+A=$WORK/a
+mkdir "$A"
+run_atio -t 0.2 -s 64K -p 3 -u 10M -f "$A"
+expect_code "-p 3 -u 10M -f DIR: exit 0" 0
+expect_match "-p 3 -u 10M -f DIR: a new dataset is prepared" "$ERR" '^atio: preparing'
+expect_listing "-p 3 -f DIR: files atio.0 to atio.2, nothing else" "$A" atio.0 atio.1 atio.2
+# 10M / 3 = 3495253.33, rounded down to 4096: 3493888
+files_ok "-p 3 -u 10M: each file 3493888 bytes, allocated, incompressible" 3493888 "$A"/atio.{0,1,2}
+check "-p 3 -u 10M: no two 4 KiB blocks alike in the dataset" unique_blocks "$A"/atio.{0,1,2}
+
+# Reuse: the same -u and -n again, a read test: nothing is rewritten.
+before=$(stamp "$A"/atio.*)
+sleep 0.05
+run_atio -t 0.2 -s 64K -p 3 -u 10M -f "$A"
+expect_code "second run, same -u: exit 0" 0
+expect_no_match "second run, same -u: no preparing" "$ERR" 'preparing'
+after=$(stamp "$A"/atio.*)
+if [ "$before" = "$after" ]; then
+	ok "second run, same -u: files untouched (size, mtime, ctime)"
+else
+	not_ok "second run, same -u: files untouched (size, mtime, ctime)" "before: $before" "after:  $after"
+fi
+# The same files serve a different -p when -n stays: -p 1 -n 3.
+run_atio -t 0.2 -s 64K -p 1 -n 3 -u 10M -f "$A"
+expect_code "-p 1 -n 3 on the same files: exit 0" 0
+expect_no_match "-p 1 -n 3 on the same files: no preparing" "$ERR" 'preparing'
+check "-p 1 -n 3 on the same files: files untouched" [ "$before" = "$(stamp "$A"/atio.*)" ]
+
+# A write test keeps the files whole, incompressible and without repeats.
+run_atio --write --rand -t 0.3 -p 3 -u 10M -f "$A"
+expect_code "write test: exit 0" 0
+files_ok "after a random write test: same size, allocated, incompressible" 3493888 "$A"/atio.{0,1,2}
+check "after a random write test: no two 4 KiB blocks alike" unique_blocks "$A"/atio.{0,1,2}
+run_atio --write --seq -s 64K -t 0.3 -p 3 -u 10M -f "$A"
+expect_code "sequential write test: exit 0" 0
+files_ok "after a sequential write test: same size, allocated, incompressible" 3493888 "$A"/atio.{0,1,2}
+check "after a sequential write test: no two 4 KiB blocks alike" unique_blocks "$A"/atio.{0,1,2}
+
+# Resize: -u grows, then shrinks.
+run_atio -t 0.2 -s 64K -p 3 -u 24M -f "$A"
+expect_code "grow to -u 24M: exit 0" 0
+expect_match "grow to -u 24M: the files are prepared" "$ERR" '^atio: preparing'
+files_ok "grow to -u 24M: each file 8M, allocated, incompressible" 8388608 "$A"/atio.{0,1,2}
+expect_listing "grow: still three files" "$A" atio.0 atio.1 atio.2
+run_atio -t 0.2 -s 64K -p 3 -u 6M -f "$A"
+expect_code "shrink to -u 6M: exit 0" 0
+files_ok "shrink to -u 6M: each file 2M, allocated, incompressible" 2097152 "$A"/atio.{0,1,2}
+before=$(stamp "$A"/atio.*)
+run_atio -t 0.2 -s 64K -p 3 -u 6M -f "$A"
+check "after the shrink, the same -u reuses the files" [ "$before" = "$(stamp "$A"/atio.*)" ]
+
+# A run refused for lack of space must leave the prepared files alone.
+before=$(stamp "$A"/atio.*)
+if [ "$(free_bytes "$A")" -lt $((900 * 1024 * 1024 * 1024 * 1024)) ]; then
+	run_atio -t 0.2 -s 64K -p 3 -u 900T -f "$A"
+	expect_code "-u 900T, more than the free space: exit 1" 1
+	expect_match "-u 900T: a message about free space" "$ERR" '^atio: .*free space'
+	after=$(stamp "$A"/atio.*)
+	if [ "$before" = "$after" ]; then
+		ok "-u 900T, refused: the existing files are untouched"
+	else
+		not_ok "-u 900T, refused: the existing files are untouched" "before: $before" "after:  $after"
+	fi
+else
+	skip_check "a run refused for lack of space" "more than 900T free in $WORK"
+fi
+
+# -f PREFIX (not a directory): PREFIX.0 ..; -n smaller than -p.
+B=$WORK/b
+mkdir "$B"
+run_atio -t 0.2 -s 64K -p 3 -n 2 -u 8M -f "$B/pre"
+expect_code "-p 3 -n 2 -f DIR/pre: exit 0" 0
+expect_listing "-p 3 -n 2 -f DIR/pre: files pre.0 and pre.1 only" "$B" pre.0 pre.1
+files_ok "-n 2 -u 8M: two files of 4M" 4194304 "$B"/pre.{0,1}
+# -n larger than -p.
+run_atio -t 0.2 -s 64K -p 2 -n 5 -u 10M -f "$B/many"
+expect_code "-p 2 -n 5 -f DIR/many: exit 0" 0
+expect_listing "-p 2 -n 5: five files many.0 to many.4" "$B" pre.0 pre.1 many.0 many.1 many.2 many.3 many.4
+# 10M / 5 = 2M
+files_ok "-n 5 -u 10M: five files of 2M" 2097152 "$B"/many.{0,1,2,3,4}
+
+# --remove: the run's files go, anything else in the directory stays.
+R=$WORK/r
+mkdir "$R"
+echo keep >"$R/keep.txt"
+echo keep >"$R/atio.7"
+run_atio -t 0.2 -s 64K -p 2 -u 8M -f "$R" --remove
+expect_code "--remove: exit 0" 0
+check_result "--remove: one result line"
+expect_listing "--remove: atio.0 and atio.1 deleted, other files kept" "$R" keep.txt atio.7
+run_atio -t 0.2 -s 64K -p 2 -u 8M -f "$R/x" --remove
+expect_code "--remove with a prefix: exit 0" 0
+expect_listing "--remove with a prefix: x.0 and x.1 deleted" "$R" keep.txt atio.7
+
+# Resume: a file of the right name that is too short, or full size but
+# sparse, or with a hole in the middle, is filled completely by the next run.
+C=$WORK/c
+mkdir "$C"
+run_atio -t 0.2 -s 64K -p 2 -u 16M -f "$C"
+expect_code "dataset for the resume checks: exit 0" 0
+truncate -s 3M "$C/atio.0"
+truncate -s 8M "$C/atio.1.tmp"
+mv "$C/atio.1.tmp" "$C/atio.1"
+run_atio -t 0.2 -s 64K -p 2 -u 16M -f "$C"
+expect_code "a short file and a sparse file: exit 0" 0
+expect_match "a short file and a sparse file: the fill is resumed" "$ERR" '^atio: preparing.* 2 to resume'
+files_ok "a short file and a sparse file: both completed, allocated, incompressible" 8388608 "$C"/atio.{0,1}
+check "after the resume: no two 4 KiB blocks alike" unique_blocks "$C"/atio.{0,1}
+if fallocate -p -o 5M -l 1M "$C/atio.0" 2>/dev/null && ! not_sparse "$C/atio.0"; then
+	run_atio -t 0.2 -s 64K -p 2 -u 16M -f "$C"
+	expect_code "a hole in the middle of a file: exit 0" 0
+	expect_match "a hole in the middle of a file: the fill is resumed" "$ERR" '^atio: preparing.* 1 to resume'
+	files_ok "a hole in the middle of a file: filled, allocated, incompressible" 8388608 "$C"/atio.{0,1}
+else
+	skip_check "a hole in the middle of a file" "fallocate cannot punch a hole in $WORK"
+fi
+# A file longer than planned, with a tail: truncated to the planned size.
+head -c 1M /dev/zero >>"$C/atio.1"
+run_atio -t 0.2 -s 64K -p 2 -u 16M -f "$C"
+expect_code "a file longer than planned: exit 0" 0
+files_ok "a file longer than planned: cut back to 8M" 8388608 "$C"/atio.{0,1}
+
+# A file where a test file should be, but not a regular file.
+mkdir "$C/sub" "$C/sub/atio.0"
+run_atio -t 0.2 -s 64K -u 8M -f "$C/sub"
+case $RC in
+1 | 2) ok "a directory in the place of atio.0: refused, exit $RC" ;;
+*) not_ok "a directory in the place of atio.0: refused, exit 1 or 2" "exit $RC from: $LAST" ;;
+esac
+expect_match "a directory in the place of atio.0: the message names it" "$ERR" "^atio: .*$C/sub/atio.0"
+check "a directory in the place of atio.0: it is left alone" [ -d "$C/sub/atio.0" ]
+
+finish

@@ -1,0 +1,207 @@
+#!/bin/bash
+# Bad usage and bad input: exit 2, nothing on stdout, one "atio: " line on
+# stderr naming the bad value and then "Try 'atio --help' ...". Paths that
+# cannot be used: exit 2 and a message naming the path. Not enough free
+# space: exit 1 and a message about it, and no file left behind. --help and
+# --version.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+TRY="Try 'atio --help' for more information."
+D=$WORK/dir
+mkdir "$D"
+
+# usage WHAT WORD ARG...: atio ARG... is refused as bad usage, with one
+# message line naming WORD (fixed string) and the "Try" line.
+usage() {
+	local what=$1 word=$2 why=() first
+
+	shift 2
+	run_atio "$@"
+	[ "$RC" -eq 2 ] || why+=("exit $RC, expected 2")
+	[ ! -s "$OUT" ] || why+=("stdout is not empty")
+	[ "$(wc -l <"$ERR")" -eq 2 ] || why+=("stderr has $(wc -l <"$ERR") lines, expected 2")
+	first=$(head -n 1 "$ERR")
+	case $first in
+	"atio: "*"$word"*) ;;
+	*) why+=("first stderr line does not start with \"atio: \" and name \"$word\"") ;;
+	esac
+	[ "$(sed -n 2p "$ERR")" = "$TRY" ] || why+=("second stderr line is not: $TRY")
+	if [ ${#why[@]} -eq 0 ]; then
+		ok "$what: exit 2, $first"
+	else
+		not_ok "$what" "${why[@]}" "command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+	fi
+}
+
+F=(-f "$D")
+usage "unknown long option" --bogus --bogus "${F[@]}"
+usage "unknown short option" -x -x "${F[@]}"
+usage "missing -f" -f -t 1 -u 16M
+usage "-p 0" "-p 0" -p 0 "${F[@]}"
+usage "-s 0" "-s 0" -s 0 "${F[@]}"
+usage "-s 3K --uncached" "-s 3K" -s 3K --uncached "${F[@]}"
+if [ "$(head -n 1 "$ERR")" = "atio: -s 3K: block size must be a multiple of 4096 with --uncached" ]; then
+	ok "-s 3K --uncached: the exact message"
+else
+	not_ok "-s 3K --uncached: the exact message" "got: $(head -n 1 "$ERR")"
+fi
+usage "-u smaller than -p x -s" "-u 1M" -u 1M -p 4 -s 1M "${F[@]}"
+usage "-u smaller than -p x default -s" "-u 8M" --seq -u 8M -p 1 "${F[@]}"
+usage "size suffix Q" 4Q -u 4Q "${F[@]}"
+usage "size with two points" 1.5.5G -u 1.5.5G "${F[@]}"
+usage "block size suffix Q" 4Q -s 4Q "${F[@]}"
+usage "overflowing size" 99999999999T -u 99999999999T "${F[@]}"
+usage "overflowing block size" 99999999999T -s 99999999999T "${F[@]}"
+usage "negative time" "-t -1" -t -1 "${F[@]}"
+usage "zero time" "-t 0" -t 0 "${F[@]}"
+usage "time suffix y" 10y -t 10y "${F[@]}"
+usage "overlong time" 9999999h -t 9999999h "${F[@]}"
+usage "warm-up suffix y" 10y -w 10y "${F[@]}"
+usage "--read --write" --write --read --write "${F[@]}"
+usage "--seq --rand" --rand --seq --rand "${F[@]}"
+usage "--cached --uncached" --uncached --cached --uncached "${F[@]}"
+usage "--mbs --iops" --iops --mbs --iops "${F[@]}"
+usage "--fsync --fdatasync" --fdatasync --fsync --fdatasync "${F[@]}"
+usage "-q 4 without --fsync" "-q 4" -q 4 "${F[@]}"
+usage "-q 0" "-q 0" --fsync -q 0 "${F[@]}"
+usage "--engine nosuch" nosuch --engine nosuch "${F[@]}"
+usage "-p abc" abc -p abc "${F[@]}"
+usage "-n 0" "-n 0" -n 0 "${F[@]}"
+usage "stray argument" stray "${F[@]}" stray
+usage "option without its value" -t "${F[@]}" -t
+check "no file was created by the refused command lines" [ -z "$(listing "$D")" ]
+
+# pathcheck WHAT CODE WORD ARG...: exit CODE, stdout empty, stderr names WORD.
+pathcheck() {
+	local what=$1 code=$2 word=$3 why=()
+
+	shift 3
+	run_atio "$@"
+	[ "$RC" -eq "$code" ] || why+=("exit $RC, expected $code")
+	[ ! -s "$OUT" ] || why+=("stdout is not empty")
+	grep -q '^atio: ' "$ERR" || why+=("no line starting \"atio: \" on stderr")
+	grep -qF -- "$word" "$ERR" || why+=("stderr does not name $word")
+	if [ ${#why[@]} -eq 0 ]; then
+		ok "$what: $(grep -F -- "$word" "$ERR" | head -n 1)"
+	else
+		not_ok "$what" "${why[@]}" "command: $LAST"
+		show stderr "$ERR"
+	fi
+}
+
+pathcheck "-f in a directory that does not exist" 2 "$WORK/nodir" \
+	-t 0.2 -u 8M -s 1M -f "$WORK/nodir/prefix"
+pathcheck "-f DIR/ that does not exist" 2 "$WORK/nodir" -t 0.2 -u 8M -s 1M -f "$WORK/nodir/"
+check "no directory was created for a missing one" [ ! -e "$WORK/nodir" ]
+
+# A directory that cannot be written. Root writes anywhere, so as root the
+# directory is made read-only with a read-only bind mount in a private mount
+# namespace.
+RO=$WORK/ro
+mkdir "$RO"
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
+if [ "$(id -u)" -ne 0 ]; then
+	chmod 555 "$RO"
+	pathcheck "-f in a directory that cannot be written" 2 "$RO" -t 0.2 -u 8M -s 1M -f "$RO"
+	pathcheck "-f prefix in a directory that cannot be written" 2 "$RO" \
+		-t 0.2 -u 8M -s 1M -f "$RO/pre"
+	chmod 755 "$RO"
+elif command -v unshare >/dev/null 2>&1 &&
+	unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" &&
+		! touch "$1/probe" 2>/dev/null' sh "$RO" 2>/dev/null; then
+	ROWRAP=$WORK/ro-atio
+	cat >"$ROWRAP" <<'EOF'
+#!/bin/sh
+# Run atio ($1) with $2 bind-mounted read-only, in a private mount namespace.
+atio=$1 dir=$2
+shift 2
+exec unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" &&
+	shift && exec "$@"' sh "$dir" "$atio" "$@"
+EOF
+	chmod +x "$ROWRAP"
+	REAL=$ATIO
+	ATIO=$ROWRAP
+	pathcheck "-f in a read-only directory" 2 "$RO" "$REAL" "$RO" -t 0.2 -u 8M -s 1M -f "$RO"
+	pathcheck "-f prefix in a read-only directory" 2 "$RO" "$REAL" "$RO" \
+		-t 0.2 -u 8M -s 1M -f "$RO/pre"
+	ATIO=$REAL
+else
+	skip_check "-f in a directory that cannot be written" \
+		"running as root, and no read-only bind mount is possible here (unshare -m)"
+fi
+check "nothing was created in the unwritable directory" [ -z "$(listing "$RO")" ]
+
+# Not enough space: a 16 MiB tmpfs in a private mount namespace.
+SMALL=$WORK/small
+mkdir "$SMALL"
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+	unshare -m sh -c 'mount -t tmpfs -o size=16m atio-test "$1"' sh "$SMALL" 2>/dev/null; then
+	# Run atio with a tmpfs of SIZE on $SMALL; afterwards list what is left.
+	TMPFSWRAP=$WORK/tmpfs-atio
+	cat >"$TMPFSWRAP" <<'EOF'
+#!/bin/sh
+# tmpfs-atio ATIO DIR SIZE LISTING ARG...: atio with a tmpfs of SIZE on DIR.
+atio=$1 dir=$2 size=$3 list=$4
+shift 4
+exec unshare -m sh -c 'mount -t tmpfs -o "size=$2" atio-test "$1" || exit 99
+	dir=$1 list=$3 atio=$4; shift 4
+	"$atio" "$@"; rc=$?
+	ls -A "$dir" >"$list" 2>&1
+	exit $rc' sh "$dir" "$size" "$list" "$atio" "$@"
+EOF
+	chmod +x "$TMPFSWRAP"
+	REAL=$ATIO
+	ATIO=$TMPFSWRAP
+	LEFT=$WORK/left
+	run_atio "$REAL" "$SMALL" 16m "$LEFT" -t 0.2 -s 1M -u 64M -p 2 -f "$SMALL"
+	expect_code "-u 64M on a 16 MiB filesystem: exit 1" 1
+	expect_match "-u 64M on a 16 MiB filesystem: message about free space" "$ERR" \
+		'^atio: .*free space'
+	expect_empty "-u 64M on a 16 MiB filesystem: stdout empty" "$OUT"
+	check "-u 64M on a 16 MiB filesystem: no file left in the directory" [ ! -s "$LEFT" ]
+	run_atio "$REAL" "$SMALL" 16m "$LEFT" -t 0.2 -s 1M -u 64M -p 2 -f "$SMALL/pre"
+	expect_code "-u 64M with a prefix on a 16 MiB filesystem: exit 1" 1
+	check "-u 64M with a prefix on a 16 MiB filesystem: no file left" [ ! -s "$LEFT" ]
+	# Enough room: the check must not refuse what fits.
+	run_atio "$REAL" "$SMALL" 96m "$LEFT" -t 0.2 -s 1M -u 32M -p 2 -f "$SMALL"
+	expect_code "-u 32M on a 96 MiB filesystem: exit 0" 0
+	check "-u 32M on a 96 MiB filesystem: two files" [ "$(wc -l <"$LEFT")" -eq 2 ]
+	ATIO=$REAL
+else
+	skip_check "not enough free space" "cannot mount a tmpfs in a private mount namespace here (needs root and unshare -m)"
+fi
+
+# --help and --version.
+run_atio --help
+expect_code "--help: exit 0" 0
+missing=()
+for opt in --read --write --fsync --fdatasync --seq --rand --mbs --iops --cached --uncached \
+	-s -p -n -t -u -q -S -f -a -v -vv -vvv -w --json --seed --start-at --remove \
+	--keep-cache --engine --iodepth --help --version; do
+	grep -Eq -- "(^|[ ,])$opt([ ,=]|$)" "$OUT" || missing+=("$opt")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	ok "--help mentions every option"
+else
+	not_ok "--help mentions every option" "missing: ${missing[*]}"
+fi
+expect_count "--help: no line with \"rate\" on stdout" "$OUT" rate 0
+expect_empty "--help: stderr empty" "$ERR"
+run_atio -h
+expect_code "-h: exit 0" 0
+expect_match "-h: prints the usage" "$OUT" '^Usage: atio'
+
+run_atio --version
+expect_code "--version: exit 0" 0
+expect_match "--version: prints a version" "$OUT" '^atio [0-9]+\.[0-9]+(\.[0-9]+)?'
+expect_empty "--version: stderr empty" "$ERR"
+run_atio -V
+expect_match "-V: prints a version" "$OUT" '^atio [0-9]+\.[0-9]+'
+check "nothing was created by --help or --version" [ -z "$(listing "$D")" ]
+
+finish
