@@ -16,7 +16,6 @@
 #include "atio/error.h"
 
 #define NS_PER_SEC     1000000000ULL
-#define MAX_IODEPTH    65536u
 #define START_AT_MIN   978307200ULL    /* 2001-01-01 00:00:00 UTC */
 #define START_AT_END   7289654400ULL   /* 2201-01-01 00:00:00 UTC */
 
@@ -275,7 +274,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		st->qsync = arg;
 		return r;
 	case OPT_IODEPTH:
-		r = get_uint(id, arg, 1, MAX_IODEPTH, "queue depth", &v, e);
+		r = get_uint(id, arg, 1, ATIO_MAX_IODEPTH, "queue depth", &v, e);
 		o->iodepth = (unsigned)v;
 		st->iodepth = arg;
 		return r;
@@ -291,8 +290,9 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_START_AT:
 		return get_start_at(arg, &o->start_at_ns, e);
 	case OPT_ENGINE:
-		if (!atio_engine_find(arg))
-			return USAGE("--engine %s: unknown engine (available: %s)",
+		if (!atio_engine_known(arg))
+			return USAGE("--engine %s: unknown engine (atio has sync, io_uring, "
+				     "libaio and null; this one is built with %s)",
 				     arg, atio_engine_names());
 		o->engine = arg;
 		return 0;
@@ -319,6 +319,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 static int finish(struct atio_opts *o, const struct pstate *st,
 		  struct atio_error *e)
 {
+	const struct atio_engine_ops *eng;
 	const char *s = st->bs, *why = NULL;
 	bool sync;
 	uint64_t k, min;
@@ -351,10 +352,11 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	if (st->qsync && !sync)
 		return USAGE("-q %s: writes between syncs only apply to --fsync "
 			     "and --fdatasync", st->qsync);
-	if (o->iodepth > 1 && strcmp(o->engine, "sync") == 0)
-		return USAGE("--iodepth %s: the sync engine runs one I/O at a "
-			     "time; use --iodepth 1 or another --engine",
-			     st->iodepth);
+	eng = o->engine ? atio_engine_find(o->engine) : NULL;
+	if (eng && o->iodepth > eng->max_iodepth)
+		return USAGE("--iodepth %s: the %s engine runs one I/O at a "
+			     "time; use --iodepth 1 or --engine io_uring or libaio",
+			     st->iodepth, eng->name);
 
 	k = o->nfiles <= o->threads
 		? (o->threads + o->nfiles - 1) / o->nfiles : 1;
@@ -394,7 +396,7 @@ int atio_cli_parse(int argc, char **argv, struct atio_opts *o,
 
 	*o = (struct atio_opts){
 		.threads = 1, .nfiles = 1, .time_ns = 60 * NS_PER_SEC,
-		.total = 16ULL << 30, .qsync = 1, .engine = "sync", .iodepth = 1,
+		.total = 16ULL << 30, .qsync = 1, .iodepth = 1,
 	};
 	optind = 0;
 	opterr = 0;

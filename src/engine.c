@@ -1,15 +1,37 @@
 /* SPDX-License-Identifier: MIT */
+/* The engines built into this atio, and the choice of one for a run. */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "atio/engine.h"
 
 static const struct atio_engine_ops *const engines[] = {
 	&atio_engine_sync,
+#if ATIO_HAVE_LIBURING
+	&atio_engine_io_uring,
+#endif
+#if ATIO_HAVE_LIBAIO
+	&atio_engine_libaio,
+#endif
+	&atio_engine_null,
 };
+
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+
+bool atio_engine_known(const char *name)
+{
+	static const char *const all[] = { "sync", "io_uring", "libaio", "null" };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(all[i], name) == 0)
+			return true;
+	return false;
+}
 
 const struct atio_engine_ops *atio_engine_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+	for (size_t i = 0; i < NENGINES; i++)
 		if (strcmp(engines[i]->name, name) == 0)
 			return engines[i];
 	return NULL;
@@ -17,5 +39,81 @@ const struct atio_engine_ops *atio_engine_find(const char *name)
 
 const char *atio_engine_names(void)
 {
-	return "sync";
+	static char names[64];
+
+	if (!names[0]) {
+		for (size_t i = 0; i < NENGINES; i++) {
+			if (i)
+				strcat(names, "|");
+			strcat(names, engines[i]->name);
+		}
+	}
+	return names;
+}
+
+/* What a probe's errno most likely means, for the message. */
+static const char *refusal(int err)
+{
+	switch (err) {
+	case ENOSYS:
+		return "the kernel lacks it, or kernel.io_uring_disabled=2";
+	case EPERM:
+	case EACCES:
+		return "refused by kernel.io_uring_disabled, seccomp or a container policy";
+	case EAGAIN:
+		return "the kernel's limit on AIO contexts (fs.aio-max-nr) is reached";
+	default:
+		return strerror(err);
+	}
+}
+
+const struct atio_engine_ops *atio_engine_choose(const char *name, unsigned *depth,
+						 char *why, size_t whylen,
+						 struct atio_error *e)
+{
+	static const char *const prefer[] = { "io_uring", "libaio" };
+	const struct atio_engine_ops *eng;
+	char tried[160] = "";
+	int ret;
+
+	why[0] = '\0';
+	if (name) {
+		eng = atio_engine_find(name);
+		if (!eng) {
+			atio_error_set(e, ATIO_EXIT_FAIL, ENOTSUP,
+				       "--engine %s: not built into this atio (built: %s); "
+				       "install its development package and rebuild",
+				       name, atio_engine_names());
+			return NULL;
+		}
+		ret = eng->probe();
+		if (ret) {
+			atio_error_set(e, ATIO_EXIT_FAIL, -ret, "--engine %s: not available: %s",
+				       name, refusal(-ret));
+			return NULL;
+		}
+		return eng;
+	}
+	if (*depth <= 1)
+		return &atio_engine_sync;
+
+	for (size_t i = 0; i < sizeof(prefer) / sizeof(prefer[0]); i++) {
+		size_t n = strlen(tried);
+
+		eng = atio_engine_find(prefer[i]);
+		ret = eng ? eng->probe() : -ENOTSUP;
+		if (ret == 0) {
+			snprintf(why, whylen, "engine %s for --iodepth %u%s%s", eng->name,
+				 *depth, tried[0] ? " (" : "", tried);
+			if (tried[0])
+				strncat(why, ")", whylen - strlen(why) - 1);
+			return eng;
+		}
+		snprintf(tried + n, sizeof(tried) - n, "%s%s %s", n ? "; " : "", prefer[i],
+			 eng ? refusal(-ret) : "not built");
+	}
+	snprintf(why, whylen, "engine sync at --iodepth 1, not %u: no asynchronous engine "
+		 "can run (%s)", *depth, tried);
+	*depth = 1;
+	return &atio_engine_sync;
 }

@@ -9,6 +9,11 @@
 
 #include "atio/engine.h"
 
+static int sync_probe(void)
+{
+	return 0;
+}
+
 static int sync_init(struct atio_worker *w)
 {
 	return 0;
@@ -74,6 +79,9 @@ static void sync_cleanup(struct atio_worker *w)
 
 const struct atio_engine_ops atio_engine_sync = {
 	.name = "sync",
+	.async = false,
+	.max_iodepth = 1,
+	.probe = sync_probe,
 	.init = sync_init,
 	.queue = sync_queue,
 	.submit = sync_submit,

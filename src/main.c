@@ -230,10 +230,13 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	struct progress pg = { .o = o, .w = w };
 	int ret = 0;
 
+	for (unsigned i = 0; i < o->threads; i++)
+		if (atio_worker_setup(&w[i], sh, i)) {
+			*e = w[i].err;
+			return -ENOMEM;
+		}
 	pthread_barrier_init(&sh->ready, NULL, o->threads + 1);
 	pthread_barrier_init(&sh->go, NULL, o->threads + 1);
-	for (unsigned i = 0; i < o->threads; i++)
-		atio_worker_setup(&w[i], sh, i);
 	for (; started < o->threads; started++)
 		if (pthread_create(&w[started].thread, NULL, atio_worker_main, &w[started]))
 			break;
@@ -300,7 +303,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 {
 	struct atio_error e = { 0 };
 	struct atio_dataset ds;
-	struct atio_shared sh = { .opts = o, .ds = &ds, .engine = engine };
+	struct atio_shared sh = { .opts = o, .ds = &ds, .engine = engine, .depth = o->iodepth };
 	struct watch wt = { .stop = &sh.stop };
 	struct atio_worker *w = NULL;
 	struct atio_stats *per = NULL;
@@ -376,6 +379,7 @@ int main(int argc, char **argv)
 	struct atio_error e = { 0 };
 	struct atio_opts o;
 	const struct atio_engine_ops *engine;
+	char why[256];
 	int act;
 
 	act = atio_cli_parse(argc, argv, &o, &e);
@@ -394,7 +398,14 @@ int main(int argc, char **argv)
 	}
 	if (!o.seed_given && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
 		o.seed = realtime_ns() ^ ((uint64_t)getpid() << 32);
-	engine = atio_engine_find(o.engine);
+	engine = atio_engine_choose(o.engine, &o.iodepth, why, sizeof(why), &e);
+	if (!engine)
+		return fail(&e);
+	if (why[0])
+		say("%s", why);
+	if (strcmp(engine->name, "libaio") == 0 && !o.direct)
+		say("warning: libaio is only asynchronous with --uncached: with the page "
+		    "cache each submit waits for its I/O, as the sync engine does");
 
 	if (o.settings_only) {
 		if (o.json)

@@ -67,12 +67,18 @@ void atio_cli_usage(FILE *f)
 "  -V, --version         print the version\n"
 "\n"
 "atio extras:\n", f);
+	fputs(
+"  --engine NAME         I/O backend: sync (pread, pwrite), io_uring,\n"
+"                        libaio (asynchronous only with --uncached: with\n"
+"                        the page cache every submit waits for its I/O),\n"
+"                        or null (no I/O at all: atio's own cost per I/O).\n"
+"                        Default: sync, or with --iodepth above 1\n"
+"                        io_uring, else libaio, else sync\n", f);
 	fprintf(f,
-"  --engine NAME         I/O backend: %s (default sync)\n",
-		atio_engine_names());
+"                        (this atio has %s)\n", atio_engine_names());
 	fputs(
 "  --iodepth N           I/Os in flight per thread, 1 to 65536 (default 1;\n"
-"                        the sync engine does one at a time)\n"
+"                        sync and null do one at a time)\n"
 "  --seed N              seed for random offsets and data (default: random)\n"
 "  --start-at T          begin at T, seconds since the epoch (decimals\n"
 "                        allowed), so that many hosts start at one instant\n"

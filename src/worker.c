@@ -2,16 +2,28 @@
 /*
  * One load thread. The worker is the only place that reads clocks and keeps
  * statistics; the engine only moves bytes. Per I/O the loop draws an offset
- * (one multiply for random, an increment for sequential), stamps the write
- * window, reads the clock before and after the engine, and records the
- * latency in its own histogram: no lock, no allocation, no division.
+ * (a multiply for random, an increment for sequential), stamps the write
+ * window and records the latency in the thread's own histogram: no lock, no
+ * allocation, no division.
+ *
+ * Two loops. Engines that complete in queue() (sync, null) run one request
+ * at a time between two clock reads. Asynchronous engines (io_uring, libaio)
+ * keep up to --iodepth requests in flight: the worker queues a batch, reads
+ * the clock once, submits, reaps whatever completed, reads the clock once
+ * more and charges every completion of the batch with it. That is two clock
+ * reads per batch, not per I/O, and the latency of each request still runs
+ * from its submission to the reap that saw it complete.
+ *
+ * Syncs. In --fsync/--fdatasync modes a sync must cover exactly the -q
+ * writes before it. The kernel does not order requests in flight, so after
+ * the q-th write the worker stops queueing, waits until every write has
+ * completed, and only then issues the sync and waits for it.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,7 +79,8 @@ static int fail(struct atio_worker *w, const struct atio_req *r, int64_t res)
 		atio_error_set(&w->err, ATIO_EXIT_FAIL, err, "%s: %s: %s",
 			       path, verb[r->op], strerror(err));
 	else
-		atio_error_set(&w->err, ATIO_EXIT_FAIL, err, "%s: %s of %zu bytes at offset %" PRIu64 ": %s",
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, err,
+			       "%s: %s of %zu bytes at offset %" PRIu64 ": %s",
 			       path, verb[r->op], r->len, r->off, strerror(err));
 	w->failed = true;
 	__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
@@ -75,13 +88,13 @@ static int fail(struct atio_worker *w, const struct atio_req *r, int64_t res)
 }
 
 /*
- * Hand one request to the engine and wait for it. The sync engine
- * completes in queue(); an engine that queues is submitted and reaped here,
- * one request at a time, until deeper queues come to the worker.
+ * Hand one request to the engine and wait for it; nothing else may be in
+ * flight. Returns the request's result, or a negative errno from the
+ * engine itself.
  */
 static int64_t execute(struct atio_worker *w, struct atio_req *r)
 {
-	const struct atio_engine_ops *eng = w->sh->engine;
+	const struct atio_engine_ops *eng = w->engine;
 	int n;
 
 	if (eng->queue(w, r) == ATIO_Q_COMPLETED)
@@ -89,101 +102,117 @@ static int64_t execute(struct atio_worker *w, struct atio_req *r)
 	n = eng->submit(w);
 	if (n >= 0)
 		n = eng->reap(w, 1, 1);
+	if (n == 0)
+		n = -EIO;
 	return n < 0 ? n : w->done[0]->res;
 }
 
 static void trace(const struct atio_worker *w, const struct atio_req *r, uint64_t ns)
 {
-	static const char *const name[] = { "pread", "pwrite", "fsync", "fdatasync" };
+	static const char *const name[] = { "read", "write", "fsync", "fdatasync" };
 
 	fprintf(stderr, "atio: [%u] %s(fd %d, %zu bytes, offset %" PRIu64 ") = %" PRId64
 		" in %.3f usec\n", w->id, name[r->op], r->fd, r->len, r->off, r->res, ns / 1e3);
 }
 
 /*
- * Sync every file of the thread (one for the usual one-file-per-thread
- * layout), as one timed sync point.
+ * Sync every file of the thread (one in the usual one-file-per-thread
+ * layout) and wait. With @timed it is a sync point of the workload,
+ * recorded in the sync histogram and counted; otherwise the final sync.
  */
-static int sync_point(struct atio_worker *w, enum atio_req_op op, bool tracing)
+static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bool tracing)
 {
 	struct atio_req r = { .op = op };
-	uint64_t t0 = atio_now_ns(), t = t0, t1;
+	uint64_t t0 = atio_now_ns(), t = t0;
 
-	for (unsigned s = 0; s < w->nsegs; s++) {
-		if (s > 0 && w->segs[s].fd == w->segs[s - 1].fd)
-			continue;
-		r.fd = w->segs[s].fd;
+	for (unsigned i = 0; i < w->nfds; i++) {
+		r.fd = w->fds[i];
+		r.slot = i;
 		r.res = execute(w, &r);
 		if (tracing) {
-			trace(w, &r, atio_now_ns() - t);
-			t = atio_now_ns();
+			uint64_t now = atio_now_ns();
+
+			trace(w, &r, now - t);
+			t = now;
 		}
 		if (r.res < 0)
 			return fail(w, &r, r.res);
 	}
-	t1 = atio_now_ns();
-	atio_hist_record(&w->st.sync_lat, t1 - t0);
-	__atomic_store_n(&w->st.syncs, w->st.syncs + 1, __ATOMIC_RELAXED);
+	if (timed) {
+		atio_hist_record(&w->st.sync_lat, atio_now_ns() - t0);
+		__atomic_store_n(&w->st.syncs, w->st.syncs + 1, __ATOMIC_RELAXED);
+	}
 	return 0;
 }
 
+/* Point @r at the next block: offset, file and, for writes, fresh data. */
+static inline __attribute__((always_inline)) void
+aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bool writing)
+{
+	const struct atio_segment *seg;
+	uint64_t block;
+
+	if (random) {
+		seg = w->nsegs == 1 ? w->segs : &w->segs[atio_prng_below(&w->rng, &c->segs)];
+		block = atio_prng_below(&w->rng, &c->blocks);
+	} else {
+		seg = &w->segs[c->seg];
+		block = c->block;
+		if (++c->block == seg->blocks) {
+			c->block = 0;
+			if (++c->seg == w->nsegs)
+				c->seg = 0;
+		}
+	}
+	r->fd = seg->fd;
+	r->slot = seg->slot;
+	r->off = seg->start + block * r->len;
+	if (writing)
+		r->buf = atio_pool_take(&w->pool, r->off);
+}
+
+/* Count a completed read or write. */
+static inline __attribute__((always_inline)) void
+account(struct atio_worker *w, uint64_t lat, uint64_t bytes)
+{
+	atio_hist_record(&w->st.lat, lat);
+	__atomic_store_n(&w->st.ops, w->st.ops + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->st.bytes, w->st.bytes + bytes, __ATOMIC_RELAXED);
+}
+
 /*
- * The loop, until the first completion at or after @end or a stop. Forced
- * inline with a constant @tracing so that the untraced copy carries no
- * trace branch.
+ * One request at a time, for engines that complete in queue(), until the
+ * first completion at or after @end or a stop. Forced inline with constant
+ * flags so that each copy carries only the branches its run needs.
  */
 static inline __attribute__((always_inline)) int
-run_phase(struct atio_worker *w, struct cursor *c, uint64_t end, const bool tracing)
+run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
+	   const bool tracing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
 	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const enum atio_req_op sync_op = o->mode == ATIO_MODE_FSYNC ? ATIO_REQ_FSYNC
 								  : ATIO_REQ_FDATASYNC;
-	const uint64_t bs = o->bs;
-	struct atio_req r = {
-		.op = writing ? ATIO_REQ_WRITE : ATIO_REQ_READ,
-		.len = bs,
-		.buf = w->rbuf,
-	};
+	enum atio_q (*const queue)(struct atio_worker *, struct atio_req *) = w->engine->queue;
+	struct atio_req *r = &w->reqs[0];
 
 	for (;;) {
-		const struct atio_segment *seg;
-		uint64_t block, t0, t1;
-		int64_t res;
+		uint64_t t0, t1;
 
-		if (o->random) {
-			seg = w->nsegs == 1 ? w->segs : &w->segs[atio_prng_below(&w->rng, &c->segs)];
-			block = atio_prng_below(&w->rng, &c->blocks);
-		} else {
-			seg = &w->segs[c->seg];
-			block = c->block;
-			if (++c->block == seg->blocks) {
-				c->block = 0;
-				if (++c->seg == w->nsegs)
-					c->seg = 0;
-			}
-		}
-		r.fd = seg->fd;
-		r.off = seg->start + block * bs;
-		if (writing)
-			r.buf = atio_pool_take(&w->pool, r.off);
-
+		aim(w, c, r, random, writing);
 		t0 = atio_now_ns();
-		res = execute(w, &r);
+		queue(w, r);
 		t1 = atio_now_ns();
 		if (tracing)
-			trace(w, &r, t1 - t0);
-		if (res != (int64_t)bs)
-			return fail(w, &r, res);
-
-		atio_hist_record(&w->st.lat, t1 - t0);
-		__atomic_store_n(&w->st.ops, w->st.ops + 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&w->st.bytes, w->st.bytes + bs, __ATOMIC_RELAXED);
+			trace(w, r, t1 - t0);
+		if (r->res != (int64_t)r->len)
+			return fail(w, r, r->res);
+		account(w, t1 - t0, r->len);
 
 		if (syncing && ++c->since_sync == o->qsync) {
 			c->since_sync = 0;
-			if (sync_point(w, sync_op, tracing))
+			if (sync_files(w, sync_op, true, tracing))
 				return -1;
 			t1 = atio_now_ns();
 		}
@@ -192,50 +221,149 @@ run_phase(struct atio_worker *w, struct cursor *c, uint64_t end, const bool trac
 	}
 }
 
-static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end)
+/*
+ * Up to w->depth requests in flight, for asynchronous engines, until the
+ * first reap at or after @end or a stop; then what is in flight is reaped
+ * and counted too, since it was issued inside the measured time.
+ */
+static inline __attribute__((always_inline)) int
+run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
+	  const bool tracing)
 {
-	if (w->sh->opts->verbose >= 3)
-		return run_phase(w, c, end, true);
-	return run_phase(w, c, end, false);
+	const struct atio_opts *o = w->sh->opts;
+	const struct atio_engine_ops *eng = w->engine;
+	const bool writing = o->mode != ATIO_MODE_READ;
+	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+	const enum atio_req_op sync_op = o->mode == ATIO_MODE_FSYNC ? ATIO_REQ_FSYNC
+								  : ATIO_REQ_FDATASYNC;
+	unsigned nspare = w->depth, inflight = 0;
+	bool want_sync = false, ending = false;
+
+	for (;;) {
+		unsigned nb = 0;
+		uint64_t t;
+		int n;
+
+		while (!ending && !want_sync && nspare) {
+			struct atio_req *r = w->spare[nspare - 1];
+
+			aim(w, c, r, random, writing);
+			if (eng->queue(w, r) == ATIO_Q_BUSY)
+				break;
+			nspare--;
+			w->batch[nb++] = r;
+			if (syncing && ++c->since_sync == o->qsync)
+				want_sync = true;
+		}
+		if (nb) {
+			t = atio_now_ns();
+			for (unsigned i = 0; i < nb; i++)
+				w->batch[i]->issued_ns = t;
+			inflight += nb;
+			n = eng->submit(w);
+			if (n < 0)
+				return fail(w, w->batch[0], n);
+		}
+		if (inflight == 0) {
+			if (ending)
+				return 0;
+			if (!want_sync)
+				return fail(w, &w->reqs[0], -EBUSY);
+			/* Every write before the sync has completed: now sync. */
+			want_sync = false;
+			c->since_sync = 0;
+			if (sync_files(w, sync_op, true, tracing))
+				return -1;
+			if (atio_now_ns() >= end || stopped(w))
+				return 0;
+			continue;
+		}
+
+		n = eng->reap(w, 1, inflight);
+		if (n < 0)
+			return fail(w, w->batch[0], n);
+		t = atio_now_ns();
+		for (int i = 0; i < n; i++) {
+			struct atio_req *r = w->done[i];
+
+			if (tracing)
+				trace(w, r, t - r->issued_ns);
+			if (r->res != (int64_t)r->len)
+				return fail(w, r, r->res);
+			account(w, t - r->issued_ns, r->len);
+			w->spare[nspare++] = r;
+		}
+		inflight -= (unsigned)n;
+		if (t >= end || stopped(w))
+			ending = true;
+	}
 }
 
-/* The final sync of a write test: inside the measured time unless -S. */
-static int final_sync(struct atio_worker *w)
+/* Run the workload until @end with the loop and flags this run needs. */
+static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end)
 {
-	struct atio_req r = { .op = ATIO_REQ_FSYNC };
+	bool random = w->sh->opts->random, tracing = w->sh->opts->verbose >= 3;
 
-	for (unsigned s = 0; s < w->nsegs; s++) {
-		uint64_t t0 = atio_now_ns();
-
-		if (s > 0 && w->segs[s].fd == w->segs[s - 1].fd)
-			continue;
-		r.fd = w->segs[s].fd;
-		r.res = execute(w, &r);
-		if (w->sh->opts->verbose >= 3)
-			trace(w, &r, atio_now_ns() - t0);
-		if (r.res < 0)
-			return fail(w, &r, r.res);
+	if (w->engine->async) {
+		if (tracing)
+			return run_async(w, c, end, random, true);
+		return random ? run_async(w, c, end, true, false)
+			      : run_async(w, c, end, false, false);
 	}
-	return 0;
+	if (tracing)
+		return run_inline(w, c, end, random, true);
+	return random ? run_inline(w, c, end, true, false)
+		      : run_inline(w, c, end, false, false);
 }
 
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
 {
-	const struct atio_dataset *ds = sh->ds;
+	struct atio_dataset *ds = sh->ds;
+	struct atio_segment *segs = &ds->segs[ds->first_seg[id]];
+	unsigned depth = sh->depth;
 
 	memset(w, 0, sizeof(*w));
 	w->id = id;
 	w->sh = sh;
-	w->segs = &ds->segs[ds->first_seg[id]];
+	w->engine = sh->engine;
+	w->depth = depth;
+	w->segs = segs;
 	w->nsegs = ds->first_seg[id + 1] - ds->first_seg[id];
 	atio_prng_seed(&w->rng, sh->opts->seed, id);
 	atio_stats_init(&w->st);
+
+	w->fds = calloc(w->nsegs, sizeof(*w->fds));
+	w->reqs = calloc(depth, sizeof(*w->reqs));
+	w->done = calloc(depth, sizeof(*w->done));
+	w->spare = calloc(depth, sizeof(*w->spare));
+	w->batch = calloc(depth, sizeof(*w->batch));
+	if (!w->fds || !w->reqs || !w->done || !w->spare || !w->batch)
+		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
+				      "out of memory for thread %u", id);
+
+	/* The thread's file table: each file once, in segment order. */
+	for (unsigned s = 0; s < w->nsegs; s++) {
+		unsigned i = 0;
+
+		while (i < w->nfds && w->fds[i] != segs[s].fd)
+			i++;
+		if (i == w->nfds)
+			w->fds[w->nfds++] = segs[s].fd;
+		segs[s].slot = i;
+	}
+	for (unsigned i = 0; i < depth; i++) {
+		w->reqs[i].index = i;
+		w->reqs[i].len = sh->opts->bs;
+		w->reqs[i].op = sh->opts->mode == ATIO_MODE_READ ? ATIO_REQ_READ : ATIO_REQ_WRITE;
+		w->spare[depth - 1 - i] = &w->reqs[i];
+	}
 	return 0;
 }
 
 /*
  * Allocate the thread's buffers on the thread itself, so that the pools of
- * many threads are filled in parallel. Returns 0 or a negative errno.
+ * many threads are filled in parallel: a read buffer per request, or the
+ * write pool. Returns 0 or a negative errno.
  */
 static int alloc_buffers(struct atio_worker *w)
 {
@@ -243,17 +371,24 @@ static int alloc_buffers(struct atio_worker *w)
 	int ret;
 
 	if (o->mode == ATIO_MODE_READ) {
-		if (posix_memalign(&w->rbuf, 4096, o->bs))
+		size_t len = (size_t)o->bs * w->depth;
+
+		if (posix_memalign(&w->rbuf, 4096, len))
 			return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
-					      "out of memory for a %" PRIu64 "-byte read buffer", o->bs);
-		memset(w->rbuf, 0, o->bs);
+					      "out of memory for %zu bytes of read buffers", len);
+		memset(w->rbuf, 0, len);
+		for (unsigned i = 0; i < w->depth; i++)
+			w->reqs[i].buf = (char *)w->rbuf + (size_t)i * o->bs;
+		w->buf_base = w->rbuf;
+		w->buf_len = len;
 		return 0;
 	}
-	ret = atio_pool_init(&w->pool, o->bs, o->iodepth,
-			     atio_data_key(o->seed, "pool", w->id));
+	ret = atio_pool_init(&w->pool, o->bs, w->depth, atio_data_key(o->seed, "pool", w->id));
 	if (ret)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
 				      "cannot prepare the write buffers: %s", strerror(-ret));
+	w->buf_base = w->pool.base;
+	w->buf_len = w->pool.size;
 	return 0;
 }
 
@@ -275,13 +410,16 @@ void *atio_worker_main(void *arg)
 	uint64_t start, end, user0, sys0, user1, sys1;
 	uint64_t one = 1;
 	bool engine_up = false;
+	int ret;
 
 	if (alloc_buffers(w) == 0) {
-		if (sh->engine->init(w) == 0)
+		ret = w->engine->init(w);
+		if (ret == 0)
 			engine_up = true;
 		else
-			atio_error_set(&w->err, ATIO_EXIT_FAIL, EIO, "engine %s failed to start",
-				       sh->engine->name);
+			atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
+				       "thread %u: the %s engine cannot start: %s",
+				       w->id, w->engine->name, strerror(-ret));
 	}
 	w->setup_failed = !engine_up;
 	atio_range_init(&c.segs, w->nsegs);
@@ -299,7 +437,6 @@ void *atio_worker_main(void *arg)
 
 		start += o->warmup_ns;
 		quit = run_until(w, &c, start) || stopped(w);
-
 		/* What the warm-up did is never reported, even when it is cut short. */
 		atio_stats_init(&w->st);
 		if (quit)
@@ -308,7 +445,7 @@ void *atio_worker_main(void *arg)
 	end = start + o->time_ns;
 	user0 = thread_cpu_ns(&sys0);
 	if (run_until(w, &c, end) == 0 && o->mode != ATIO_MODE_READ && !o->skip_sync)
-		final_sync(w);
+		sync_files(w, ATIO_REQ_FSYNC, false, o->verbose >= 3);
 	w->end_ns = atio_now_ns();
 	user1 = thread_cpu_ns(&sys1);
 	w->st.elapsed_ns = w->end_ns - start;
@@ -316,7 +453,7 @@ void *atio_worker_main(void *arg)
 	w->st.cpu_sys_ns = sys1 - sys0;
 out:
 	if (engine_up)
-		sh->engine->cleanup(w);
+		w->engine->cleanup(w);
 	/* An eventfd write of 1 cannot fail short of a kernel bug. */
 	(void)!write(sh->done_fd, &one, sizeof(one));
 	return NULL;
@@ -326,5 +463,13 @@ void atio_worker_teardown(struct atio_worker *w)
 {
 	atio_pool_free(&w->pool);
 	free(w->rbuf);
+	free(w->fds);
+	free(w->reqs);
+	free(w->done);
+	free(w->spare);
+	free(w->batch);
 	w->rbuf = NULL;
+	w->fds = NULL;
+	w->reqs = NULL;
+	w->done = w->spare = w->batch = NULL;
 }

@@ -35,6 +35,7 @@ enum atio_unit {
 #define ATIO_MAX_FILES     65536u
 #define ATIO_MAX_QSYNC     (1u << 20)
 #define ATIO_DIRECT_ALIGN  4096ULL
+#define ATIO_MAX_IODEPTH   65536u
 
 struct atio_opts {
 	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
@@ -58,7 +59,7 @@ struct atio_opts {
 	int64_t start_at_ns;       /* --start-at, ns since the epoch, 0 if none */
 	bool remove;               /* --remove */
 	bool keep_cache;           /* --keep-cache */
-	const char *engine;        /* --engine */
+	const char *engine;        /* --engine, NULL when not given */
 	unsigned iodepth;          /* --iodepth */
 };
 

@@ -40,6 +40,7 @@ struct atio_file {
 
 struct atio_segment {
 	int fd;                    /* filled in by atio_dataset_open() */
+	unsigned slot;             /* index of fd in its worker's file table */
 	unsigned file;             /* index in atio_dataset.files */
 	uint64_t start;            /* byte offset of the region in the file */
 	uint64_t blocks;           /* region length in blocks */

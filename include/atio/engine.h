@@ -16,11 +16,21 @@
  * r->res is the byte count transferred (the whole length, an engine retries
  * short transfers itself and reports a short count only at end of file) or
  * a negative errno; for a sync, 0 or a negative errno.
- * init() and cleanup() run on the worker's own thread.
+ * An engine may leave the sending to reap(): the worker always reaps after
+ * it submits, as long as requests are in flight.
+ * init() and cleanup() run on the worker's own thread; init() may use the
+ * worker's file table (w->fds, r->slot) and buffer area (w->buf_base,
+ * w->buf_len) to register them with the kernel.
+ * probe() tells, without a worker, whether the kernel lets the engine run:
+ * 0 or a negative errno.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "config.h"
+#include "atio/error.h"
 
 struct atio_worker;
 
@@ -34,6 +44,8 @@ enum atio_req_op {
 struct atio_req {
 	enum atio_req_op op;
 	int fd;
+	unsigned slot;             /* index of fd in the worker's file table */
+	unsigned index;            /* index of the request in the worker's array */
 	void *buf;
 	size_t len;
 	uint64_t off;
@@ -49,6 +61,9 @@ enum atio_q {
 
 struct atio_engine_ops {
 	const char *name;
+	bool async;                /* requests complete in reap(), not in queue() */
+	unsigned max_iodepth;      /* requests one thread can have in flight */
+	int (*probe)(void);
 	int (*init)(struct atio_worker *w);
 	enum atio_q (*queue)(struct atio_worker *w, struct atio_req *r);
 	int (*submit)(struct atio_worker *w);
@@ -57,11 +72,33 @@ struct atio_engine_ops {
 };
 
 extern const struct atio_engine_ops atio_engine_sync;
+extern const struct atio_engine_ops atio_engine_null;
+#if ATIO_HAVE_LIBURING
+extern const struct atio_engine_ops atio_engine_io_uring;
+#endif
+#if ATIO_HAVE_LIBAIO
+extern const struct atio_engine_ops atio_engine_libaio;
+#endif
+
+/* Whether @name is one of the engines atio knows, built in or not. */
+bool atio_engine_known(const char *name);
 
 /* The engine called @name among those built in, or NULL. */
 const struct atio_engine_ops *atio_engine_find(const char *name);
 
 /* Names of the engines built in, separated by "|", for messages and --help. */
 const char *atio_engine_names(void);
+
+/*
+ * Pick the engine for a run. With @name (--engine) that engine, which must
+ * be built in and accepted by the kernel. Without it, sync at depth 1; at a
+ * greater depth io_uring, else libaio, else sync (then *@depth becomes 1).
+ * *@why gets a sentence saying what was chosen and why, for stderr, when
+ * the choice is worth a line (a default at depth > 1). Returns the engine,
+ * or NULL with @e filled (exit 1: the backend is not available).
+ */
+const struct atio_engine_ops *atio_engine_choose(const char *name, unsigned *depth,
+						 char *why, size_t whylen,
+						 struct atio_error *e);
 
 #endif

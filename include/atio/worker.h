@@ -23,8 +23,9 @@
 /* State every worker shares with main, read-only while running but @stop. */
 struct atio_shared {
 	const struct atio_opts *opts;
-	const struct atio_dataset *ds;
+	struct atio_dataset *ds;
 	const struct atio_engine_ops *engine;
+	unsigned depth;            /* --iodepth as the engine will run it */
 	pthread_barrier_t ready;   /* workers set up; main may fix the start */
 	pthread_barrier_t go;      /* start_ns is fixed */
 	uint64_t start_ns;         /* CLOCK_MONOTONIC instant the warm-up starts */
@@ -38,14 +39,26 @@ struct atio_worker {
 	pthread_t thread;
 	const struct atio_segment *segs;
 	unsigned nsegs;
+	const struct atio_engine_ops *engine;
 	void *engine_data;         /* the engine's private state */
-	struct atio_req *done[1];  /* completions handed back by reap() */
+
+	/* What engines may register with the kernel in init(). */
+	int *fds;                  /* the thread's files; r->slot indexes this */
+	unsigned nfds;
+	void *buf_base;            /* every buffer a request can point into */
+	size_t buf_len;
+
+	unsigned depth;            /* requests in flight at most */
+	struct atio_req *reqs;     /* [depth] */
+	struct atio_req **done;    /* [depth]: completions handed back by reap() */
+	struct atio_req **spare;   /* [depth]: requests not in flight */
+	struct atio_req **batch;   /* [depth]: requests queued since the last submit */
 
 	struct atio_prng rng;
 	struct atio_pool pool;     /* write data, write modes only */
-	void *rbuf;                /* read buffer, read mode only */
+	void *rbuf;                /* read buffers, depth x block size, read mode only */
 
-	bool setup_failed;         /* init failed; do not run */
+	bool setup_failed;         /* buffers or engine could not start */
 	bool failed;               /* an I/O failed; see err */
 	struct atio_error err;
 	struct atio_stats st;
@@ -53,9 +66,10 @@ struct atio_worker {
 };
 
 /*
- * Set @w up to run as thread @id of @sh: per-thread PRNG from the seed, and
- * the write pool or the read buffer. Runs on main's thread before the
- * worker starts; returns 0 or a negative errno with w->err filled.
+ * Set @w up to run as thread @id of @sh: its segments and file table and
+ * its PRNG. Buffers and the engine are set up by the thread itself. Runs on
+ * main's thread before the worker starts; returns 0 or a negative errno
+ * with w->err filled.
  */
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id);
 

@@ -211,9 +211,9 @@ else
 fi
 
 # --seed: printed, and the same seed draws the same offsets.
-TRACE_RE='^atio: \[[0-9]+\] (pread|pwrite|fsync|fdatasync)\(fd [0-9]+, [0-9]+ bytes, offset [0-9]+\) = -?[0-9]+ in [0-9.]+ usec$'
+TRACE_RE='^atio: \[[0-9]+\] (read|write|fsync|fdatasync)\(fd [0-9]+, [0-9]+ bytes, offset [0-9]+\) = -?[0-9]+ in [0-9.]+ usec$'
 offsets() {
-	sed -nE 's/^atio: \[0\] pread\(fd [0-9]+, 4096 bytes, offset ([0-9]+)\) = 4096 in .*/\1/p' "$ERR" |
+	sed -nE 's/^atio: \[0\] read\(fd [0-9]+, 4096 bytes, offset ([0-9]+)\) = 4096 in .*/\1/p' "$ERR" |
 		head -n 100 | tr '\n' ' '
 }
 run_atio -vvv --rand -t 0.1 --keep-cache -p 1 -u 8M -f "$D/one" --seed 42

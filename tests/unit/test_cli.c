@@ -335,7 +335,7 @@ static void test_defaults_seq(void **state)
 	assert_true(o.start_at_ns == 0);
 	assert_false(o.remove);
 	assert_false(o.keep_cache);
-	assert_string_equal(o.engine, "sync");
+	assert_null(o.engine);
 	assert_int_equal(o.iodepth, 1);
 	assert_string_equal(atio_unit_name(&o), "MB/s");
 
@@ -448,9 +448,10 @@ static void test_value_errors(void **state)
 	expect_error("--seed x -f d", "--seed x");
 	expect_error("--iodepth 0 -f d", "--iodepth 0");
 	expect_error("--iodepth 65537 -f d", "--iodepth 65537");
-	expect_error("--iodepth 2 -f d", "--iodepth 2: the sync engine runs one I/O at a time");
-	expect_error("--engine sync --iodepth 64 -f d", "--iodepth 64");
-	expect_message("--engine foo -f d", "--engine foo: unknown engine (available: sync)");
+	expect_error("--engine sync --iodepth 2 -f d",
+		     "--iodepth 2: the sync engine runs one I/O at a time");
+	expect_error("--engine null --iodepth 64 -f d", "--iodepth 64: the null engine");
+	expect_error("--engine foo -f d", "--engine foo: unknown engine (atio has sync, io_uring, libaio and null");
 	expect_error("--engine=io_urin -f d", "--engine io_urin: unknown engine");
 	expect_error("--start-at 5 -f d", "--start-at 5");
 	expect_error("--start-at 978307199 -f d", "--start-at 978307199");

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The io_uring engine, through liburing: one ring per thread, created on
+ * the thread that uses it. The thread's files and its whole buffer area
+ * (the write pool, or the read buffers) are registered, so requests use
+ * fixed files and READ_FIXED/WRITE_FIXED and the kernel neither looks up a
+ * file nor pins pages per I/O. The ring asks for SINGLE_ISSUER and
+ * DEFER_TASKRUN (completions are run when the thread waits, not by
+ * interrupting it), else COOP_TASKRUN, else nothing, as the kernel allows.
+ *
+ * queue() only fills a submission entry; reap() submits everything queued
+ * and waits in one io_uring_enter() system call, then takes the
+ * completions in one batch.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/uio.h>
+
+#include <liburing.h>
+
+#include "atio/engine.h"
+#include "atio/worker.h"
+
+/* The kernel registers at most 1 GiB per buffer. */
+#define MAX_FIXED_BUF (1UL << 30)
+
+struct uring {
+	struct io_uring ring;
+	bool fixed_files;
+	bool fixed_bufs;
+	struct io_uring_cqe *cqes[];
+};
+
+static int uring_probe(void)
+{
+	struct io_uring ring;
+	int ret = io_uring_queue_init(2, &ring, 0);
+
+	if (ret == 0)
+		io_uring_queue_exit(&ring);
+	return ret;
+}
+
+/* Create the ring with the best set-up flags this kernel accepts. */
+static int make_ring(struct io_uring *ring, unsigned entries)
+{
+	static const unsigned flag_sets[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	int ret = -EINVAL;
+
+	for (size_t i = 0; i < sizeof(flag_sets) / sizeof(flag_sets[0]); i++) {
+		struct io_uring_params p = { .flags = flag_sets[i] };
+
+		ret = io_uring_queue_init_params(entries, ring, &p);
+		if (ret != -EINVAL)
+			break;
+	}
+	return ret;
+}
+
+static int uring_init(struct atio_worker *w)
+{
+	struct uring *u = calloc(1, sizeof(*u) + w->depth * sizeof(u->cqes[0]));
+	struct iovec iov = { .iov_base = w->buf_base, .iov_len = w->buf_len };
+	int ret;
+
+	if (!u)
+		return -ENOMEM;
+	ret = make_ring(&u->ring, w->depth);
+	if (ret) {
+		free(u);
+		return ret;
+	}
+	/* Registration saves work per I/O; without it the ring still runs. */
+	u->fixed_files = io_uring_register_files(&u->ring, w->fds, w->nfds) == 0;
+	u->fixed_bufs = w->buf_len <= MAX_FIXED_BUF &&
+			io_uring_register_buffers(&u->ring, &iov, 1) == 0;
+	w->engine_data = u;
+	return 0;
+}
+
+static enum atio_q uring_queue(struct atio_worker *w, struct atio_req *r)
+{
+	struct uring *u = w->engine_data;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	int fd = u->fixed_files ? (int)r->slot : r->fd;
+
+	if (!sqe)
+		return ATIO_Q_BUSY;
+	switch (r->op) {
+	case ATIO_REQ_READ:
+		if (u->fixed_bufs)
+			io_uring_prep_read_fixed(sqe, fd, r->buf, (unsigned)r->len, r->off, 0);
+		else
+			io_uring_prep_read(sqe, fd, r->buf, (unsigned)r->len, r->off);
+		break;
+	case ATIO_REQ_WRITE:
+		if (u->fixed_bufs)
+			io_uring_prep_write_fixed(sqe, fd, r->buf, (unsigned)r->len, r->off, 0);
+		else
+			io_uring_prep_write(sqe, fd, r->buf, (unsigned)r->len, r->off);
+		break;
+	case ATIO_REQ_FSYNC:
+		io_uring_prep_fsync(sqe, fd, 0);
+		break;
+	case ATIO_REQ_FDATASYNC:
+		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+		break;
+	}
+	if (u->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, r);
+	return ATIO_Q_QUEUED;
+}
+
+/* Sending waits for reap(), which submits and waits in one system call. */
+static int uring_submit(struct atio_worker *w)
+{
+	return 0;
+}
+
+static int uring_reap(struct atio_worker *w, unsigned min, unsigned max)
+{
+	struct uring *u = w->engine_data;
+	unsigned n;
+	int ret;
+
+	do
+		ret = io_uring_submit_and_wait(&u->ring, min);
+	while (ret == -EINTR);
+	if (ret < 0)
+		return ret;
+	n = io_uring_peek_batch_cqe(&u->ring, u->cqes, max);
+	for (unsigned i = 0; i < n; i++) {
+		struct atio_req *r = io_uring_cqe_get_data(u->cqes[i]);
+
+		r->res = u->cqes[i]->res;
+		w->done[i] = r;
+	}
+	io_uring_cq_advance(&u->ring, n);
+	return (int)n;
+}
+
+static void uring_cleanup(struct atio_worker *w)
+{
+	struct uring *u = w->engine_data;
+
+	io_uring_queue_exit(&u->ring);
+	free(u);
+	w->engine_data = NULL;
+}
+
+const struct atio_engine_ops atio_engine_io_uring = {
+	.name = "io_uring",
+	.async = true,
+	.max_iodepth = ATIO_MAX_IODEPTH,
+	.probe = uring_probe,
+	.init = uring_init,
+	.queue = uring_queue,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.cleanup = uring_cleanup,
+};
