@@ -107,12 +107,24 @@ static int64_t execute(struct atio_worker *w, struct atio_req *r)
 	return n < 0 ? n : w->done[0]->res;
 }
 
+/*
+ * -vvv: a line when a request is handed to the engine, and one when it has
+ * completed, with its result and latency. The order of these lines is the
+ * order in which the worker saw things happen, which is what a test needs
+ * to check that every sync was issued only after its writes completed.
+ */
+static const char *const op_name[] = { "read", "write", "fsync", "fdatasync" };
+
+static void trace_submit(const struct atio_worker *w, const struct atio_req *r)
+{
+	fprintf(stderr, "atio: [%u] submit %s(fd %d, %zu bytes, offset %" PRIu64 ")\n",
+		w->id, op_name[r->op], r->fd, r->len, r->off);
+}
+
 static void trace(const struct atio_worker *w, const struct atio_req *r, uint64_t ns)
 {
-	static const char *const name[] = { "read", "write", "fsync", "fdatasync" };
-
 	fprintf(stderr, "atio: [%u] %s(fd %d, %zu bytes, offset %" PRIu64 ") = %" PRId64
-		" in %.3f usec\n", w->id, name[r->op], r->fd, r->len, r->off, r->res, ns / 1e3);
+		" in %.3f usec\n", w->id, op_name[r->op], r->fd, r->len, r->off, r->res, ns / 1e3);
 }
 
 /*
@@ -128,6 +140,8 @@ static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bo
 	for (unsigned i = 0; i < w->nfds; i++) {
 		r.fd = w->fds[i];
 		r.slot = i;
+		if (tracing)
+			trace_submit(w, &r);
 		r.res = execute(w, &r);
 		if (tracing) {
 			uint64_t now = atio_now_ns();
@@ -201,6 +215,8 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 		uint64_t t0, t1;
 
 		aim(w, c, r, random, writing);
+		if (tracing)
+			trace_submit(w, r);
 		t0 = atio_now_ns();
 		queue(w, r);
 		t1 = atio_now_ns();
@@ -250,6 +266,8 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			aim(w, c, r, random, writing);
 			if (eng->queue(w, r) == ATIO_Q_BUSY)
 				break;
+			if (tracing)
+				trace_submit(w, r);
 			nspare--;
 			w->batch[nb++] = r;
 			if (syncing && ++c->since_sync == o->qsync)

@@ -211,7 +211,7 @@ else
 fi
 
 # --seed: printed, and the same seed draws the same offsets.
-TRACE_RE='^atio: \[[0-9]+\] (read|write|fsync|fdatasync)\(fd [0-9]+, [0-9]+ bytes, offset [0-9]+\) = -?[0-9]+ in [0-9.]+ usec$'
+TRACE_RE='^atio: \[[0-9]+\] (submit (read|write|fsync|fdatasync)\(fd [0-9]+, [0-9]+ bytes, offset [0-9]+\)|(read|write|fsync|fdatasync)\(fd [0-9]+, [0-9]+ bytes, offset [0-9]+\) = -?[0-9]+ in [0-9.]+ usec)$'
 offsets() {
 	sed -nE 's/^atio: \[0\] read\(fd [0-9]+, 4096 bytes, offset ([0-9]+)\) = 4096 in .*/\1/p' "$ERR" |
 		head -n 100 | tr '\n' ' '
