@@ -283,16 +283,17 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 				return fail(w, w->batch[0], n);
 		}
 		if (inflight == 0) {
-			if (ending)
-				return 0;
 			if (!want_sync)
-				return fail(w, &w->reqs[0], -EBUSY);
-			/* Every write before the sync has completed: now sync. */
+				return ending ? 0 : fail(w, &w->reqs[0], -EBUSY);
+			/*
+			 * Every write before the sync has completed: now sync,
+			 * also when the time is up, since those writes count.
+			 */
 			want_sync = false;
 			c->since_sync = 0;
 			if (sync_files(w, sync_op, true, tracing))
 				return -1;
-			if (atio_now_ns() >= end || stopped(w))
+			if (ending || atio_now_ns() >= end || stopped(w))
 				return 0;
 			continue;
 		}

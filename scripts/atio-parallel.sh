@@ -1,0 +1,866 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# atio-parallel.sh: start atio on many nodes over SSH at one instant, test
+# after test and thread count after thread count, and print each node's
+# result line, the sum of every run and the average of every test as
+# at_io_iops' at_io_parallel.sh did, so that `grep '===' results.txt` gives
+# the table. See --help and man/atio-parallel.sh.1.
+#
+# Sourced with ATIO_PARALLEL_LIB=1 it only defines its functions (and sets
+# -eu, pipefail and LC_ALL=C), for tests to call them.
+
+set -eu
+set -o pipefail
+export LC_ALL=C
+
+PROG=atio-parallel.sh
+ALL_TESTS="seqread seqwrite randread randwrite randfsync"
+LOAD_TIME=1            # -t of the run that creates and fills the files
+STOP_GRACE=10          # seconds atio gets to exit after SIGINT
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# Print "atio-parallel.sh: MESSAGE" on stderr and exit with $2 (default 2).
+die() {
+	printf '%s: %s\n' "$PROG" "$1" >&2
+	exit "${2:-2}"
+}
+
+# Print "atio-parallel.sh: warning: MESSAGE" on stderr.
+warn() {
+	printf '%s: warning: %s\n' "$PROG" "$1" >&2
+}
+
+# The help text.
+usage() {
+	cat <<EOF
+Usage: $PROG [options] -d DIR HOST...
+       $PROG [options] -d DIR -h HOSTS_FILE
+
+Start atio on every HOST over SSH at one instant. For each thread count the
+files are prepared ("Loading"), a short warm-up runs, then each test runs
+ITERATIONS times with PAUSE seconds before each run. Each node's result
+line, the sum of every run and the average of every test are printed as
+at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
+HOST is a name, an address, user@host or an ssh-config alias; ssh must log
+in without a password (BatchMode).
+
+Options (each overrides the environment variable named beside it):
+  -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
+                      (required, absolute)
+  -t SEC              TIME: test time in seconds (60)
+  -u SIZE             FILE_SIZE: total size of a node's files (16G)
+  -p "N ..."          THREADS: thread counts (1 4 16)
+  -i N                ITERATIONS: runs of each test (3)
+  -s SIZE             BLOCKSIZE: block size of the random tests (4K)
+  --tests "NAME ..."  TESTS: some of $ALL_TESTS (all)
+  --pause SEC         PAUSE: seconds before each run (30)
+  --remote-bin DIR    REMOTE_BINARIES_PATH: where atio is on the nodes (/root)
+  -b FILE             AT_IO_LOCAL_PATH: the local atio, copied to the nodes
+                      (default: the atio beside this script, or on PATH)
+  --atio-opts "..."   ATIO_OPTS: more atio options for every run
+  --ssh-opts "..."    SSH_OPTS: more ssh and scp options, e.g. "-F FILE"
+  --warmup-time SEC   WARMUP_TIME: length of the warm-up run (1)
+  --start-margin SEC  START_MARGIN: a run starts this long after its launch,
+                      plus the slowest SSH round trip (3)
+  --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
+                      time is stopped on every node (60)
+  -h FILE             hosts file: one host per line, # starts a comment
+  -o FILE             also write every result as one JSON document
+  --replace           copy this atio over another version on the nodes
+  --dry-run           print what each node would run; connect to nothing
+  --help              print this help
+
+Tests (each with -p N -t TIME -u FILE_SIZE -S --cached -f DIR ATIO_OPTS):
+  seqread   --read --seq -s 16M --mbs
+  seqwrite  --write --seq -s 16M --mbs
+  randread  --read --rand -s BLOCKSIZE --iops
+  randwrite --fdatasync --rand -s BLOCKSIZE --iops
+  randfsync --fsync --rand -s BLOCKSIZE -q 32 --iops
+
+Exit status: 0 every run complete; 1 preparation failed, or a run failed or
+was incomplete; 2 bad usage; 130 interrupted (atio stopped on every node).
+EOF
+}
+
+# True when $1 is a number of seconds (digits, an optional decimal part).
+is_number() {
+	[[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]]
+}
+
+# True when $1 is a number of seconds above zero.
+is_positive() {
+	is_number "$1" && awk -v t="$1" 'BEGIN { exit !(t > 0) }'
+}
+
+# True when $1 is a whole number above zero.
+is_count() {
+	[[ $1 =~ ^[0-9]+$ ]] && [ "$((10#$1))" -gt 0 ]
+}
+
+# True when $1 is a host the script accepts: a name, an address, user@host
+# or an ssh-config alias, never anything a shell or ssh would interpret.
+valid_host() {
+	[[ $1 =~ ^[A-Za-z0-9._:@%-]+$ ]] && [[ $1 != -* ]]
+}
+
+# Print the hosts of hosts file $1, one a line, without comments and blanks.
+read_hosts_file() {
+	local line words
+	[ -r "$1" ] || die "-h $1: cannot read the hosts file"
+	while IFS= read -r line || [ -n "$line" ]; do
+		read -ra words <<<"${line%%#*}" || true
+		[ "${#words[@]}" -le 1 ] || die "-h $1: '$line': one host per line"
+		[ "${#words[@]}" -eq 0 ] || printf '%s\n' "${words[0]}"
+	done <"$1"
+}
+
+# Set T_OPTS (atio options), T_TITLE (section title) and T_UNIT (expected
+# unit) of test $1; "warmup" and "load" are the guide's warm-up read.
+test_info() {
+	T_UNIT="MB/s"
+	case $1 in
+	warmup) T_OPTS="--read --seq -s 16M --mbs" T_TITLE="Warming" ;;
+	load) T_OPTS="--read --seq -s 16M --mbs" T_TITLE="Loading" ;;
+	seqread) T_OPTS="--read --seq -s 16M --mbs" T_TITLE="Sequential read" ;;
+	seqwrite) T_OPTS="--write --seq -s 16M --mbs" T_TITLE="Sequential write" ;;
+	randread) T_OPTS="--read --rand -s $BLOCKSIZE --iops" T_TITLE="Random read" T_UNIT="IOPS" ;;
+	randwrite) T_OPTS="--fdatasync --rand -s $BLOCKSIZE --iops" T_TITLE="Random write" T_UNIT="sync/s" ;;
+	randfsync) T_OPTS="--fsync --rand -s $BLOCKSIZE -q 32 --iops" T_TITLE="Random fsync" T_UNIT="sync/s" ;;
+	*) return 1 ;;
+	esac
+}
+
+# Set ARGS to atio's arguments for test $1 with $2 threads for $3 seconds:
+# the guide's command line, then ATIO_OPTS (whose --uncached drops --cached,
+# which atio would call contradictory).
+atio_args() {
+	test_info "$1"
+	read -ra ARGS <<<"$T_OPTS"
+	ARGS+=(-p "$2" -t "$3" -u "$FILE_SIZE" -S)
+	[[ " $ATIO_OPTS " == *" --uncached "* ]] || ARGS+=(--cached)
+	ARGS+=(-f "$REMOTE_PCS_MOUNT_PATH" ${ATIO_EXTRA[@]+"${ATIO_EXTRA[@]}"})
+}
+
+# Print words $@ quoted for a POSIX shell, separated by spaces.
+quote_words() {
+	local w q out=""
+	for w in "$@"; do
+		printf -v q '%q' "$w"
+		out+="$q "
+	done
+	printf '%s' "${out% }"
+}
+
+# The file on a node holding the PID of the atio of node $1 (an index; the
+# number is the one printed as [i], since nodes may share a /tmp).
+pidfile() {
+	printf '/tmp/atio-parallel.%s.%s.pid' "$RUN_ID" "$(($1 + 1))"
+}
+
+# The remote command of node $1 that records its PID and becomes atio with
+# arguments $2..., so that the script can signal that atio.
+remote_run_cmd() {
+	local i=$1
+	shift
+	# shellcheck disable=SC2016 # $$ is the remote shell's
+	printf 'echo $$ >%s && exec %s' "$(pidfile "$i")" "$(quote_words "$@")"
+}
+
+# The remote command that stops the atio of node $1 if it still runs:
+# SIGINT (atio prints its results so far), STOP_GRACE seconds to exit, then
+# SIGKILL. The PID counts only while it still belongs to an atio.
+remote_stop_cmd() {
+	# shellcheck disable=SC2016 # expanded by the remote shell
+	printf 'p=$(cat %s 2>/dev/null) || exit 0; n=0; alive() { [ "$(cat /proc/$p/comm 2>/dev/null)" = atio ]; }; ! alive || kill -INT "$p"; while alive && [ $n -lt %d ]; do sleep 0.2; n=$((n + 1)); done; ! alive || kill -KILL "$p"' \
+		"$(pidfile "$1")" "$((STOP_GRACE * 5))"
+}
+
+# The remote command printing the first line of `$1 --version`, or
+# "missing" when there is no file $1.
+remote_probe_cmd() {
+	local q
+	printf -v q '%q' "$1"
+	printf 'if [ -e %s ]; then %s --version 2>&1 | head -n 1; else echo missing; fi' "$q" "$q"
+}
+
+# Run shell command $2 on node $1 (an index) over its shared connection, in
+# a session of its own: Ctrl-C reaches only this script, which then stops
+# atio on the nodes (ssh's multiplexing client would die at once and leave
+# the remote atio running).
+node_ssh() {
+	${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$1]}" "$2"
+}
+
+# scp's name for path $2 on host $1, with an IPv6 address in brackets.
+scp_target() {
+	local user="" host=$1
+	if [[ $host == *@* ]]; then
+		user=${host%@*}@
+		host=${host##*@}
+	fi
+	[[ $host != *:* ]] || host="[$host]"
+	printf '%s%s:%s' "$user" "$host" "$2"
+}
+
+# Print the time as seconds since the epoch, with microseconds or better.
+now() {
+	if [ -n "${EPOCHREALTIME:-}" ]; then echo "$EPOCHREALTIME"; else date +%s.%N; fi
+}
+
+# Print at_io_iops' result line for time $1, value $2 and unit $3.
+result_line() {
+	printf 'time: %f sec; rate: { %.5f } %s;\n' "$1" "$2" "$3"
+}
+
+# Print the sum of the numbers on stdin, one a line, with 5 decimals.
+sum_values() {
+	awk '{ s += $1 } END { printf "%.5f\n", s }'
+}
+
+# Print, as one JSON object, what the atio --json documents in files $2...
+# say together of a run meant to start at epoch $1: the number of nodes,
+# the start skew, how late the last one started, and the latency
+# percentiles of the merged histograms (bucket counts summed per index;
+# percentiles are never averaged), computed as atio's hist.c does.
+cluster_stats() {
+	local start=$1
+	shift
+	jq -s -c --argjson start "$start" '
+	def rank($p; $n): ($p / 100 * $n) as $x | ($x | floor) as $f
+		| (if $x - $f <= 1e-13 * $x then $f else $f + 1 end)
+		| if . < 1 then 1 elif . > $n then $n else . end;
+	def width($i; $s): if $i < 2 * pow(2; $s) then 1
+		else pow(2; ($i / pow(2; $s) | floor) - 1) end;
+	def pct($h; $p): rank($p; $h.count) as $r
+		| [foreach $h.buckets[] as $b (0; . + $b[2]; if . >= $r then $b else empty end)]
+		| if length == 0 then $h.max else .[0] as $b
+			| ($b[1] + ((width($b[0]; $h.sub_bits) - 1) / 2 | floor)) as $mid
+			| [[$mid, $h.min] | max, $h.max] | min end;
+	(map(.latency_ns) | map(select(.count > 0))) as $l
+	| { count: ($l | map(.count) | add // 0), min: ($l | map(.min) | min),
+	    max: ($l | map(.max) | max), sub_bits: ($l[0].sub_bits // 7),
+	    buckets: ([$l[].buckets[]] | group_by(.[0])
+	              | map([.[0][0], .[0][1], (map(.[2]) | add)])) } as $h
+	| { nodes: length,
+	    skew_sec: (map(.start_epoch) | max - min),
+	    latest_sec: ((map(.start_epoch) | max) - $start),
+	    latency_ns: (if $h.count == 0 then null else
+	        { count: $h.count, p50: pct($h; 50), p99: pct($h; 99), "p99.9": pct($h; 99.9) } end) }
+	' "$@"
+}
+
+# Print, as one JSON object, the summary of one test from its run records
+# on stdin: runs, complete ones and, over complete ones only, the average,
+# min, max and sample standard deviation of the sums and each node's share
+# of them in percent.
+test_summary() {
+	jq -s -c '
+	map(select(.complete)) as $c | ($c | map(.sum)) as $s | ($s | length) as $n
+	| (if $n == 0 then null else ($s | add / $n) end) as $avg
+	| { threads: .[0].threads, test: .[0].test, unit: .[0].unit,
+	    runs: length, complete_iterations: $n, average: $avg,
+	    min: ($s | min), max: ($s | max),
+	    stddev: (if $n < 2 then null
+	             else ($s | map((. - $avg) * (. - $avg)) | add / ($n - 1) | sqrt) end),
+	    shares: (if $n == 0 or ($s | add) == 0 then [] else ($s | add) as $t
+	             | [range(0; $c[0].nodes | length) as $j
+	                | { host: $c[0].nodes[$j].host,
+	                    percent: ($c | map(.nodes[$j].value) | add / $t * 100) }] end) }'
+}
+
+# Print the guide's average line for test summary $1 (from test_summary)
+# and, with $2 = 1, the share and spread lines at_io_parallel.sh lacked.
+print_test_summary() {
+	local runs ncomp avg min max sd unit shares
+	read -r runs ncomp avg min max sd unit <<<"$(jq -r \
+		'"\(.runs) \(.complete_iterations) \(.average) \(.min) \(.max) \(.stddev) \(.unit)"' <<<"$1")"
+	if [ "$ncomp" = 0 ]; then
+		printf -- '---=== Average value: none, no complete iteration (0 of %s) ===---\n' "$runs"
+		return 0
+	fi
+	printf -- '---=== Average value = { %.5f } %s; ===---' "$avg" "$unit"
+	[ "$ncomp" = "$runs" ] || printf ' (INCOMPLETE: %s of %s iterations complete)' "$ncomp" "$runs"
+	printf '\n'
+	[ "$2" = 1 ] || return 0
+	shares=$(jq -r '.shares[] | "\(.host) \(.percent)"' <<<"$1" |
+		while read -r h p; do printf '%s %.2f%%, ' "$h" "$p"; done)
+	[ -z "$shares" ] || printf 'share of the sum: %s\n' "${shares%, }"
+	if [ "$sd" = null ]; then
+		printf 'sums over 1 complete iteration: min %.5f, max %.5f, stddev n/a %s\n' "$min" "$max" "$unit"
+	else
+		printf 'sums over %s complete iterations: min %.5f, max %.5f, stddev %.5f %s\n' \
+			"$ncomp" "$min" "$max" "$sd" "$unit"
+	fi
+}
+
+# Read the settings from the environment, then from the options; exit 2 on
+# bad usage.
+parse_args() {
+	TIME=${TIME:-60} FILE_SIZE=${FILE_SIZE:-16G} THREADS=${THREADS:-1 4 16}
+	ITERATIONS=${ITERATIONS:-3} BLOCKSIZE=${BLOCKSIZE:-4K} PAUSE=${PAUSE:-30}
+	REMOTE_BINARIES_PATH=${REMOTE_BINARIES_PATH:-/root}
+	REMOTE_PCS_MOUNT_PATH=${REMOTE_PCS_MOUNT_PATH:-} AT_IO_LOCAL_PATH=${AT_IO_LOCAL_PATH:-}
+	TESTS=${TESTS:-$ALL_TESTS} ATIO_OPTS=${ATIO_OPTS:-} SSH_OPTS=${SSH_OPTS:-}
+	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-3} OVERRUN=${OVERRUN:-60}
+	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=()
+	local opt val h list
+	while [ $# -gt 0 ]; do
+		opt=$1
+		case $opt in
+		--help) usage; exit 0 ;;
+		--dry-run) DRY_RUN=1; shift; continue ;;
+		--replace) REPLACE=1; shift; continue ;;
+		--) shift; HOSTS+=("$@"); break ;;
+		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
+		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
+			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun)
+			[ $# -ge 2 ] || die "$opt: needs a value"
+			val=$2; shift 2 ;;
+		-*) die "$opt: unknown option (see --help)" ;;
+		*) HOSTS+=("$opt"); shift; continue ;;
+		esac
+		case $opt in
+		-t) TIME=$val ;; -u) FILE_SIZE=$val ;; -p) THREADS=$val ;; -i) ITERATIONS=$val ;;
+		-s) BLOCKSIZE=$val ;; -d) REMOTE_PCS_MOUNT_PATH=$val ;; -b) AT_IO_LOCAL_PATH=$val ;;
+		-o) OUT_JSON=$val ;; --pause) PAUSE=$val ;; --tests) TESTS=$val ;;
+		--remote-bin) REMOTE_BINARIES_PATH=$val ;; --atio-opts) ATIO_OPTS=$val ;;
+		--ssh-opts) SSH_OPTS=$val ;; --warmup-time) WARMUP_TIME=$val ;;
+		--start-margin) START_MARGIN=$val ;; --overrun) OVERRUN=$val ;;
+		-h) list=$(read_hosts_file "$val") || exit 2
+			while IFS= read -r h; do [ -z "$h" ] || HOSTS+=("$h"); done <<<"$list" ;;
+		*) die "$opt: unknown option (see --help)" ;;
+		esac
+	done
+}
+
+# Check every setting and find the local atio; exit 2 naming the first bad
+# one. atio -a checks the options of every run before any node is touched.
+validate() {
+	local h n t
+	is_positive "$TIME" || die "TIME (-t) '$TIME': not a number of seconds above 0"
+	is_positive "$WARMUP_TIME" || die "WARMUP_TIME (--warmup-time) '$WARMUP_TIME': not a number of seconds above 0"
+	is_number "$PAUSE" || die "PAUSE (--pause) '$PAUSE': not a number of seconds"
+	is_number "$START_MARGIN" || die "START_MARGIN (--start-margin) '$START_MARGIN': not a number of seconds"
+	is_number "$OVERRUN" || die "OVERRUN (--overrun) '$OVERRUN': not a number of seconds"
+	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number above 0"
+	[[ $FILE_SIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "FILE_SIZE (-u) '$FILE_SIZE': not a size such as 16G"
+	[[ $BLOCKSIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "BLOCKSIZE (-s) '$BLOCKSIZE': not a size such as 4K"
+	read -ra THREAD_LIST <<<"$THREADS" || true
+	[ "${#THREAD_LIST[@]}" -gt 0 ] || die "THREADS (-p) is empty"
+	for n in "${THREAD_LIST[@]}"; do
+		is_count "$n" || die "THREADS (-p) '$THREADS': '$n' is not a whole number above 0"
+	done
+	read -ra TEST_LIST <<<"$TESTS" || true
+	[ "${#TEST_LIST[@]}" -gt 0 ] || die "TESTS (--tests) is empty"
+	for t in "${TEST_LIST[@]}"; do
+		[[ " $ALL_TESTS " == *" $t "* ]] || die "TESTS (--tests) '$t': not one of $ALL_TESTS"
+	done
+	[ -n "$REMOTE_PCS_MOUNT_PATH" ] || die "REMOTE_PCS_MOUNT_PATH (-d) is required: the test directory on the nodes"
+	[[ $REMOTE_PCS_MOUNT_PATH == /* ]] || die "REMOTE_PCS_MOUNT_PATH (-d) '$REMOTE_PCS_MOUNT_PATH': not an absolute path"
+	[[ $REMOTE_PCS_MOUNT_PATH =~ ^[[:print:]]+$ ]] || die "REMOTE_PCS_MOUNT_PATH (-d): control characters in the path"
+	# scp may hand this path to a remote shell or to SFTP: keep it plain.
+	[[ $REMOTE_BINARIES_PATH =~ ^/[A-Za-z0-9._/+-]*$ ]] ||
+		die "REMOTE_BINARIES_PATH (--remote-bin) '$REMOTE_BINARIES_PATH': not an absolute path of letters, digits and ._/+-"
+	read -ra ATIO_EXTRA <<<"$ATIO_OPTS" || true
+	read -ra SSH_EXTRA <<<"$SSH_OPTS" || true
+	[ "${#HOSTS[@]}" -gt 0 ] || die "no host given (HOST arguments or -h FILE)"
+	for h in "${HOSTS[@]}"; do
+		valid_host "$h" || die "host '$h': only letters, digits and ._:@%- are allowed, and not a leading -"
+	done
+	[ -z "$OUT_JSON" ] || [ -w "$(dirname "$OUT_JSON")" ] ||
+		die "-o $OUT_JSON: its directory does not exist or is not writable"
+	if [ -z "$AT_IO_LOCAL_PATH" ]; then
+		for h in "$SCRIPT_DIR/atio" "${SCRIPT_DIR%/*}/build/atio" "$(command -v atio || true)"; do
+			[ -z "$h" ] || [ ! -f "$h" ] || [ ! -x "$h" ] || { AT_IO_LOCAL_PATH=$h; break; }
+		done
+		[ -n "$AT_IO_LOCAL_PATH" ] || die "AT_IO_LOCAL_PATH (-b): no atio beside the script, in ../build or on PATH"
+	fi
+	{ [ -f "$AT_IO_LOCAL_PATH" ] && [ -x "$AT_IO_LOCAL_PATH" ]; } ||
+		die "AT_IO_LOCAL_PATH (-b) '$AT_IO_LOCAL_PATH': not an executable file"
+	LOCAL_VERSION=$("$AT_IO_LOCAL_PATH" --version 2>&1 | head -n 1) ||
+		die "AT_IO_LOCAL_PATH (-b) $AT_IO_LOCAL_PATH: --version failed: $LOCAL_VERSION"
+	command -v jq >/dev/null || die "jq is needed on this machine to read atio's JSON results"
+	for n in "${THREAD_LIST[@]}"; do
+		for t in load warmup "${TEST_LIST[@]}"; do
+			atio_args "$t" "$n" "$TIME"
+			h=$("$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" 2>&1 >/dev/null) ||
+				die "atio refuses the options of $t with $n threads: $(head -n 1 <<<"$h")"
+		done
+	done
+}
+
+# Start "$1 INDEX $2 $3..." in the background for every node, the job
+# leaving its files in directory $2; set JOB_PIDS and JOB_DIR.
+for_all_nodes() {
+	local fn=$1 dir=$2 i
+	shift 2
+	mkdir "$dir"
+	JOB_PIDS=() JOB_DIR=$dir
+	for i in "${!HOSTS[@]}"; do
+		"$fn" "$i" "$dir" "$@" &
+		JOB_PIDS[i]=$!
+	done
+}
+
+# True while the job of node $1 runs (a job writes INDEX.rc last).
+job_running() {
+	[ -n "${JOB_PIDS[$1]:-}" ] && [ ! -e "$JOB_DIR/$1.rc" ] && kill -0 "${JOB_PIDS[$1]}" 2>/dev/null
+}
+
+# True while the job of any node runs.
+any_running() {
+	local i
+	for i in "${!HOSTS[@]}"; do
+		! job_running "$i" || return 0
+	done
+	return 1
+}
+
+# Wait for the jobs; past epoch second $1 (0: never) stop atio on every
+# node still running and set OVERRAN.
+wait_jobs() {
+	local deadline=$1 i t
+	while any_running; do
+		printf -v t '%(%s)T' -1
+		if [ "$deadline" != 0 ] && [ "$t" -gt "$deadline" ]; then
+			warn "the run overran its time by OVERRUN ($OVERRUN s): stopping atio on every node"
+			OVERRAN=1
+			stop_nodes
+			break
+		fi
+		sleep 0.2
+	done
+	for i in "${!JOB_PIDS[@]}"; do wait "${JOB_PIDS[$i]}" 2>/dev/null || true; done
+}
+
+# Stop atio on every node of the current run that has not ended well (one
+# remote command each, in parallel), then end the local ssh of any node
+# still running.
+stop_nodes() {
+	local i n pids=()
+	for i in "${!HOSTS[@]}"; do
+		{ [ -n "${JOB_PIDS[$i]:-}" ] && [ ! -e "$JOB_DIR/$i.ok" ]; } || continue
+		node_ssh "$i" "$(remote_stop_cmd "$i")" </dev/null >/dev/null 2>&1 &
+		pids+=($!)
+	done
+	[ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
+	for ((n = 0; n < 25; n++)); do
+		any_running || return 0
+		sleep 0.2
+	done
+	for i in "${!HOSTS[@]}"; do
+		if job_running "$i"; then
+			warn "${HOSTS[$i]}: no answer after stopping atio; giving up on it"
+			kill "${JOB_PIDS[$i]}" 2>/dev/null || true
+		fi
+	done
+}
+
+# Node job, first preparation round: connect, then read the node's clock.
+# The offset is the node's `date +%s.%N` minus the midpoint of the local
+# times before and after it, taken on one open session (a new session's
+# start-up would skew it), best of 3; the round trip of a new session,
+# which every launch pays, is kept for the start margin.
+prep_connect() {
+	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session wfd
+	node_ssh "$i" true </dev/null >/dev/null 2>"$dir/$i.err" || rc=$?
+	if [ "$rc" = 0 ]; then
+		trap '' PIPE # in this job only: a dead session must not kill it
+		t0=$(now)
+		coproc CLOCK { node_ssh "$i" 'while read -r _; do date +%s.%N; done' 2>>"$dir/$i.err"; }
+		for k in 0 1 2 3; do
+			[ "$k" = 0 ] || t0=$(now)
+			{ echo >&"${CLOCK[1]}" && read -r -t 10 remote <&"${CLOCK[0]}" && is_number "$remote"; } || break
+			t1=$(now)
+			if [ "$k" = 0 ]; then
+				session=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
+			else
+				best=$(awk -v a="$t0" -v r="$remote" -v b="$t1" -v best="$best" 'BEGIN {
+					if (best != "") { split(best, f, " "); if (f[2] <= b - a) { print best; exit } }
+					printf "%.6f %.6f\n", r - (a + b) / 2, b - a }')
+			fi
+		done
+		wfd=${CLOCK[1]}
+		exec {wfd}>&-
+		wait "$CLOCK_PID" 2>/dev/null || true
+		[ -z "$best" ] || echo "${best% *} $session" >"$dir/$i.clock"
+	fi
+	[ "$rc" != 0 ] || : >"$dir/$i.ok"
+	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
+	echo "$rc" >"$dir/$i.rc"
+}
+
+# Node job, second preparation round: make sure the node has an atio of the
+# local version, copying it there when missing (or, with --replace, of
+# another version). A packaged atio on the node's PATH whose version
+# matches would be probed here first, as one more candidate.
+prep_install() {
+	local i=$1 dir=$2 rc=0 path="$REMOTE_BINARIES_PATH/atio" v
+	local tmp="$REMOTE_BINARIES_PATH/.atio-parallel.$RUN_ID.tmp"
+	v=$(node_ssh "$i" "$(remote_probe_cmd "$path")" </dev/null 2>>"$dir/$i.err") || rc=$?
+	if [ "$rc" = 0 ] && [ "$v" != "$LOCAL_VERSION" ]; then
+		if [ "$v" = missing ] || [ "$REPLACE" = 1 ]; then
+			scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
+				</dev/null >/dev/null 2>>"$dir/$i.err" &&
+				node_ssh "$i" "chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")" \
+					</dev/null 2>>"$dir/$i.err" &&
+				v=$(node_ssh "$i" "$(remote_probe_cmd "$path")" </dev/null 2>>"$dir/$i.err") || rc=$?
+			if [ "$rc" = 0 ] && [ "$v" != "$LOCAL_VERSION" ]; then
+				echo "the atio copied to $path does not run there: ${v:-no output}" >>"$dir/$i.err"
+				rc=1
+			fi
+			[ "$rc" != 0 ] || echo "copied $AT_IO_LOCAL_PATH ($LOCAL_VERSION) to $path" >"$dir/$i.note"
+		else
+			echo "$path is '${v:-no output}', this atio is '$LOCAL_VERSION': refusing to run two versions (--replace copies this one over it)" >>"$dir/$i.err"
+			rc=1
+		fi
+	fi
+	[ "$rc" != 0 ] || { echo "$path" >"$dir/$i.atio" && : >"$dir/$i.ok"; }
+	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
+	echo "$rc" >"$dir/$i.rc"
+}
+
+# Node job of a run: run remote command $3; keep the node's result line,
+# its value and unit as printed, why it failed, and its JSON record.
+run_job() {
+	local i=$1 dir=$2 cmd=$3 rc=0 f t v u why=""
+	node_ssh "$i" "$cmd" </dev/null >"$dir/$i.out" 2>"$dir/$i.err" || rc=$?
+	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
+	if [ "$rc" = 0 ] && f=$(jq -r 'select(.interrupted != true and (.result.value | type) == "number")
+			| .result | "\(.time_sec) \(.value) \(.unit)"' <"$dir/$i.out" 2>/dev/null) && [ -n "$f" ]; then
+		read -r t v u <<<"$f"
+		result_line "$t" "$v" "$u" >"$dir/$i.result"
+		printf -v v '%.5f' "$v"
+		echo "$v $u" >"$dir/$i.value"
+	else
+		case $rc in
+		0) why="no result from atio" ;; 130) why="atio was interrupted (exit 130)" ;;
+		255) why="ssh failed (exit 255)" ;; *) why="atio failed (exit $rc)" ;;
+		esac
+	fi
+	{ [ -z "$why" ] || echo "$why"; head -n 5 "$dir/$i.err"; } >"$dir/$i.why" || true
+	if [ -z "$why" ]; then
+		jq -c --arg host "${HOSTS[$i]}" --argjson value "$v" --arg why "$(cat "$dir/$i.why")" \
+			'{host: $host, ok: true, value: $value, unit: .result.unit,
+			  time_sec: .result.time_sec, ops: .result.ops, bytes: .result.bytes,
+			  start_epoch: .start_epoch,
+			  latency_us: (.latency_ns | {p50, p99, "p99.9"} | map_values(. / 1000)),
+			  stderr: ($why | split("\n") | map(select(length > 0)))}' \
+			<"$dir/$i.out" >"$dir/$i.json" 2>/dev/null || rm -f "$dir/$i.json"
+		[ ! -s "$dir/$i.json" ] || : >"$dir/$i.ok"
+	fi
+	[ -e "$dir/$i.ok" ] || jq -n -c --arg host "${HOSTS[$i]}" --argjson rc "$rc" \
+		--arg why "$(cat "$dir/$i.why")" \
+		'{host: $host, ok: false, rc: $rc, stderr: ($why | split("\n") | map(select(length > 0)))}' \
+		>"$dir/$i.json" 2>/dev/null || true
+	echo "$rc" >"$dir/$i.rc"
+}
+
+# Print each node's `[i] HH:MM:SS [SUCCESS|FAILURE] host` line for the jobs
+# in directory $1, then (with $2 = 1) its result line or, when it failed,
+# the first lines of its errors; set NFAIL and FAILED_HOSTS.
+print_nodes() {
+	local dir=$1 show=$2 i t
+	NFAIL=0 FAILED_HOSTS=""
+	for i in "${!HOSTS[@]}"; do
+		t=$(cat "$dir/$i.time" 2>/dev/null) || printf -v t '%(%H:%M:%S)T' -1
+		if [ -e "$dir/$i.ok" ]; then
+			printf '[%d] %s [SUCCESS] %s\n' "$((i + 1))" "$t" "${HOSTS[$i]}"
+			[ "$show" != 1 ] || cat "$dir/$i.result"
+			[ ! -e "$dir/$i.note" ] || printf '%s: %s: %s\n' "$PROG" "${HOSTS[$i]}" "$(cat "$dir/$i.note")" >&2
+		else
+			printf '[%d] %s [FAILURE] %s\n' "$((i + 1))" "$t" "${HOSTS[$i]}"
+			# As atio does, keep the word rate to result lines (grep rate).
+			{ cat "$dir/$i.why" 2>/dev/null || head -n 5 "$dir/$i.err" 2>/dev/null || true; } |
+				sed -e 's/rate/r\\x61te/g' -e 's/^/    /'
+			NFAIL=$((NFAIL + 1))
+			FAILED_HOSTS+="${FAILED_HOSTS:+, }${HOSTS[$i]}"
+		fi
+	done
+}
+
+# Prepare every node in two rounds, as at_io_parallel.sh did: connect and
+# read its clock; then check or install atio. Any failure ends the script.
+prepare_nodes() {
+	local dir="$WORK/prep1" i off rtt
+	echo "Preparation..."
+	for_all_nodes prep_connect "$dir"
+	wait_jobs 0
+	print_nodes "$dir" 0
+	for i in "${!HOSTS[@]}"; do
+		off=unknown rtt=0
+		[ ! -e "$dir/$i.clock" ] || read -r off rtt <"$dir/$i.clock"
+		NODE_OFFSET[i]=$off
+		if [ ! -e "$dir/$i.ok" ]; then
+			continue
+		elif [ "$off" = unknown ]; then
+			warn "${HOSTS[$i]}: cannot read its clock (date +%s.%N)"
+		elif awk -v o="$off" -v m="$START_MARGIN" 'BEGIN { exit !(o > m || -o > m) }'; then
+			warn "${HOSTS[$i]}: its clock is $off s off this machine's, more than the start margin ($START_MARGIN s): runs will not start together; synchronize the clocks (NTP)"
+		fi
+		MAX_RTT=$(awk -v a="$MAX_RTT" -v b="$rtt" 'BEGIN { print (b > a ? b : a) }')
+	done
+	[ "$NFAIL" = 0 ] || die "preparation failed: cannot connect to $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
+	dir="$WORK/prep2"
+	for_all_nodes prep_install "$dir"
+	wait_jobs 0
+	print_nodes "$dir" 0
+	[ "$NFAIL" = 0 ] || die "preparation failed: no usable atio on $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
+	for i in "${!HOSTS[@]}"; do NODE_ATIO[i]=$(cat "$dir/$i.atio"); done
+}
+
+# Sleep PAUSE seconds in a way a signal interrupts at once.
+pause() {
+	awk -v p="$PAUSE" 'BEGIN { exit !(p > 0) }' || return 0
+	sleep "$PAUSE" &
+	SLEEP_PID=$!
+	wait "$SLEEP_PID" || true
+	SLEEP_PID=""
+}
+
+# Run test $1 with $2 threads for $3 seconds on every node, the jobs' files
+# in directory $4. With $5 = 1 all nodes start at one instant, START, and a
+# run still going OVERRUN seconds after its time is stopped (loading has
+# neither: filling the files takes what it takes). Nodes that failed are
+# then stopped too, in case their atio outlived their ssh.
+launch_run() {
+	local dir=$4 deadline=0 i
+	atio_args "$1" "$2" "$3"
+	ARGS+=(--json)
+	START=null
+	if [ "$5" = 1 ]; then
+		START=$(awk -v n="$(now)" -v m="$START_MARGIN" -v r="$MAX_RTT" 'BEGIN { printf "%.3f", n + m + r }')
+		deadline=$(awk -v s="$START" -v t="$3" -v o="$OVERRUN" 'BEGIN { printf "%d", s + t + o + 1 }')
+		ARGS+=(--start-at "$START")
+	fi
+	RUN_ACTIVE=1
+	mkdir "$dir"
+	JOB_PIDS=() JOB_DIR=$dir
+	for i in "${!HOSTS[@]}"; do
+		run_job "$i" "$dir" "$(remote_run_cmd "$i" "${NODE_ATIO[$i]}" "${ARGS[@]}")" &
+		JOB_PIDS[i]=$!
+	done
+	wait_jobs "$deadline"
+	for i in "${!HOSTS[@]}"; do
+		[ -e "$dir/$i.ok" ] || { stop_nodes; break; }
+	done
+	JOB_PIDS=() RUN_ACTIVE=0
+}
+
+# One run of test $1 ($2 threads, $3 seconds), iteration $4: launch it,
+# print the nodes and the sum, then the start skew and the cluster latency;
+# append its record to records.jsonl.
+run_once() {
+	local name=$1 threads=$2 iter=$4 dir i sum unit stats=null note="" vals=""
+	local nodes=() outs=() skew late p50 p99 p999
+	RUN_SEQ=$((RUN_SEQ + 1))
+	dir="$WORK/run.$RUN_SEQ"
+	launch_run "$name" "$threads" "$3" "$dir" 1
+	print_nodes "$dir" 1
+	for i in "${!HOSTS[@]}"; do
+		nodes+=("$dir/$i.json")
+		[ ! -e "$dir/$i.ok" ] || { outs+=("$dir/$i.out"); vals+=$(cat "$dir/$i.value")$'\n'; }
+	done
+	sum=$(printf '%s' "$vals" | sum_values)
+	unit=$(printf '%s' "$vals" | awk 'NR == 1 { print $2 }')
+	[ -n "$unit" ] || { test_info "$name"; unit=$T_UNIT; }
+	[ "$NFAIL" = 0 ] || { note=" (INCOMPLETE: $((${#HOSTS[@]} - NFAIL)) of ${#HOSTS[@]} nodes)"; FAILED=1; }
+	printf 'Sum value on iteration %d = { %s } %s;%s\n' "$iter" "$sum" "$unit" "$note"
+	if [ "${#outs[@]}" -gt 0 ]; then
+		stats=$(cluster_stats "$START" "${outs[@]}")
+		read -r skew late p50 p99 p999 <<<"$(jq -r '[.skew_sec, .latest_sec,
+			(.latency_ns // {} | .p50, .p99, .["p99.9"])] | map(. // "-") | join(" ")' <<<"$stats")"
+		printf 'start skew: %.4f s over %d nodes (last start %.4f s after the agreed instant)\n' \
+			"$skew" "${#outs[@]}" "$late"
+		[ "$p50" = - ] || awk -v a="$p50" -v b="$p99" -v c="$p999" -v n="${#outs[@]}" 'BEGIN {
+			printf "latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n",
+				a / 1000, b / 1000, c / 1000, n }'
+	fi
+	jq -s -c --argjson threads "$threads" --arg test "$name" --argjson iteration "$iter" \
+		--argjson start "$START" --argjson sum "$sum" --arg unit "$unit" --argjson stats "$stats" \
+		'{threads: $threads, test: $test, iteration: $iteration, start_at: $start,
+		  complete: all(.ok), ok_nodes: (map(select(.ok)) | length), sum: $sum, unit: $unit,
+		  skew_sec: $stats.skew_sec, latency_us: ($stats.latency_ns
+		    | if . == null then null else ({p50, p99, "p99.9"} | map_values(. / 1000)) end),
+		  nodes: .}' "${nodes[@]}" >>"$WORK/records.jsonl"
+	rm -rf "$dir"
+}
+
+# Test $1 with $2 threads: its section line, atio's settings header, the
+# iterations (each after a pause) and the average line; its summary goes
+# to summary.jsonl.
+run_test() {
+	local name=$1 threads=$2 time=$TIME iters=$ITERATIONS it extras=1 summary
+	[ "$name" != warmup ] || { time=$WARMUP_TIME iters=1 extras=0; }
+	atio_args "$name" "$threads" "$time"
+	printf -- '---=== %s (%sthr) ===---\n' "$T_TITLE" "$threads"
+	# The seed of -a is not the nodes' seed: leave it out.
+	"$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" | grep -v '^Seed:' || true
+	for ((it = 1; it <= iters; it++)); do
+		pause
+		run_once "$name" "$threads" "$time" "$it"
+	done
+	summary=$(jq -c --argjson t "$threads" --arg n "$name" 'select(.threads == $t and .test == $n)' \
+		"$WORK/records.jsonl" | test_summary)
+	echo "$summary" >>"$WORK/summary.jsonl"
+	print_test_summary "$summary" "$extras"
+}
+
+# Create and fill the files of $1 threads on every node ("Loading in N
+# threads..."), passing atio's warnings on.
+load_files() {
+	local dir i
+	RUN_SEQ=$((RUN_SEQ + 1))
+	dir="$WORK/run.$RUN_SEQ"
+	echo "Loading in $1 threads..."
+	launch_run load "$1" "$LOAD_TIME" "$dir" 0
+	print_nodes "$dir" 0
+	for i in "${!HOSTS[@]}"; do
+		{ grep -h 'warning' "$dir/$i.err" 2>/dev/null || true; } | sed "s|^|$PROG: ${HOSTS[$i]}: |" >&2
+	done
+	[ "$NFAIL" = 0 ] || FAILED=1
+	rm -rf "$dir"
+}
+
+# Print, per node, the remote commands a session would send: connect to
+# nothing, copy nothing, run nothing.
+dry_run() {
+	local i n t time path="$REMOTE_BINARIES_PATH/atio" tmp="$REMOTE_BINARIES_PATH/.atio-parallel.RUNID.tmp"
+	RUN_ID=RUNID
+	echo "Dry run: nothing is connected to, copied or run."
+	echo "Each COMMAND would run as: ssh $(quote_words ${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes \
+		-o ConnectTimeout=5 -o ControlMaster=auto -o ControlPath=DIR/%C -o ControlPersist=600 \
+		-o ServerAliveInterval=30) -- HOST COMMAND"
+	echo "EPOCH: the launch time + $START_MARGIN s + the slowest SSH round trip; RUNID: one per session."
+	for i in "${!HOSTS[@]}"; do
+		printf '[%d] %s\n  connect: true\n  clock: date +%%s.%%N\n' "$((i + 1))" "${HOSTS[$i]}"
+		echo "  check atio: $(remote_probe_cmd "$path")"
+		printf '  if atio is missing%s: scp %s %s\n' "$([ "$REPLACE" = 0 ] || echo " or of another version")" \
+			"$(quote_words "$AT_IO_LOCAL_PATH")" "$(scp_target "${HOSTS[$i]}" "$tmp")"
+		echo "    then: chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")"
+		for n in "${THREAD_LIST[@]}"; do
+			atio_args load "$n" "$LOAD_TIME"
+			echo "  load ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json)"
+			for t in warmup "${TEST_LIST[@]}"; do
+				time=$TIME
+				[ "$t" != warmup ] || time=$WARMUP_TIME
+				atio_args "$t" "$n" "$time"
+				echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json --start-at EPOCH)"
+			done
+		done
+		echo "  stop (Ctrl-C, overrun, failure): $(remote_stop_cmd "$i")"
+		echo "  at the end: rm -f $(pidfile "$i")"
+	done
+}
+
+# Write the -o file: one JSON document with the settings, the nodes, and
+# per thread count and test the summary and every iteration with every
+# node's result; $1 is the exit status.
+write_matrix() {
+	local i list=""
+	for i in "${!HOSTS[@]}"; do
+		list+="${HOSTS[$i]}"$'\t'"${NODE_OFFSET[$i]:-}"$'\t'"${NODE_ATIO[$i]:-}"$'\n'
+	done
+	{ jq -n -c --arg nodes "$list" --argjson status "$1" --argjson interrupted "$INTERRUPTED" \
+		--arg version "$LOCAL_VERSION" --arg time "$TIME" --arg fs "$FILE_SIZE" --arg threads "$THREADS" \
+		--arg iters "$ITERATIONS" --arg bs "$BLOCKSIZE" --arg rbin "$REMOTE_BINARIES_PATH" \
+		--arg dir "$REMOTE_PCS_MOUNT_PATH" --arg pause "$PAUSE" --arg tests "$TESTS" \
+		--arg aopts "$ATIO_OPTS" --arg warm "$WARMUP_TIME" --arg margin "$START_MARGIN" --arg over "$OVERRUN" \
+		--slurpfile runs "$WORK/records.jsonl" --slurpfile sums "$WORK/summary.jsonl" \
+		'def words: split(" ") | map(select(length > 0));
+		 def distinct: reduce .[] as $x ([]; if any(.[]; . == $x) then . else . + [$x] end);
+		 { settings: { atio_version: $version, time_sec: ($time | tonumber), file_size: $fs,
+		     threads: ($threads | words | map(tonumber)), iterations: ($iters | tonumber),
+		     blocksize: $bs, remote_binaries_path: $rbin, remote_pcs_mount_path: $dir,
+		     pause_sec: ($pause | tonumber), tests: ($tests | words), atio_opts: $aopts,
+		     warmup_time_sec: ($warm | tonumber), start_margin_sec: ($margin | tonumber),
+		     overrun_sec: ($over | tonumber) },
+		   nodes: [$nodes | split("\n")[] | select(length > 0) | split("\t")
+		     | { host: .[0], clock_offset_sec: (.[1] | tonumber? // null),
+		         atio: (if .[2] == "" then null else .[2] end) }],
+		   results: [$runs | map(.threads) | distinct | .[] as $t
+		     | { threads: $t, tests: [$runs | map(select(.threads == $t) | .test) | distinct | .[] as $n
+		       | ([$sums[] | select(.threads == $t and .test == $n)][0] // {test: $n})
+		         + { iterations: [$runs[] | select(.threads == $t and .test == $n)
+		                          | del(.threads, .test)] }] }],
+		   interrupted: ($interrupted == 1), exit_status: $status }' >"$OUT_JSON.tmp" &&
+		mv -f "$OUT_JSON.tmp" "$OUT_JSON"; } || {
+		rm -f "$OUT_JSON.tmp"
+		warn "-o $OUT_JSON: could not write the results"
+	}
+}
+
+# On SIGINT, SIGTERM or SIGHUP: stop atio on every node, show what the
+# nodes of the interrupted run said, exit 130.
+on_signal() {
+	trap '' INT TERM HUP
+	INTERRUPTED=1
+	warn "interrupted: stopping atio on the nodes"
+	[ -z "${SLEEP_PID:-}" ] || kill "$SLEEP_PID" 2>/dev/null || true
+	if [ "${RUN_ACTIVE:-0}" = 1 ]; then
+		stop_nodes
+		wait_jobs 0
+		print_nodes "$JOB_DIR" 1
+	fi
+	exit 130
+}
+
+# At exit ($? the status): end the jobs still running, write -o, remove
+# the PID files on the nodes, close the shared connections, remove the
+# work files.
+cleanup() {
+	local status=$? i pids=()
+	trap '' INT TERM HUP
+	for i in "${!HOSTS[@]}"; do
+		! job_running "$i" || kill "${JOB_PIDS[$i]}" 2>/dev/null || true
+	done
+	[ -z "$OUT_JSON" ] || write_matrix "$status"
+	for i in "${!HOSTS[@]}"; do
+		ssh "${SSH_BASE[@]}" -O check -- "${HOSTS[$i]}" >/dev/null 2>&1 || continue
+		{ node_ssh "$i" "rm -f $(pidfile "$i")" || true
+		  ssh "${SSH_BASE[@]}" -O exit -- "${HOSTS[$i]}" || true; } </dev/null >/dev/null 2>&1 &
+		pids+=($!)
+	done
+	[ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
+	rm -rf "$WORK"
+	exit "$status"
+}
+
+# Run the matrix: preparation, then per thread count the loading, the
+# warm-up and every test.
+main() {
+	local n t status=0
+	parse_args "$@"
+	validate
+	if [ "$DRY_RUN" = 1 ]; then
+		dry_run
+		exit 0
+	fi
+	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID="" MAX_RTT=0
+	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_ATIO=() SETSID=()
+	! command -v setsid >/dev/null || SETSID=(setsid)
+	WORK=$(mktemp -d /tmp/atio-parallel.XXXXXX)
+	RUN_ID="$(date +%s).$$.$RANDOM"
+	# One socket per node in a private directory: one handshake per node.
+	SSH_BASE=(${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes -o ConnectTimeout=5
+		-o ControlMaster=auto -o "ControlPath=$WORK/%C" -o ControlPersist=600
+		-o ServerAliveInterval=30)
+	trap cleanup EXIT
+	trap on_signal INT TERM HUP
+	touch "$WORK/records.jsonl" "$WORK/summary.jsonl"
+	prepare_nodes
+	for n in "${THREAD_LIST[@]}"; do
+		load_files "$n"
+		run_test warmup "$n"
+		for t in "${TEST_LIST[@]}"; do
+			run_test "$t" "$n"
+		done
+	done
+	[ "$FAILED" = 0 ] && [ "$OVERRAN" = 0 ] || status=1
+	exit "$status"
+}
+
+if [ "${ATIO_PARALLEL_LIB:-}" != 1 ]; then
+	main "$@"
+fi

@@ -1,0 +1,379 @@
+#!/bin/bash
+# One I/O engine through the whole of atio: ATIO=build/atio test-engine.sh ENGINE
+# (sync, io_uring, libaio or null). Skipped (exit 77) when the engine is not
+# built in or the kernel refuses it here.
+#
+#  - Every workload: read, write, fsync, fdatasync x seq, rand x cached,
+#    uncached (when the test directory takes O_DIRECT), at --iodepth 1 and,
+#    for the asynchronous engines, 16. Each run exits 0, says it used the
+#    engine and depth asked for, prints the result line with the unit the
+#    mode implies, and an io line that adds up (bytes = ops x block size,
+#    syncs only in the sync modes, the rate what the counts give).
+#  - sync and null refuse --iodepth above 1 with a usage error.
+#  - The sync ordering proof: with -vvv atio traces every request handed
+#    to the engine and every completion. Per thread, a sync is submitted
+#    only when no write is in flight and exactly -q writes have completed
+#    since the previous one, and every sync returns 0. The trace must also
+#    agree with the io line. The checker is first shown to catch broken
+#    hand-made traces.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+ENGINE=${1:-}
+[ -n "$ENGINE" ] || die "usage: ATIO=path/to/atio $0 ENGINE"
+NAME="$NAME-$ENGINE"
+
+T=0.3
+P=2
+DS=$WORK/ds
+mkdir "$DS"
+
+# --- Can the engine run here? ---------------------------------------------
+# -s 64K: the default 16M block would not fit the 8M file of each thread.
+run_atio --engine "$ENGINE" -t 0.1 -s 64K -p "$P" -u 16M -f "$DS"
+if [ "$RC" -ne 0 ]; then
+	if grep -aEq 'not built|not available' "$ERR"; then
+		skip "$(grep -aEm 1 'not built|not available' "$ERR")"
+	fi
+	not_ok "--engine $ENGINE runs on a small dataset" "exit $RC from: $LAST"
+	show stderr "$ERR"
+	finish
+fi
+ok "--engine $ENGINE runs on a small dataset"
+
+case $ENGINE in
+io_uring | libaio)
+	DEPTHS="1 16"
+	SYNC_DEPTH=16
+	;;
+*)
+	DEPTHS=1
+	SYNC_DEPTH=1
+	# One request at a time: a deeper queue is a usage error.
+	run_atio --engine "$ENGINE" --iodepth 16 -t 0.1 -s 64K -p "$P" -u 16M -f "$DS"
+	expect_code "$ENGINE refuses --iodepth 16: exit 2" 2
+	expect_match "$ENGINE refuses --iodepth 16: the message names --iodepth" "$ERR" \
+		'^atio: .*--iodepth'
+	expect_no_match "$ENGINE refuses --iodepth 16: no result" "$OUT" rate
+	;;
+esac
+
+CACHES=cached
+if direct_io_works "$WORK"; then
+	CACHES="cached uncached"
+else
+	skip_check "$ENGINE with --uncached" "O_DIRECT is refused in $WORK (set TMPDIR to another filesystem to test it)"
+fi
+
+# check_run WHAT MODE BS DEPTH: the last run used the engine at DEPTH and
+# its io line fits MODE (-q 1) and the result line.
+check_run() {
+	local what=$1 mode=$2 bs=$3 depth=$4 why=() want expect
+
+	grep -aqx "Engine: $ENGINE, iodepth $depth" "$OUT" ||
+		why+=("no \"Engine: $ENGINE, iodepth $depth\" line in the settings")
+	if ! parse_io; then
+		why+=("no io: line on stdout")
+	else
+		want=writes
+		[ "$mode" = read ] && want=reads
+		[ "$IO_KIND" = "$want" ] || why+=("io line counts $IO_KIND, expected $want")
+		[ "$IO_OPS" -gt 0 ] || why+=("no operation was done")
+		[ "$IO_BYTES" -eq $((IO_OPS * bs)) ] ||
+			why+=("bytes $IO_BYTES != ops $IO_OPS x block size $bs")
+		case $mode in
+		read | write)
+			[ "$IO_SYNCS" -eq 0 ] || why+=("$IO_SYNCS syncs in a $mode test")
+			;;
+		*)
+			[ "$IO_SYNCS" -gt 0 ] || why+=("no sync in a $mode test")
+			# -q 1: a sync after each write, none more.
+			[ "$IO_SYNCS" -le "$IO_OPS" ] ||
+				why+=("$IO_SYNCS syncs for $IO_OPS writes with -q 1")
+			;;
+		esac
+		if [ -n "$R_VALUE" ]; then
+			case $R_UNIT in
+			MB/s) expect=$(awk -v b="$IO_BYTES" -v t="$R_TIME" 'BEGIN {printf "%.6f", b / 1048576 / t}') ;;
+			IOPS) expect=$(awk -v n="$IO_OPS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}') ;;
+			*) expect=$(awk -v n="$IO_SYNCS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}') ;;
+			esac
+			near "$R_VALUE" "$expect" 0.002 ||
+				why+=("rate $R_VALUE $R_UNIT, but the io line and the time give $expect")
+		fi
+	fi
+	if [ ${#why[@]} -eq 0 ]; then
+		ok "$what"
+	else
+		not_ok "$what" "${why[@]}" "command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+	fi
+}
+
+# --- Every workload --------------------------------------------------------
+for cache in $CACHES; do
+	for order in seq rand; do
+		for mode in read write fsync fdatasync; do
+			for depth in $DEPTHS; do
+				if [ "$order" = seq ]; then
+					bs=65536 unit=MB/s
+				else
+					bs=4096 unit=IOPS
+					case $mode in fsync | fdatasync) unit=sync/s ;; esac
+				fi
+				name="$ENGINE --$mode --$order --$cache --iodepth $depth"
+				run_atio -v --engine "$ENGINE" --iodepth "$depth" "--$mode" "--$order" \
+					"--$cache" -s "$bs" -p "$P" -t "$T" -u 16M -f "$DS"
+				expect_code "$name: exit 0" 0
+				check_result "$name: result line in $unit" "$unit"
+				check_run "$name: engine, depth and io counts" "$mode" "$bs" "$depth"
+			done
+		done
+	done
+done
+
+# --- The sync ordering proof -------------------------------------------------
+# check_order TRACE Q SYNCOP THREADS: read the -vvv trace TRACE of a
+# --fsync/--fdatasync run (SYNCOP: fsync or fdatasync) with -q Q and THREADS
+# threads, without -S. Per thread:
+#  - a sync is submitted only when every write the thread submitted has
+#    completed, and never while another sync of the thread is in flight;
+#  - exactly Q writes completed between two syncs (or before the first);
+#  - every write completes with its length, every sync with 0;
+#  - the last sync is the final flush, always an fsync, after the writes of
+#    an unfinished last group (fewer than Q: a full group gets its own
+#    sync); all the others are SYNCOP, and there is at least one;
+#  - every trace line of the form "atio: [T] ..." parses.
+# Prints "error: ..." lines (the first 20) and, when all is well, a last
+# line "total WRITES SYNCS" (SYNCS without the final flushes, as the io line
+# counts them); fails when any error was found.
+check_order() {
+	awk -v q="$2" -v syncop="$3" -v threads="$4" '
+	function err(msg) {
+		nerr++
+		if (nerr > 20)
+			return
+		if (at_end)
+			printf "error: %s\n", msg
+		else
+			printf "error: line %d: %s\n", NR, msg
+	}
+	# The number inside "[T]".
+	function tid(s) {
+		gsub(/[][]/, "", s)
+		return s + 0
+	}
+	function seen(t) {
+		if (!(t in known)) {
+			known[t] = 1
+			nthreads++
+		}
+	}
+	/^atio: \[/ {
+		if ($0 ~ /^atio: \[[0-9]+\] submit (read|write|fsync|fdatasync)\(fd -?[0-9]+, [0-9]+ bytes, offset [0-9]+\)$/) {
+			t = tid($2); seen(t)
+			op = $4; sub(/\(.*/, "", op)
+			key = t SUBSEP $5 SUBSEP $9
+			if (op == "write") {
+				out[t]++
+				pend[key]++
+			} else if (op == "fsync" || op == "fdatasync") {
+				if (out[t] != 0)
+					err(sprintf("thread %d: %s submitted with %d writes in flight", t, op, out[t]))
+				if (syncing[t])
+					err(sprintf("thread %d: %s submitted while a sync is in flight", t, op))
+				syncing[t] = 1
+				k = ++nsync[t]
+				before[t, k] = since[t]
+				syncname[t, k] = op
+				since[t] = 0
+			} else {
+				err(sprintf("thread %d: a read in a write workload", t))
+			}
+			next
+		}
+		if ($0 ~ /^atio: \[[0-9]+\] (read|write|fsync|fdatasync)\(fd -?[0-9]+, [0-9]+ bytes, offset [0-9]+\) = -?[0-9]+ in [0-9.]+ usec$/) {
+			t = tid($2); seen(t)
+			op = $3; sub(/\(.*/, "", op)
+			key = t SUBSEP $4 SUBSEP $8
+			if (op == "write") {
+				if (pend[key] + 0 <= 0) {
+					err(sprintf("thread %d: a write completed that was not in flight", t))
+				} else {
+					pend[key]--
+					out[t]--
+				}
+				if ($10 != $5)
+					err(sprintf("thread %d: write of %d bytes returned %s", t, $5, $10))
+				since[t]++
+				writes[t]++
+			} else if (op == "fsync" || op == "fdatasync") {
+				if (!syncing[t])
+					err(sprintf("thread %d: %s completed that was not in flight", t, op))
+				syncing[t] = 0
+				if ($10 != "0")
+					err(sprintf("thread %d: %s returned %s", t, op, $10))
+			} else {
+				err(sprintf("thread %d: a read in a write workload", t))
+			}
+			next
+		}
+		err("unparsed trace line: " $0)
+	}
+	END {
+		at_end = 1
+		if (nthreads != threads)
+			err(sprintf("%d threads in the trace, expected %d", nthreads, threads))
+		for (t in known) {
+			n = nsync[t] + 0
+			if (out[t] != 0)
+				err(sprintf("thread %d: %d writes never completed", t, out[t]))
+			if (syncing[t])
+				err(sprintf("thread %d: its last sync never completed", t))
+			if (since[t] != 0)
+				err(sprintf("thread %d: %d writes after the final flush", t, since[t]))
+			if (n < 2) {
+				err(sprintf("thread %d: %d syncs: no timed sync before the final flush", t, n))
+				continue
+			}
+			for (k = 1; k < n; k++) {
+				if (before[t, k] != q)
+					err(sprintf("thread %d: sync %d of %d came after %d writes, not %d",
+						    t, k, n, before[t, k], q))
+				if (syncname[t, k] != syncop)
+					err(sprintf("thread %d: sync %d is %s, not %s", t, k,
+						    syncname[t, k], syncop))
+			}
+			if (syncname[t, n] != "fsync")
+				err(sprintf("thread %d: the final flush is %s, not fsync", t, syncname[t, n]))
+			if (before[t, n] >= q)
+				err(sprintf("thread %d: %d writes before the final flush: a full group of %d without its own %s",
+					    t, before[t, n], q, syncop))
+			total_w += writes[t]
+			total_s += n - 1
+		}
+		if (nerr) {
+			if (nerr > 20)
+				printf "error: ... %d errors in all\n", nerr
+			exit 1
+		}
+		printf "total %d %d\n", total_w, total_s
+	}' "$1"
+}
+
+# show_checker FILE: the first errors of the checker and its last line, on
+# "#" lines (lib.sh's show gives the last lines, where the first error is
+# usually not).
+show_checker() {
+	printf '#   --- checker output ---\n'
+	{
+		head -n 6 "$1"
+		[ "$(wc -l <"$1")" -le 6 ] || tail -n 1 "$1"
+	} | cut -c 1-200 | sed 's/^/#   | /'
+}
+
+# expect_checker WHAT TRACE STATUS [ERE]: check_order of the hand-made
+# TRACE (-q 2, fdatasync, 2 threads) exits with STATUS, and says ERE.
+expect_checker() {
+	local what=$1 trace=$2 want=$3 ere=${4:-} rc=0
+
+	check_order "$trace" 2 fdatasync 2 >"$WORK/checker.out" 2>&1 || rc=$?
+	if [ "$rc" -eq "$want" ] && { [ -z "$ere" ] || grep -aEq -- "$ere" "$WORK/checker.out"; }; then
+		ok "$what"
+	else
+		not_ok "$what" "the checker exited $rc, expected $want${ere:+, saying $ere}"
+		show_checker "$WORK/checker.out"
+	fi
+}
+
+# A correct trace: thread 0 syncs after two writes while thread 1 still has
+# a write in flight (threads are independent), then a partial group and
+# the final flush. Completions come out of order.
+GOOD=$WORK/trace.good
+cat >"$GOOD" <<'EOF'
+atio: warning: not a trace line, ignored
+atio: [0] submit write(fd 5, 4096 bytes, offset 8192)
+atio: [1] submit write(fd 6, 4096 bytes, offset 0)
+atio: [0] submit write(fd 5, 4096 bytes, offset 4096)
+atio: [0] write(fd 5, 4096 bytes, offset 4096) = 4096 in 10.000 usec
+atio: [0] write(fd 5, 4096 bytes, offset 8192) = 4096 in 12.500 usec
+atio: [0] submit fdatasync(fd 5, 0 bytes, offset 0)
+atio: [1] submit write(fd 6, 4096 bytes, offset 4096)
+atio: [0] fdatasync(fd 5, 0 bytes, offset 0) = 0 in 300.000 usec
+atio: [0] submit write(fd 5, 4096 bytes, offset 0)
+atio: [1] write(fd 6, 4096 bytes, offset 4096) = 4096 in 9.000 usec
+atio: [1] write(fd 6, 4096 bytes, offset 0) = 4096 in 20.000 usec
+atio: [1] submit fdatasync(fd 6, 0 bytes, offset 0)
+atio: [1] fdatasync(fd 6, 0 bytes, offset 0) = 0 in 250.000 usec
+atio: [0] write(fd 5, 4096 bytes, offset 0) = 4096 in 8.000 usec
+atio: [0] submit fsync(fd 5, 0 bytes, offset 0)
+atio: [1] submit fsync(fd 6, 0 bytes, offset 0)
+atio: [0] fsync(fd 5, 0 bytes, offset 0) = 0 in 100.000 usec
+atio: [1] fsync(fd 6, 0 bytes, offset 0) = 0 in 100.000 usec
+EOF
+expect_checker "the ordering checker accepts a correct trace" "$GOOD" 0 '^total 5 2$'
+
+# Broken variants of it, each of which the checker must report.
+BAD=$WORK/trace.bad
+# Thread 0's write at 8192 completes only after its fdatasync was submitted.
+awk '/^atio: \[0\] write\(fd 5, 4096 bytes, offset 8192\)/ { held = $0; next }
+	{ print }
+	/^atio: \[0\] submit fdatasync/ { print held }' "$GOOD" >"$BAD"
+expect_checker "the ordering checker reports a sync submitted while a write is in flight" \
+	"$BAD" 1 'thread 0: fdatasync submitted with 1 writes in flight'
+# Thread 1 syncs after one write instead of -q 2.
+grep -Ev '^atio: \[1\] (submit )?write\(fd 6, 4096 bytes, offset 4096\)' "$GOOD" >"$BAD"
+expect_checker "the ordering checker reports a sync after too few writes" \
+	"$BAD" 1 'thread 1: sync 1 of 2 came after 1 writes, not 2'
+# A sync that failed.
+sed 's/^\(atio: \[1\] fdatasync(fd 6, 0 bytes, offset 0)\) = 0 /\1 = -5 /' "$GOOD" >"$BAD"
+expect_checker "the ordering checker reports a failed sync" \
+	"$BAD" 1 'thread 1: fdatasync returned -5'
+# A thread that never synced before the final flush.
+grep -v '^atio: \[1\] .*fdatasync' "$GOOD" >"$BAD"
+expect_checker "the ordering checker reports a thread without a timed sync" \
+	"$BAD" 1 'thread 1: .*no timed sync'
+# A trace line atio no longer writes the way the checker reads it.
+sed 's/^\(atio: \[0\] write(fd 5, 4096 bytes, offset 0)\) = 4096 in 8.000 usec/\1 = 4096/' \
+	"$GOOD" >"$BAD"
+expect_checker "the ordering checker reports a line it cannot parse" \
+	"$BAD" 1 'unparsed trace line'
+
+# The real thing, for each sync mode and cache, with -q 8 and the deepest
+# queue the engine takes.
+Q=8
+for cache in $CACHES; do
+	for mode in fsync fdatasync; do
+		name="$ENGINE --$mode --$cache -q $Q --iodepth $SYNC_DEPTH -vvv"
+		run_atio -vvv --engine "$ENGINE" --iodepth "$SYNC_DEPTH" "--$mode" --rand "--$cache" \
+			-q "$Q" -p "$P" -t "$T" -u 16M -f "$DS"
+		expect_code "$name: exit 0" 0
+		check_result "$name: result line in sync/s" sync/s
+		rc=0
+		check_order "$ERR" "$Q" "$mode" "$P" >"$WORK/order.out" 2>&1 || rc=$?
+		if [ "$rc" -eq 0 ]; then
+			ok "$name: every sync after exactly $Q writes, none in flight, each = 0"
+			grep -a '^note:' "$WORK/order.out" | sed 's/^/# /' || true
+		else
+			not_ok "$name: every sync after exactly $Q writes, none in flight, each = 0" \
+				"command: $LAST"
+			show_checker "$WORK/order.out"
+			continue
+		fi
+		read -r _ tw ts <<<"$(grep -a '^total ' "$WORK/order.out")"
+		if parse_io && [ "$IO_OPS" -eq "$tw" ] && [ "$IO_SYNCS" -eq "$ts" ] &&
+			[ "$IO_BYTES" -eq $((IO_OPS * 4096)) ]; then
+			ok "$name: the io line counts the writes and syncs of the trace"
+		else
+			not_ok "$name: the io line counts the writes and syncs of the trace" \
+				"trace: $tw writes, $ts syncs (final flushes left out)" \
+				"io line: ${IO_OPS:-?} writes, ${IO_BYTES:-?} bytes, ${IO_SYNCS:-?} syncs" \
+				"command: $LAST"
+			show stdout "$OUT"
+		fi
+	done
+done
+
+finish
