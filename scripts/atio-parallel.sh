@@ -43,7 +43,9 @@ ITERATIONS times with PAUSE seconds before each run. Each node's result
 line, the sum of every run and the average of every test are printed as
 at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
 HOST is a name, an address, user@host or an ssh-config alias; ssh must log
-in without a password (BatchMode).
+in without a password (BatchMode). A node runs the atio on its login PATH
+(as the RPM installs it) when that is this atio's version, else
+REMOTE_BINARIES_PATH/atio, which is copied there when missing.
 
 Options (each overrides the environment variable named beside it):
   -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
@@ -55,8 +57,10 @@ Options (each overrides the environment variable named beside it):
   -s SIZE             BLOCKSIZE: block size of the random tests (4K)
   --tests "NAME ..."  TESTS: some of $ALL_TESTS (all)
   --pause SEC         PAUSE: seconds before each run (30)
-  --remote-bin DIR    REMOTE_BINARIES_PATH: where atio is on the nodes (/root)
-  -b FILE             AT_IO_LOCAL_PATH: the local atio, copied to the nodes
+  --remote-bin DIR    REMOTE_BINARIES_PATH: where atio is, or is copied to,
+                      on nodes without this atio on their PATH (/root)
+  -b FILE             AT_IO_LOCAL_PATH: the local atio, whose version the
+                      nodes must have, copied to nodes that lack it
                       (default: the atio beside this script, or on PATH)
   --atio-opts "..."   ATIO_OPTS: more atio options for every run
   --ssh-opts "..."    SSH_OPTS: more ssh and scp options, e.g. "-F FILE"
@@ -67,7 +71,8 @@ Options (each overrides the environment variable named beside it):
                       time is stopped on every node (60)
   -h FILE             hosts file: one host per line, # starts a comment
   -o FILE             also write every result as one JSON document
-  --replace           copy this atio over another version on the nodes
+  --replace           copy this atio over another version in
+                      REMOTE_BINARIES_PATH on the nodes
   --dry-run           print what each node would run; connect to nothing
   --help              print this help
 
@@ -174,6 +179,14 @@ remote_stop_cmd() {
 	# shellcheck disable=SC2016 # expanded by the remote shell
 	printf 'p=$(cat %s 2>/dev/null) || exit 0; n=0; alive() { [ "$(cat /proc/$p/comm 2>/dev/null)" = atio ]; }; ! alive || kill -INT "$p"; while alive && [ $n -lt %d ]; do sleep 0.2; n=$((n + 1)); done; ! alive || kill -KILL "$p"' \
 		"$(pidfile "$1")" "$((STOP_GRACE * 5))"
+}
+
+# The remote command printing the atio that the node's login PATH finds
+# (the package's: /usr/bin/atio) as "PATH<TAB>first line of its --version",
+# or "none" when it finds none.
+remote_installed_probe_cmd() {
+	# shellcheck disable=SC2016 # expanded by the remote shell
+	printf '%s' 'p=$(command -v atio 2>/dev/null) || p=; case $p in /*) printf "%s\t" "$p"; "$p" --version 2>&1 | head -n 1 ;; *) echo none ;; esac'
 }
 
 # The remote command printing the first line of `$1 --version`, or
@@ -491,15 +504,29 @@ prep_connect() {
 	echo "$rc" >"$dir/$i.rc"
 }
 
-# Node job, second preparation round: make sure the node has an atio of the
-# local version, copying it there when missing (or, with --replace, of
-# another version). A packaged atio on the node's PATH whose version
-# matches would be probed here first, as one more candidate.
+# Node job, second preparation round: choose the atio node $1 runs. The
+# one its login PATH finds (installed from the package) when it is of the
+# local version; else REMOTE_BINARIES_PATH/atio, copied there when missing
+# (or, with --replace, of another version). The choice goes to INDEX.atio,
+# a note on it to INDEX.note.
 prep_install() {
-	local i=$1 dir=$2 rc=0 path="$REMOTE_BINARIES_PATH/atio" v
+	local i=$1 dir=$2 rc=0 path="$REMOTE_BINARIES_PATH/atio" v chosen="" pre="" found
 	local tmp="$REMOTE_BINARIES_PATH/.atio-parallel.$RUN_ID.tmp"
-	v=$(node_ssh "$i" "$(remote_probe_cmd "$path")" </dev/null 2>>"$dir/$i.err") || rc=$?
-	if [ "$rc" = 0 ] && [ "$v" != "$LOCAL_VERSION" ]; then
+	v=$(node_ssh "$i" "$(remote_installed_probe_cmd)" </dev/null 2>>"$dir/$i.err") || rc=$?
+	if [ "$rc" = 0 ] && [[ $v == /*$'\t'* ]]; then
+		found=${v%%$'\t'*}
+		v=${v#*$'\t'}
+		if [ "$v" = "$LOCAL_VERSION" ]; then
+			chosen=$found
+			echo "using $found ($v), installed on the node" >"$dir/$i.note"
+		else
+			pre="its $found is '${v:-no output}', not '$LOCAL_VERSION'"
+		fi
+	fi
+	if [ "$rc" = 0 ] && [ -z "$chosen" ]; then
+		v=$(node_ssh "$i" "$(remote_probe_cmd "$path")" </dev/null 2>>"$dir/$i.err") || rc=$?
+	fi
+	if [ "$rc" = 0 ] && [ -z "$chosen" ] && [ "$v" != "$LOCAL_VERSION" ]; then
 		if [ "$v" = missing ] || [ "$REPLACE" = 1 ]; then
 			scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
 				</dev/null >/dev/null 2>>"$dir/$i.err" &&
@@ -510,13 +537,16 @@ prep_install() {
 				echo "the atio copied to $path does not run there: ${v:-no output}" >>"$dir/$i.err"
 				rc=1
 			fi
-			[ "$rc" != 0 ] || echo "copied $AT_IO_LOCAL_PATH ($LOCAL_VERSION) to $path" >"$dir/$i.note"
+			[ "$rc" != 0 ] || echo "${pre:+$pre: }copied $AT_IO_LOCAL_PATH ($LOCAL_VERSION) to $path" >"$dir/$i.note"
 		else
-			echo "$path is '${v:-no output}', this atio is '$LOCAL_VERSION': refusing to run two versions (--replace copies this one over it)" >>"$dir/$i.err"
+			echo "$path is '${v:-no output}', this atio is '$LOCAL_VERSION': refusing to run two versions (--replace copies this one over it)${pre:+; $pre}" >>"$dir/$i.err"
 			rc=1
 		fi
+	elif [ "$rc" = 0 ] && [ -z "$chosen" ] && [ -n "$pre" ]; then
+		echo "$pre: using $path" >"$dir/$i.note"
 	fi
-	[ "$rc" != 0 ] || { echo "$path" >"$dir/$i.atio" && : >"$dir/$i.ok"; }
+	[ -n "$chosen" ] || chosen=$path
+	[ "$rc" != 0 ] || { echo "$chosen" >"$dir/$i.atio" && : >"$dir/$i.ok"; }
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
 	echo "$rc" >"$dir/$i.rc"
 }
@@ -735,7 +765,9 @@ dry_run() {
 	echo "EPOCH: the launch time + $START_MARGIN s + the slowest SSH round trip; RUNID: one per session."
 	for i in "${!HOSTS[@]}"; do
 		printf '[%d] %s\n  connect: true\n  clock: date +%%s.%%N\n' "$((i + 1))" "${HOSTS[$i]}"
-		echo "  check atio: $(remote_probe_cmd "$path")"
+		echo "  installed atio: $(remote_installed_probe_cmd)"
+		echo "    if it prints PATH<TAB>$LOCAL_VERSION: PATH is the atio of the commands below, in place of $path; nothing is checked or copied"
+		echo "  else check atio: $(remote_probe_cmd "$path")"
 		printf '  if atio is missing%s: scp %s %s\n' "$([ "$REPLACE" = 0 ] || echo " or of another version")" \
 			"$(quote_words "$AT_IO_LOCAL_PATH")" "$(scp_target "${HOSTS[$i]}" "$tmp")"
 		echo "    then: chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")"

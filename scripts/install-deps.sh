@@ -24,7 +24,9 @@ if command -v apt-get >/dev/null 2>&1; then
 	as_root apt-get install -y -q --no-install-recommends \
 		gcc libc6-dev meson ninja-build pkg-config \
 		libssl-dev liburing-dev libaio-dev libcmocka-dev \
-		gzip shellcheck procps
+		gzip shellcheck procps \
+		openssh-server jq iproute2 \
+		git rpm bash-completion
 elif command -v dnf >/dev/null 2>&1; then
 	# meson, liburing-devel and libcmocka-devel live in CRB on RHEL/Rocky.
 	if [ -r /etc/os-release ] && grep -qiE '^ID(_LIKE)?=.*(rhel|centos)' /etc/os-release; then
@@ -34,8 +36,12 @@ elif command -v dnf >/dev/null 2>&1; then
 	as_root dnf install -y \
 		gcc glibc-devel meson ninja-build pkgconf-pkg-config \
 		openssl-devel liburing-devel libaio-devel libcmocka-devel \
-		gzip procps-ng
+		gzip procps-ng \
+		openssh-server openssh-clients jq iproute \
+		git rpm-build
 	as_root dnf install -y ShellCheck || true
+	# bash-completion.pc (atio.spec's BuildRequires) is in bash-completion-devel on Fedora.
+	as_root dnf install -y bash-completion 'pkgconfig(bash-completion)' || as_root dnf install -y bash-completion || true
 else
 	die "neither apt-get nor dnf found: install meson, ninja, pkg-config, OpenSSL, liburing, libaio and cmocka development packages by hand"
 fi

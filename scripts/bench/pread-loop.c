@@ -9,7 +9,8 @@
  * reports atio's ops/s against it as well as against fio's.
  *
  * Usage: pread-loop FILE SECONDS
- * Prints: ops=N sec=S cpu=C   (operations, wall seconds, user+sys CPU s)
+ * Prints: ops=N sec=S cpu=C user=U sys=Y
+ *   (operations, wall seconds, CPU seconds: user+sys, user, sys)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -95,7 +96,9 @@ int main(int argc, char **argv)
 		perror("getrusage");
 		return 1;
 	}
-	printf("ops=%llu sec=%.6f cpu=%.6f\n", (unsigned long long)ops,
-	       end - start, tv_sec(ru.ru_utime) + tv_sec(ru.ru_stime));
+	printf("ops=%llu sec=%.6f cpu=%.6f user=%.6f sys=%.6f\n",
+	       (unsigned long long)ops, end - start,
+	       tv_sec(ru.ru_utime) + tv_sec(ru.ru_stime), tv_sec(ru.ru_utime),
+	       tv_sec(ru.ru_stime));
 	return 0;
 }

@@ -1,0 +1,353 @@
+#!/bin/bash
+# bench-vs-fio.sh: run atio and fio side by side on the same files for the
+# same time, alternately, and print atio/fio ratios of ops/s and CPU/op.
+set -eu
+
+PROG=bench-vs-fio.sh
+usage() {
+	cat <<'EOF'
+Usage: scripts/bench-vs-fio.sh [--quick] [-v] [NAME=VALUE ...]
+
+Runs atio and fio alternately (atio, fio, atio, fio, ...) on the same files
+for the same time, PAIRS times per workload, and prints the medians of
+ops/s and of CPU seconds per million operations, the atio/fio ratios, and a
+final table. Results go to stdout, progress to stderr.
+
+Workloads (files of 1 GiB):
+  a  cached 4K random read, 1 thread, sync (psync); and a bare pread() loop
+  b  the same at iodepth 32 with io_uring
+  c  null engine, 4K random, 1 thread
+  d  O_DIRECT 4K random read, 2 threads, iodepth 32: io_uring, then libaio
+  e  O_DIRECT 16M sequential read, then write, 2 threads, sync (psync)
+  f  4K random writes, fdatasync every 32 writes, 4 threads, sync
+
+Settings, from the environment or as NAME=VALUE arguments:
+  ATIO       atio binary (default build/atio in this repository)
+  FIO        fio binary (default fio on PATH)
+  DIR        test directory (default a new mktemp -d under /var/tmp,
+             removed at exit unless KEEP=1)
+  TIME       seconds per run (default 10; --quick: 3, a smoke test)
+  PAIRS      atio/fio pairs per workload, at least 3 (default 3)
+  WORKLOADS  space-separated subset of "a b c d e f" (default all)
+  -v prints every run's numbers too; -h, --help prints this help.
+EOF
+}
+die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
+note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+
+VERBOSE=0
+for arg; do
+	case $arg in
+	-h | --help) usage; exit 0 ;;
+	--quick) TIME=3 ;;
+	-v | --verbose) VERBOSE=1 ;;
+	ATIO=* | FIO=* | DIR=* | KEEP=* | TIME=* | PAIRS=* | WORKLOADS=*)
+		printf -v "${arg%%=*}" '%s' "${arg#*=}" ;;
+	*) die "unknown argument '$arg' (see --help)" ;;
+	esac
+done
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+: "${ATIO:=$TOP/build/atio}" "${FIO:=fio}" "${DIR:=}" "${KEEP:=0}" "${TIME:=10}"
+: "${PAIRS:=3}" "${WORKLOADS:=a b c d e f}"
+has() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+case $TIME in '' | *[!0-9]* | 0*) die "TIME='$TIME': need whole seconds, at least 1" ;; esac
+case $PAIRS in '' | *[!0-9]* | 0*) die "PAIRS='$PAIRS': need a whole number" ;; esac
+[ "$PAIRS" -ge 3 ] || die "PAIRS=$PAIRS: need at least 3 pairs for a median"
+for w in $WORKLOADS; do
+	case $w in [a-f]) ;; *) die "WORKLOADS: unknown workload '$w' (use a b c d e f)" ;; esac
+done
+[ -n "${WORKLOADS// /}" ] || die "WORKLOADS is empty"
+[ -x "$ATIO" ] || die "no atio binary at $ATIO: build it with scripts/build.sh, or set ATIO"
+command -v "$FIO" >/dev/null 2>&1 ||
+	die "fio not found ($FIO): install it (apt-get install fio, or dnf install fio), or set FIO"
+command -v python3 >/dev/null 2>&1 ||
+	die "python3 not found: it reads the JSON results (apt-get install python3, or dnf install python3)"
+if has a && ! command -v cc >/dev/null 2>&1; then
+	die "cc not found: workload a compiles scripts/bench/pread-loop.c (apt-get install gcc)"
+fi
+
+if [ -z "$DIR" ]; then
+	DIR=$(mktemp -d /var/tmp/bench-vs-fio.XXXXXX) || die "mktemp -d under /var/tmp failed"
+	OWN_DIR=1
+else
+	mkdir -p "$DIR" || die "cannot create $DIR"
+	OWN_DIR=0
+fi
+DIR=$(cd "$DIR" && pwd)
+WORK=$DIR/.bench
+# a directory of ours goes at exit (unless KEEP=1); one given in DIR stays
+cleanup() {
+	if [ "$KEEP" != 1 ] && [ "$OWN_DIR" = 1 ]; then rm -rf -- "$DIR"; else note "files left in $DIR"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$WORK"
+
+# Parse one run's output; print "ops/s CPU-s/Mop ops sec user-CPU sys-CPU".
+# atio: result.* of --json (CPU of the load threads). fio: with --thread,
+# usr_cpu/sys_cpu are per-thread getrusage in % of job_runtime (ms), which
+# --group_reporting sums over the jobs; ops = read+write I/Os (not syncs)
+# over the longest direction's runtime.
+PY_PARSE='
+import json, sys
+kind, path = sys.argv[1], sys.argv[2]
+text = open(path).read()
+def doc():
+    i = text.find("{")
+    if i < 0:
+        sys.exit("no JSON in " + path)
+    return json.loads(text[i:])
+if kind == "atio":
+    d = doc()
+    if d.get("interrupted"):
+        sys.exit("atio run was interrupted")
+    r = d["result"]
+    ops, sec, usr, sy = r["ops"], r["time_sec"], r["cpu_user_sec"], r["cpu_sys_sec"]
+elif kind == "fio":
+    ops, sec, usr, sy = 0, 0.0, 0.0, 0.0
+    for j in doc()["jobs"]:
+        if j["error"]:
+            sys.exit("fio job %s failed: error %d" % (j["jobname"], j["error"]))
+        for k in ("read", "write", "trim"):
+            ops += j[k]["total_ios"]
+            sec = max(sec, j[k]["runtime"] / 1000.0)
+        usr += j["usr_cpu"] / 100.0 * j["job_runtime"] / 1000.0
+        sy += j["sys_cpu"] / 100.0 * j["job_runtime"] / 1000.0
+else:
+    kv = dict(f.split("=", 1) for f in text.split())
+    ops, sec, usr, sy = int(kv["ops"]), float(kv["sec"]), float(kv["user"]), float(kv["sys"])
+if ops <= 0 or sec <= 0:
+    sys.exit("%s: no operations in %s" % (kind, path))
+print("%.1f %.4f %d %.3f %.3f %.3f" % (ops / sec, (usr + sy) / ops * 1e6, ops, sec, usr, sy))
+'
+# Medians of tool A and B in a results file, ratios A/B and the verdict;
+# argv: file A B min-ops-ratio max-cpu-ratio ("-": no target).
+PY_SUMMARY='
+import statistics, sys
+path, a, b, omin, cmax = sys.argv[1:6]
+runs = [l.split() for l in open(path)]
+med = lambda t, i: statistics.median(float(r[i]) for r in runs if r[0] == t)
+ao, bo, ac, bc = med(a, 1), med(b, 1), med(a, 2), med(b, 2)
+ro, rc = ao / bo, ac / bc
+miss = []
+if omin != "-" and ro < float(omin): miss.append("ops")
+if cmax != "-" and rc > float(cmax): miss.append("cpu")
+tgt = ("ops>=%sx" % omin) + ("" if cmax == "-" else " cpu<=%sx" % cmax)
+tgt += ": " + ("MISS " + "+".join(miss) if miss else "met")
+print("%.0f\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%s" % (ao, bo, ro, ac, bc, rc, tgt))
+'
+
+# run OUT CMD...: stdout to OUT, stderr to OUT.err; a failure aborts
+run() {
+	local out=$1 rc=0
+	shift
+	"$@" >"$out" 2>"$out.err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		{
+			printf '%s: this run failed (exit %s):\n  %s\nits stderr:\n' "$PROG" "$rc" "$*"
+			cat "$out.err"
+		} >&2
+		exit 1
+	fi
+}
+
+# What every run shares. atio drops its files from the page cache before a
+# run and fio invalidates them (invalidate=1): both left on, except in a and
+# b, where both keep the cache (--keep-cache, --invalidate=0). fio runs its
+# jobs as threads like atio (--thread), one job per file so that every
+# thread has its own file, with its latency recording left on (clat, and
+# slat for io_uring/libaio). --norandommap: atio draws offsets with
+# repetition, as fio does with it; it also is fio's cheaper path.
+ATIO_COMMON=(--json -t "$TIME")
+FIO_COMMON=(--thread --time_based "--runtime=$TIME" --group_reporting
+	--output-format=json)
+FIO_FILES=(--allow_file_create=0 --size=1g)
+URING_BEST=(--fixedbufs --registerfiles --iodepth_batch_submit=16
+	--iodepth_batch_complete_min=1 --iodepth_batch_complete_max=32)
+AIO_BEST=(--iodepth_batch_submit=16 --iodepth_batch_complete_min=1
+	--iodepth_batch_complete_max=32)
+
+# fio_jobs PREFIX N: one job per atio file PREFIX.0 .. PREFIX.N-1
+fio_jobs() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		printf '%s\n' "--name=j$i" "--filename=$1.$i"
+	done
+}
+
+# prepare PREFIX THREADS SIZE: let atio create and fill its files (a short
+# unmeasured read run), and check they are there
+prepare() {
+	local i
+	note "preparing $2 file(s) $1.* ($3 in all)"
+	run "$WORK/prep.out" "$ATIO" --read --seq -p "$2" -u "$3" -t 1 --json -f "$1"
+	for ((i = 0; i < $2; i++)); do
+		[ -f "$1.$i" ] || die "atio did not create $1.$i"
+	done
+}
+
+TABLE=$WORK/table
+: >"$TABLE"
+CHECK=0
+# bench NAME LABEL OPSMIN CPUMAX: PAIRS times run A_CMD then F_CMD (then
+# L_CMD if set), print the medians and ratios, and add rows to the table.
+# With CHECK=1, only have atio (-a) and fio (--parse-only) check the options.
+bench() {
+	local name=$1 label=$2 omin=$3 cmax=$4 res=$WORK/$1.runs i tool line
+	local ops_s cpu_m ops sec usr sy tools=(atio fio)
+	local -a cmd
+	if [ "$CHECK" = 1 ]; then
+		run "$WORK/check" "${A_CMD[@]}" -a
+		run "$WORK/check" "${F_CMD[@]}" --parse-only
+		return
+	fi
+	[ ${#L_CMD[@]} -eq 0 ] || tools+=(loop)
+	printf '\n== %s: %s\n' "$name" "$label"
+	printf 'atio: %s\nfio:  %s\n' "${A_CMD[*]}" "${F_CMD[*]}"
+	[ ${#L_CMD[@]} -eq 0 ] || printf 'loop: %s\n' "${L_CMD[*]}"
+	: >"$res"
+	for ((i = 1; i <= PAIRS; i++)); do
+		for tool in "${tools[@]}"; do
+			case $tool in
+			atio) cmd=("${A_CMD[@]}") ;;
+			fio) cmd=("${F_CMD[@]}") ;;
+			loop) cmd=("${L_CMD[@]}") ;;
+			esac
+			note "$name: run $i/$PAIRS: $tool"
+			run "$WORK/out" "${cmd[@]}"
+			line=$(python3 -c "$PY_PARSE" "$tool" "$WORK/out") ||
+				die "$name: cannot read the $tool result of: ${cmd[*]}"
+			echo "$tool $line" >>"$res"
+			[ "$VERBOSE" = 1 ] || continue
+			read -r ops_s cpu_m ops sec usr sy <<<"$line"
+			printf '  run %d %-4s %12.0f ops/s %8.3f CPU s/Mop  (%s ops in %s s; CPU s: %s user, %s sys)\n' \
+				"$i" "$tool" "$ops_s" "$cpu_m" "$ops" "$sec" "$usr" "$sy"
+		done
+	done
+	summarise "$name" "$res" fio "$omin" "$cmax"
+	[ ${#L_CMD[@]} -eq 0 ] || summarise "$name/loop" "$res" loop "$LOOP_MIN" -
+}
+
+# summarise ROW RESULTS OTHER OPSMIN CPUMAX: medians, ratios, a table row
+summarise() {
+	local row ao bo ro ac bc rc tgt
+	row=$(python3 -c "$PY_SUMMARY" "$2" atio "$3" "$4" "$5") ||
+		die "$1: cannot summarise $2"
+	IFS=$'\t' read -r ao bo ro ac bc rc tgt <<<"$row"
+	printf '%s median of %d: ops/s atio %s, %s %s, ratio %s; CPU s/Mop atio %s, %s %s, ratio %s; %s\n' \
+		"$1" "$PAIRS" "$ao" "$3" "$bo" "$ro" "$ac" "$3" "$bc" "$rc" "$tgt"
+	printf '%s\t%s\n' "$1" "$row" >>"$TABLE"
+}
+
+R1=$DIR/r1 # 1 x 1 GiB: a, b (and c, if atio's null engine wants files)
+R2=$DIR/r2 # 2 x 1 GiB: d, e
+W4=$DIR/w4 # 4 x 1 GiB: f
+LOOP_MIN=0.9
+mapfile -t J1 < <(fio_jobs "$R1" 1)
+mapfile -t J2 < <(fio_jobs "$R2" 2)
+mapfile -t J4 < <(fio_jobs "$W4" 4)
+L_CMD=()
+
+# The workloads; with CHECK=1 bench() only checks the command lines.
+workloads() {
+	local eng rw best
+	if has a; then
+		A_CMD=("$ATIO" --read --rand -s 4K -p 1 --engine sync --keep-cache
+			-u 1G "${ATIO_COMMON[@]}" -f "$R1")
+		F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --ioengine=psync
+			--rw=randread --bs=4k --norandommap --invalidate=0 "${J1[@]}")
+		L_CMD=("$WORK/pread-loop" "$R1.0" "$TIME")
+		[ "$CHECK" = 1 ] || cat "$R1.0" >/dev/null # into the page cache
+		bench a "cached 4K random read, 1 thread, sync" 1.3 -
+		L_CMD=()
+	fi
+	if has b; then
+		A_CMD=("$ATIO" --read --rand -s 4K -p 1 --engine io_uring --iodepth 32
+			--keep-cache -u 1G "${ATIO_COMMON[@]}" -f "$R1")
+		F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --ioengine=io_uring
+			--iodepth=32 "${URING_BEST[@]}" --rw=randread --bs=4k
+			--norandommap --invalidate=0 "${J1[@]}")
+		[ "$CHECK" = 1 ] || cat "$R1.0" >/dev/null
+		bench b "cached 4K random read, 1 thread, io_uring depth 32" 1.2 -
+	fi
+	if has c; then
+		# fio's null engine needs no file; atio's gets the 1 GiB one (and
+		# --keep-cache: it does no I/O, flushing the file would be wasted)
+		A_CMD=("$ATIO" --engine null --rand -s 4K -p 1 --keep-cache -u 1G
+			"${ATIO_COMMON[@]}" -f "$R1")
+		F_CMD=("$FIO" "${FIO_COMMON[@]}" --ioengine=null --rw=randread --bs=4k
+			--norandommap --size=1g "--directory=$WORK" --name=j0)
+		bench c "null engine, 4K random, 1 thread" 2 -
+	fi
+	if has d; then
+		for eng in io_uring libaio; do
+			A_CMD=("$ATIO" --read --uncached --rand -s 4K -p 2 --engine "$eng"
+				--iodepth 32 -u 2G "${ATIO_COMMON[@]}" -f "$R2")
+			best=("${URING_BEST[@]}")
+			[ "$eng" = io_uring ] || best=("${AIO_BEST[@]}")
+			F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --direct=1
+				"--ioengine=$eng" --iodepth=32 "${best[@]}" --rw=randread
+				--bs=4k --norandommap "${J2[@]}")
+			bench "d-${eng#lib}" "O_DIRECT 4K random read, 2 threads, $eng depth 32" 0.97 0.8
+		done
+	fi
+	if has e; then
+		# atio includes the final sync of a write test; fio does with end_fsync=1
+		for rw in read write; do
+			A_CMD=("$ATIO" "--$rw" --uncached --seq -s 16M -p 2 --engine sync
+				-u 2G "${ATIO_COMMON[@]}" -f "$R2")
+			F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --direct=1
+				--ioengine=psync "--rw=$rw" --bs=16m "${J2[@]}")
+			[ "$rw" = read ] || F_CMD+=(--end_fsync=1)
+			bench "e-$rw" "O_DIRECT 16M sequential $rw, 2 threads, sync" 0.97 0.8
+		done
+	fi
+	if has f; then
+		# ops are writes (not syncs) a second in both; both end with a flush
+		A_CMD=("$ATIO" --fdatasync --rand -s 4K -q 32 -p 4 --engine sync -u 4G
+			"${ATIO_COMMON[@]}" -f "$W4")
+		F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --ioengine=sync
+			--rw=randwrite --bs=4k --norandommap --fdatasync=32 --end_fsync=1
+			"${J4[@]}")
+		bench f "4K random write, fdatasync every 32, 4 threads, sync" 0.97 0.8
+	fi
+}
+
+printf '# bench-vs-fio.sh, %s\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
+printf '# atio: %s (%s)\n' "$("$ATIO" --version 2>&1 | head -n 1)" "$ATIO"
+printf '# fio: %s (%s)\n' "$("$FIO" --version 2>&1 | head -n 1)" "$(command -v "$FIO")"
+printf '# kernel: %s, nproc: %s, CPU: %s\n' "$(uname -r)" "$(nproc)" \
+	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+printf '# dir: %s (%s)\n' "$DIR" "$(df -PT "$DIR" | awk 'NR == 2 { print $1 ", " $2 }')"
+# other load on the machine skews ops/s (CPU per op much less): show it
+load() { cut -d ' ' -f 1-3 /proc/loadavg; }
+printf '# load average at start: %s\n' "$(load)"
+printf '# TIME=%s s per run, PAIRS=%s, WORKLOADS="%s"; ratio = atio/fio\n' \
+	"$TIME" "$PAIRS" "$WORKLOADS"
+
+if has a || has b || has c; then prepare "$R1" 1 1G; fi
+if has d || has e; then prepare "$R2" 2 2G; fi
+if has f; then prepare "$W4" 4 4G; fi
+note "checking the command lines"
+CHECK=1
+workloads
+CHECK=0
+if has a; then
+	cc -O2 -Wall -o "$WORK/pread-loop" "$TOP/scripts/bench/pread-loop.c" ||
+		die "cannot compile scripts/bench/pread-loop.c"
+fi
+workloads
+
+printf '\n== summary: medians of %d pairs of %s s; ratio = atio/fio (a/loop: atio/pread loop)\n' \
+	"$PAIRS" "$TIME"
+printf '# load average at end: %s\n' "$(load)"
+fmt='%-10s | %10s | %10s | %6s | %14s | %13s | %6s | %s\n'
+# shellcheck disable=SC2059 # the format is ours
+{
+	printf "$fmt" workload 'atio ops/s' 'fio ops/s' ratio 'atio CPU s/Mop' \
+		'fio CPU s/Mop' ratio target
+	while IFS=$'\t' read -r row ao bo ro ac bc rc tgt; do
+		printf "$fmt" "$row" "$ao" "$bo" "$ro" "$ac" "$bc" "$rc" "$tgt"
+	done <"$TABLE"
+}

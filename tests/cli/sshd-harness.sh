@@ -1,0 +1,543 @@
+# shellcheck shell=bash disable=SC2034
+# Real ssh nodes for the tests of scripts/atio-parallel.sh, sourced after
+# lib.sh. sshd_start N starts N real sshd daemons (/usr/sbin/sshd) on
+# 127.0.0.2, 127.0.0.3, ... and one free TCP port, each in a mount namespace
+# of its own, where private directories of $WORK are bind-mounted at the
+# remote test path ($REMOTE_DATA) and the remote binaries path ($REMOTE_BIN):
+# every node has its own test files and its own atio. Keys, known_hosts and
+# an ssh_config are made for the test; ~root/.ssh and /etc/ssh are not used.
+# Where sshd cannot be started here, the test is skipped (exit 77) with the
+# reason.
+#
+# What it sets, for the tests to read:
+#   SSH_CONFIG     give ssh "-F $SSH_CONFIG": hosts node1..nodeN (and their
+#                  addresses), and node9, an address where no sshd listens
+#   SSH_PORT       the port every node listens on
+#   REMOTE_ROOT    a directory made for the run under /srv, removed at exit
+#   REMOTE_DATA    $REMOTE_ROOT/data: the test path on every node
+#   REMOTE_BIN     $REMOTE_ROOT/bin: the binaries path on every node
+#   NODE_COUNT     N
+#   NODE_PID[i]    the pid of node i's sshd
+#   NODE_ADDR[i]   its address
+#
+# Helpers: node_dir I (the host directory behind node I's mounts: data/ and
+# bin/ under it), node_exec I CMD... (run CMD in node I's mount namespace),
+# node_pids (the sshd pids), node_procs I [NAME] (pids of the processes in
+# node I's namespace, only those named NAME when given), node_log I (its sshd
+# log), node_logins I (how many logins its sshd accepted so far).
+#
+# And for running the driver against the nodes (at the end of this file):
+# driver_setup, run_driver, start_driver, parse_driver_output (what the
+# output says, checked: sums, averages, INCOMPLETE counts), ssh_leftovers,
+# node_atio_count.
+
+SSHD=${SSHD:-/usr/sbin/sshd}
+SSH_DIR=$WORK/ssh
+SSH_CONFIG=$WORK/ssh_config
+SSH_PORT=
+REMOTE_ROOT=
+REMOTE_DATA=
+REMOTE_BIN=
+NODE_COUNT=0
+NODE_PID=()
+NODE_ADDR=()
+NODE_NS=()
+DEAD_ADDR=127.0.0.9
+
+# Everything the harness started ends at exit, before lib.sh removes $WORK:
+# the ssh clients of the drivers the test ran, then every process in the
+# nodes' namespaces (sshd, sessions, atio). /run/sshd, when the harness made
+# it, stays: another sshd started meanwhile may need it, as it would need
+# the one its service makes.
+harness_cleanup() {
+	local i pids=()
+
+	mapfile -t pids < <(ssh_leftovers)
+	[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null || true
+	for ((i = 1; i <= NODE_COUNT; i++)); do
+		mapfile -t pids < <(node_procs "$i")
+		[ ${#pids[@]} -eq 0 ] || kill -TERM "${pids[@]}" 2>/dev/null || true
+	done
+	sleep 0.2
+	for ((i = 1; i <= NODE_COUNT; i++)); do
+		mapfile -t pids < <(node_procs "$i")
+		[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null || true
+	done
+	stop_nodes
+	if [ -n "$REMOTE_ROOT" ] && [ -d "$REMOTE_ROOT" ]; then
+		rmdir "$REMOTE_DATA" "$REMOTE_BIN" "$REMOTE_ROOT" 2>/dev/null || true
+	fi
+}
+trap 'harness_cleanup; cleanup' EXIT
+
+node_dir() {
+	printf '%s\n' "$WORK/node$1"
+}
+
+node_log() {
+	printf '%s\n' "$SSH_DIR/node$1/sshd.log"
+}
+
+# node_exec I CMD...: CMD in node I's mount namespace (it sees the node's
+# $REMOTE_DATA and $REMOTE_BIN).
+node_exec() {
+	local i=$1
+
+	shift
+	nsenter -t "${NODE_PID[i]}" -m -- "$@"
+}
+
+node_pids() {
+	local i
+
+	for ((i = 1; i <= NODE_COUNT; i++)); do
+		printf '%s\n' "${NODE_PID[i]}"
+	done
+}
+
+# node_procs I [NAME]: the pids in node I's mount namespace (sshd, its
+# sessions and what they run), one a line; with NAME only the processes
+# whose command name is NAME.
+node_procs() {
+	local ns=${NODE_NS[$1]:-}
+
+	[ -n "$ns" ] || return 0
+	find /proc -mindepth 3 -maxdepth 3 -path '/proc/[0-9]*/ns/mnt' -printf '%p %l\n' 2>/dev/null |
+		awk -v ns="$ns" -v name="${2:-}" '$2 == ns {
+			split($1, f, "/"); pid = f[3]; comm = ""
+			if (name != "") {
+				if ((getline comm < ("/proc/" pid "/comm")) <= 0) comm = ""
+				close("/proc/" pid "/comm")
+				if (comm != name) next
+			}
+			print pid
+		}'
+}
+
+# node_logins I: logins accepted so far by node I's sshd.
+node_logins() {
+	count_lines "$(node_log "$1")" 'Accepted publickey for root'
+}
+
+# all_logins: logins accepted so far by all the nodes together.
+all_logins() {
+	local i n=0
+
+	for ((i = 1; i <= NODE_COUNT; i++)); do
+		n=$((n + $(node_logins "$i")))
+	done
+	printf '%s\n' "$n"
+}
+
+# port_free PORT: nothing listens on or uses PORT, on any address.
+port_free() {
+	[ -z "$(ss -Htan "( sport = :$1 )" 2>/dev/null)" ]
+}
+
+pick_port() {
+	local p try
+
+	for ((try = 0; try < 100; try++)); do
+		p=$((20000 + RANDOM % 30000))
+		if port_free "$p"; then
+			printf '%s\n' "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# What stops sshd from running here, or nothing when it can run.
+sshd_unusable() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "not root: sshd, mount namespaces and bind mounts need root"
+	elif [ ! -x "$SSHD" ]; then
+		echo "$SSHD is not installed (package openssh-server)"
+	elif ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
+		echo "the ssh client or ssh-keygen is not installed (package openssh-client)"
+	elif ! command -v unshare >/dev/null || ! command -v nsenter >/dev/null; then
+		echo "unshare or nsenter is not installed (package util-linux)"
+	elif ! command -v ss >/dev/null; then
+		echo "ss is not installed (package iproute2)"
+	elif ! unshare -m --propagation private true 2>/dev/null; then
+		echo "unshare -m fails here: no mount namespaces"
+	elif ! getent passwd sshd >/dev/null && ! getent passwd sshd-session >/dev/null; then
+		echo "no sshd privilege separation user"
+	fi
+}
+
+# Write node I's sshd_config for port PORT.
+write_sshd_config() {
+	local i=$1 port=$2 d=$SSH_DIR/node$1
+
+	cat >"$d/sshd_config" <<EOF
+ListenAddress ${NODE_ADDR[i]}:$port
+HostKey $d/host_ed25519
+PidFile $d/sshd.pid
+AuthorizedKeysFile $SSH_DIR/authorized_keys
+StrictModes no
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+UseDNS no
+PrintMotd no
+PrintLastLog no
+X11Forwarding no
+AllowTcpForwarding no
+MaxStartups 200:30:400
+MaxSessions 100
+LogLevel VERBOSE
+Subsystem sftp internal-sftp
+EOF
+}
+
+write_ssh_config() {
+	local i
+
+	: >"$SSH_CONFIG"
+	for ((i = 1; i <= NODE_COUNT; i++)); do
+		printf 'Host node%d %s\n\tHostName %s\n\n' "$i" "${NODE_ADDR[i]}" "${NODE_ADDR[i]}" >>"$SSH_CONFIG"
+	done
+	printf 'Host node9 %s\n\tHostName %s\n\n' "$DEAD_ADDR" "$DEAD_ADDR" >>"$SSH_CONFIG"
+	cat >>"$SSH_CONFIG" <<EOF
+Host *
+	Port $SSH_PORT
+	User root
+	IdentityFile $SSH_DIR/id_ed25519
+	IdentitiesOnly yes
+	UserKnownHostsFile $SSH_DIR/known_hosts
+	GlobalKnownHostsFile /dev/null
+	StrictHostKeyChecking yes
+	CheckHostIP no
+	UpdateHostKeys no
+	BatchMode yes
+	ConnectTimeout 5
+	LogLevel ERROR
+EOF
+	: >"$SSH_DIR/known_hosts"
+	for ((i = 1; i <= NODE_COUNT; i++)); do
+		printf '[%s]:%s %s\n' "${NODE_ADDR[i]}" "$SSH_PORT" \
+			"$(cut -d ' ' -f 1,2 "$SSH_DIR/node$i/host_ed25519.pub")" >>"$SSH_DIR/known_hosts"
+	done
+}
+
+# Start node I's sshd in a new mount namespace; sets NODE_PID[I].
+start_node() {
+	local i=$1 d=$SSH_DIR/node$1 n
+
+	n=$(node_dir "$i")
+	rm -f "$d/sshd.log" "$d/sshd.pid"
+	# shellcheck disable=SC2016 # the inner shell expands its own arguments
+	unshare -m --propagation private sh -c '
+		mount --bind "$1" "$2" && mount --bind "$3" "$4" &&
+			exec "$5" -D -E "$6" -f "$7"' sh \
+		"$n/data" "$REMOTE_DATA" "$n/bin" "$REMOTE_BIN" "$SSHD" "$d/sshd.log" "$d/sshd_config" \
+		</dev/null >"$d/sshd.out" 2>&1 &
+	NODE_PID[i]=$!
+}
+
+# wait_node I SECONDS: node I's sshd lets the client key log in; sets
+# NODE_NS[I]. Fails when sshd died or the time ran out.
+wait_node() {
+	local i=$1 limit=$(($2 * 1000)) t0
+
+	t0=$(now_ms)
+	while [ $(($(now_ms) - t0)) -lt "$limit" ]; do
+		kill -0 "${NODE_PID[i]}" 2>/dev/null || return 1
+		if ssh -F "$SSH_CONFIG" -o ConnectTimeout=2 "node$i" true </dev/null >/dev/null 2>&1; then
+			NODE_NS[i]=$(readlink "/proc/${NODE_PID[i]}/ns/mnt") || return 1
+			# The namespace is the node's own, not the host's.
+			[ "${NODE_NS[i]}" != "$(readlink /proc/$$/ns/mnt)" ] || return 1
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+stop_nodes() {
+	local i
+
+	for ((i = 1; i <= NODE_COUNT; i++)); do
+		[ -z "${NODE_PID[i]:-}" ] || kill -KILL "${NODE_PID[i]}" 2>/dev/null || true
+		[ -z "${NODE_PID[i]:-}" ] || wait "${NODE_PID[i]}" 2>/dev/null || true
+		NODE_PID[i]=
+	done
+}
+
+# sshd_start N: start N nodes, or skip the test saying why they cannot run.
+sshd_start() {
+	local n=$1 why i attempt ok_all d reason=
+
+	if [ "$n" -lt 1 ] || [ "$n" -gt 7 ]; then
+		die "sshd_start: 1 to 7 nodes, not $n"
+	fi
+	why=$(sshd_unusable)
+	[ -z "$why" ] || skip "cannot start sshd nodes: $why"
+
+	NODE_COUNT=$n
+	mkdir -p "$SSH_DIR"
+	ssh-keygen -q -t ed25519 -N '' -C atio-test-client -f "$SSH_DIR/id_ed25519" ||
+		die "ssh-keygen failed"
+	cp "$SSH_DIR/id_ed25519.pub" "$SSH_DIR/authorized_keys"
+	REMOTE_ROOT=$(mktemp -d /srv/atio-parallel-test.XXXXXX 2>/dev/null) ||
+		skip "cannot create the remote mount points under /srv"
+	REMOTE_DATA=$REMOTE_ROOT/data
+	REMOTE_BIN=$REMOTE_ROOT/bin
+	mkdir "$REMOTE_DATA" "$REMOTE_BIN"
+	if [ ! -d /run/sshd ]; then
+		mkdir -m 0755 /run/sshd || skip "cannot create /run/sshd, sshd's privilege separation directory"
+	fi
+	for ((i = 1; i <= n; i++)); do
+		NODE_ADDR[i]=127.0.0.$((i + 1))
+		d=$SSH_DIR/node$i
+		mkdir -p "$d" "$(node_dir "$i")/data" "$(node_dir "$i")/bin"
+		ssh-keygen -q -t ed25519 -N '' -C "atio-test-node$i" -f "$d/host_ed25519" ||
+			die "ssh-keygen failed"
+	done
+
+	# A port found free can be taken before sshd binds it: try again then.
+	for ((attempt = 1; attempt <= 3; attempt++)); do
+		SSH_PORT=$(pick_port) || skip "no free TCP port found"
+		write_ssh_config
+		for ((i = 1; i <= n; i++)); do
+			write_sshd_config "$i" "$SSH_PORT"
+		done
+		if ! why=$("$SSHD" -t -f "$SSH_DIR/node1/sshd_config" 2>&1); then
+			skip "sshd rejects the test configuration: $(printf '%s' "$why" | head -n 3 | tr '\n' ' ')"
+		fi
+		for ((i = 1; i <= n; i++)); do
+			start_node "$i"
+		done
+		ok_all=1
+		for ((i = 1; i <= n; i++)); do
+			if ! wait_node "$i" 15; then
+				ok_all=0
+				reason="node$i (sshd on ${NODE_ADDR[i]}:$SSH_PORT) does not accept the test key: $(
+					cat "$SSH_DIR/node$i/sshd.out" "$SSH_DIR/node$i/sshd.log" 2>/dev/null |
+						tail -n 4 | tr '\n' ' ')"
+				break
+			fi
+		done
+		[ "$ok_all" -eq 0 ] || return 0
+		stop_nodes
+	done
+	skip "cannot start sshd nodes: $reason"
+}
+
+# Running scripts/atio-parallel.sh against the nodes.
+#   DRIVER       the script under test ($ATIO_PARALLEL, or the one in scripts/)
+#   DRIVER_ENV   NAME=VALUE settings every run gets (set by driver_setup)
+#   LOCAL_ATIO   the local atio the driver copies (a copy of $ATIO)
+#   OUT ERR RC LAST WALL_MS   as run_atio sets them
+
+DRIVER=${ATIO_PARALLEL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/atio-parallel.sh}
+DRIVER_ENV=()
+
+# driver_setup: check that the driver is there, copy $ATIO to LOCAL_ATIO
+# (the atio the driver copies to the nodes: a rebuild of $ATIO during the
+# test changes nothing), and set DRIVER_ENV for the nodes sshd_start made:
+# small, short runs, no pause.
+driver_setup() {
+	[ -f "$DRIVER" ] || die "$DRIVER does not exist"
+	[ -x "$DRIVER" ] || die "$DRIVER is not executable"
+	LOCAL_ATIO=$WORK/local/atio
+	mkdir -p "$WORK/local"
+	cp "$ATIO" "$LOCAL_ATIO" || die "cannot copy $ATIO"
+	DRIVER_ENV=(
+		"SSH_OPTS=-F $SSH_CONFIG"
+		"AT_IO_LOCAL_PATH=$LOCAL_ATIO"
+		"REMOTE_BINARIES_PATH=$REMOTE_BIN"
+		"REMOTE_PCS_MOUNT_PATH=$REMOTE_DATA"
+		TIME=1 FILE_SIZE=32M THREADS=1 ITERATIONS=2 BLOCKSIZE=4K PAUSE=0
+		"TESTS=seqread randwrite" ATIO_OPTS= START_MARGIN=1
+	)
+}
+
+# run_driver [NAME=VALUE...] ARG...: run the driver in $WORK with
+# DRIVER_ENV and the NAME=VALUE settings given, stdout to $OUT, stderr to
+# $ERR, status to $RC; at most 150 s.
+run_driver() {
+	local envs=() t0
+
+	while [ $# -gt 0 ] && [[ $1 =~ ^[A-Z_]+= ]]; do
+		envs+=("$1")
+		shift
+	done
+	LAST="${envs[*]} atio-parallel.sh $*"
+	t0=$(now_ms)
+	if (cd "$WORK" && timeout -k 10 150 env "${DRIVER_ENV[@]}" "${envs[@]}" "$DRIVER" "$@") \
+		</dev/null >"$OUT" 2>"$ERR"; then
+		RC=0
+	else
+		RC=$?
+	fi
+	WALL_MS=$(($(now_ms) - t0))
+}
+
+# start_driver [NAME=VALUE...] ARG...: start the driver in the background as
+# a terminal would, SIGINT and SIGTERM at their defaults, in a process group
+# of its own; its pid (and process group) in $PID.
+start_driver() {
+	local envs=()
+
+	while [ $# -gt 0 ] && [[ $1 =~ ^[A-Z_]+= ]]; do
+		envs+=("$1")
+		shift
+	done
+	LAST="${envs[*]} atio-parallel.sh $*"
+	(cd "$WORK" && exec setsid env --default-signal=INT --default-signal=TERM \
+		"${DRIVER_ENV[@]}" "${envs[@]}" "$DRIVER" "$@") </dev/null >"$OUT" 2>"$ERR" &
+	PID=$!
+	BG_PIDS+=("$PID")
+}
+
+# ssh_leftovers: the pids of ssh processes still running with our ssh_config
+# (a driver's connections, master connections included).
+ssh_leftovers() {
+	pgrep -f -- "-F $SSH_CONFIG" || true
+}
+
+# expect_no_ssh_leftovers WHAT: within 3 s no ssh process of the driver is
+# left.
+expect_no_ssh_leftovers() {
+	local t0 left
+
+	t0=$(now_ms)
+	while left=$(ssh_leftovers) && [ -n "$left" ] && [ $(($(now_ms) - t0)) -lt 3000 ]; do
+		sleep 0.1
+	done
+	if [ -z "$left" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "still running after 3 s:" \
+			"$(for p in $left; do ps -o pid=,args= -p "$p" | cut -c 1-200; done)"
+	fi
+}
+
+# node_atio_count: how many atio processes run on all the nodes together.
+node_atio_count() {
+	local i n=0
+
+	for ((i = 1; i <= NODE_COUNT; i++)); do
+		n=$((n + $(node_procs "$i" atio | wc -l)))
+	done
+	printf '%s\n' "$n"
+}
+
+# parse_driver_output FILE "HOST..." > PARSED: read the driver's text output
+# as the guide shows it, with HOST... the nodes of the run, and print what
+# it found, one fact a line:
+#   SECTION title|threads
+#   NODE title|threads|iteration|host|value|unit     a node's result line
+#   SUM title|threads|iteration|value|unit|complete  (complete: 1 or 0)
+#   AVG title|threads|value|unit   (value "none" when no sum was complete)
+#   FAIL host|stderr lines below it|those lines, joined by " / "
+#   ERR what is wrong: a sum that is not the sum of the nodes' values above
+#       it, a sum called complete without every node, an INCOMPLETE count
+#       that is not the nodes that answered, iterations out of order, an
+#       average that is not the mean of its section's complete sums or
+#       that does not say INCOMPLETE when a sum was, a unit that changes, a
+#       result line under no [SUCCESS] line, a malformed line.
+parse_driver_output() {
+	awk -v hosts="$2" '
+	function abs(x) { return x < 0 ? -x : x }
+	function near(a, b) { return abs(a - b) <= 1e-4 * (abs(a) > abs(b) ? abs(a) : abs(b)) + 1e-5 }
+	function err(m) { print "ERR line " NR ": " m ": " $0 }
+	function endfail() {
+		if (failhost != "") print "FAIL " failhost "|" faillines "|" firstline
+		failhost = ""
+	}
+	function reset() { split("", val); split("", unit); nv = 0; cur = ""; status = "" }
+	BEGIN {
+		nh = split(hosts, want, " ")
+		sec = ""; reset()
+	}
+	failhost != "" && /^[ \t]+[^ \t]/ {
+		l = $0; sub(/^[ \t]+/, "", l)
+		firstline = faillines == 0 ? l : firstline " / " l
+		faillines++
+		next
+	}
+	{ endfail() }
+	/^\[[0-9]+\] [0-9][0-9]:[0-9][0-9]:[0-9][0-9] \[(SUCCESS|FAILURE)\] [^ ]+$/ {
+		cur = $4; status = $3
+		if (status == "[FAILURE]") { failhost = cur; faillines = 0; firstline = "" }
+		next
+	}
+	/\[(SUCCESS|FAILURE)\]/ { err("malformed node line"); next }
+	/^time: [0-9]+\.[0-9]+ sec; rate: \{ [0-9]+\.[0-9]+ \} (MB\/s|IOPS|sync\/s);$/ {
+		if (cur == "" || status != "[SUCCESS]") { err("result line under no [SUCCESS] line"); next }
+		if (cur in val) { err("two result lines for " cur); next }
+		u = $8; sub(/;$/, "", u)
+		val[cur] = $6; unit[cur] = u; nv++
+		if (sec != "") print "NODE " sec "|" thr "|" (iter + 1) "|" cur "|" $6 "|" u
+		next
+	}
+	/rate:/ { err("malformed result line"); next }
+	/^---=== .* \([0-9]+thr\) ===---$/ {
+		t = $0; sub(/^---=== /, "", t); sub(/ ===---$/, "", t)
+		thr = t; sub(/^.*\(/, "", thr); sub(/thr\)$/, "", thr)
+		sub(/ \([0-9]+thr\)$/, "", t)
+		sec = t; iter = 0; nsum = 0; ncomplete = 0; completetotal = 0; allcomplete = 1; secunit = ""
+		print "SECTION " sec "|" thr
+		reset()
+		next
+	}
+	/^Sum value on iteration [0-9]+ = \{ [0-9]+\.[0-9]+ \} [^ ;]+;( \(INCOMPLETE: [0-9]+ of [0-9]+ nodes\))?$/ {
+		if (sec == "") err("a sum outside a section")
+		iter++
+		if ($5 + 0 != iter) err("iteration " $5 ", expected " iter)
+		v = $8; u = $10; sub(/;$/, "", u)
+		s = 0
+		for (h in val) {
+			s += val[h]
+			if (unit[h] != u) err("node " h " reported " unit[h] ", the sum is in " u)
+		}
+		if (!near(s, v)) err(sprintf("the nodes above sum to %.5f", s))
+		complete = index($0, "INCOMPLETE") == 0
+		if (complete) {
+			for (i = 1; i <= nh; i++)
+				if (!(want[i] in val)) err("complete without a result from " want[i])
+			if (nv != nh) err(nv " results for " nh " nodes")
+		} else {
+			k = $0; sub(/^.*INCOMPLETE: /, "", k); m = k; sub(/ of .*$/, "", k)
+			sub(/^[0-9]+ of /, "", m); sub(/ nodes\)$/, "", m)
+			if (k + 0 != nv) err("INCOMPLETE counts " k " nodes, " nv " results are above it")
+			if (m + 0 != nh) err("INCOMPLETE of " m " nodes, the run has " nh)
+			if (nv >= nh) err("INCOMPLETE with every node answering")
+			allcomplete = 0
+		}
+		if (secunit != "" && u != secunit) err("unit changes within the section")
+		secunit = u
+		nsum++
+		if (complete) { ncomplete++; completetotal += v }
+		print "SUM " sec "|" thr "|" iter "|" v "|" u "|" complete
+		reset()
+		next
+	}
+	/^Sum value/ { err("malformed sum line"); next }
+	/^---=== Average value = \{ [0-9]+\.[0-9]+ \} [^ ;]+; ===---( \(INCOMPLETE: [0-9]+ of [0-9]+ iterations complete\))?$/ {
+		v = $6; u = $8; sub(/;$/, "", u)
+		if (allcomplete && index($0, "INCOMPLETE")) err("INCOMPLETE average of complete sums")
+		if (!allcomplete && !index($0, "INCOMPLETE")) err("an average of incomplete sums presented as complete")
+		if (ncomplete == 0) err("an average of no complete sum")
+		else if (!near(completetotal / ncomplete, v))
+			err(sprintf("the mean of the %d complete sums above is %.5f", ncomplete, completetotal / ncomplete))
+		if (u != secunit) err("the average is in " u ", the sums in " secunit)
+		print "AVG " sec "|" thr "|" v "|" u
+		reset()
+		next
+	}
+	/^---=== Average value: none, no complete iteration \(0 of [0-9]+\) ===---$/ {
+		if (ncomplete != 0) err("no average with " ncomplete " complete sums")
+		print "AVG " sec "|" thr "|none|"
+		reset()
+		next
+	}
+	/Average value/ { err("malformed average line"); next }
+	END { endfail() }
+	' "$1"
+}

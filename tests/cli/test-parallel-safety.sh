@@ -1,0 +1,202 @@
+#!/bin/bash
+# scripts/atio-parallel.sh and what must not happen (sshd-harness.sh): a
+# host name with shell metacharacters or a leading dash is refused (exit 2)
+# before any connection and runs nothing; --dry-run prints each node's
+# commands and connects to none; host keys are checked; a test path with
+# shell metacharacters works and runs nothing; SIGINT in the middle of a run, to the
+# driver alone or to its whole process group as Ctrl-C sends it, ends it
+# with 130 and leaves no atio running on any node.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=sshd-harness.sh
+. "$(dirname "$0")/sshd-harness.sh"
+
+sshd_start 3
+driver_setup
+HOSTS=(node1 node2 node3)
+PWNED=$WORK/pwned
+
+# --- Hostile host names: refused with exit 2, no login on any node, and
+# the command they carry never runs.
+HOSTILE=(
+	"node1;touch $PWNED"
+	"node1 && touch $PWNED"
+	"\$(touch $PWNED)"
+	"\`touch $PWNED\`"
+	"node1|touch $PWNED"
+	"-oProxyCommand=touch $PWNED"
+	"node1'\"\$(touch $PWNED)"
+)
+refused() {
+	local what=$1 logins=$2
+
+	expect_code "$what: refused with exit 2" 2
+	if [ -e "$PWNED" ]; then
+		not_ok "$what: the command in it did not run" "$PWNED exists"
+		rm -f "$PWNED"
+	else
+		ok "$what: the command in it did not run"
+	fi
+	if [ "$(all_logins)" -eq "$logins" ]; then
+		ok "$what: no node was connected to"
+	else
+		not_ok "$what: no node was connected to" "$(($(all_logins) - logins)) logins"
+	fi
+}
+for h in "${HOSTILE[@]}"; do
+	logins=$(all_logins)
+	# A host after a good one: the name is never taken for an option.
+	run_driver -- node1 "$h"
+	refused "host name '$h' on the command line" "$logins"
+	printf '# hosts\nnode2\n%s\n' "$h" >"$WORK/hosts"
+	run_driver -h "$WORK/hosts"
+	refused "host name '$h' in a -h file" "$logins"
+done
+
+# --- --dry-run: node9 has no sshd; the commands for each node are printed,
+# nothing connects, nothing is copied. A -h file with a comment, a blank
+# line and user@host.
+rm -f "$(node_dir 1)/bin/atio"
+printf '# the nodes\nnode1\n\nroot@node9\n# node7\n' >"$WORK/hosts"
+logins=$(all_logins)
+run_driver --dry-run -h "$WORK/hosts"
+what="--dry-run with node1 and root@node9 (no sshd)"
+expect_code "$what: exit 0" 0
+cat "$OUT" "$ERR" >"$WORK/both"
+# block HOST: the lines the dry run printed for HOST, from its "[i] HOST"
+# line to the next node's.
+block() {
+	awk -v h="$1" '/^\[[0-9]+\] / { on = ($2 == h) && NF == 2; next } on' "$OUT"
+}
+for h in node1 root@node9; do
+	block "$h" >"$WORK/block"
+	expect_match "$what: $h: its atio commands, on the test path" "$WORK/block" \
+		"$REMOTE_BIN/atio'? .*-f '?$REMOTE_DATA"
+	expect_match "$what: $h: the seqread command" "$WORK/block" "atio'? --read --seq -s 16M --mbs -p 1 -t 1 "
+	expect_match "$what: $h: the randwrite command" "$WORK/block" "atio'? --fdatasync --rand -s 4K --iops -p 1 -t 1 "
+done
+expect_no_match "$what: the commented-out node7 is no host" "$WORK/both" 'node7'
+if [ "$(all_logins)" -eq "$logins" ]; then
+	ok "$what: no node was connected to"
+else
+	not_ok "$what: no node was connected to" "$(($(all_logins) - logins)) logins"
+fi
+if [ ! -e "$(node_dir 1)/bin/atio" ]; then
+	ok "$what: atio was not copied"
+else
+	not_ok "$what: atio was not copied" "node1 has $REMOTE_BIN/atio"
+fi
+
+# --- Host keys are checked: with an ssh_config that leaves host-key
+# checking at ssh's default and a known_hosts without the nodes' keys, no
+# node is logged into and no key is added.
+: >"$WORK/ssh/known_hosts.none"
+sed -e '/StrictHostKeyChecking/d' -e "s|$WORK/ssh/known_hosts\$|$WORK/ssh/known_hosts.none|" \
+	"$SSH_CONFIG" >"$SSH_CONFIG.nokeys"
+grep -q 'known_hosts.none' "$SSH_CONFIG.nokeys" || die "cannot make $SSH_CONFIG.nokeys"
+logins=$(all_logins)
+run_driver "SSH_OPTS=-F $SSH_CONFIG.nokeys" TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
+what="nodes whose host keys are unknown"
+expect_code "$what: exit 1" 1
+expect_count "$what: [FAILURE] for each node" "$OUT" '^\[[1-3]\] [0-9:]{8} \[FAILURE\] node[1-3]$' 3
+if [ "$(all_logins)" -eq "$logins" ]; then
+	ok "$what: no node was logged into"
+else
+	not_ok "$what: no node was logged into" "$(($(all_logins) - logins)) logins"
+fi
+expect_empty "$what: no host key was added to known_hosts" "$WORK/ssh/known_hosts.none"
+
+# --- A test path with blanks, quotes and command substitutions in it: it
+# works, on every node, and nothing in it runs.
+sub="a b;\$(touch $PWNED)\`touch $PWNED\`'\"x"
+for i in 1 2 3; do
+	mkdir -p "$(node_dir "$i")/data/$sub"
+done
+run_driver TESTS=seqread ITERATIONS=1 REMOTE_PCS_MOUNT_PATH="$REMOTE_DATA/$sub" "${HOSTS[@]}"
+echo "# a hostile test path: $WALL_MS ms"
+what="a test path with blanks, quotes, \$(...) and \`...\`"
+expect_code "$what: exit 0" 0
+if [ -e "$PWNED" ]; then
+	not_ok "$what: nothing in it ran" "$PWNED exists"
+	rm -f "$PWNED"
+else
+	ok "$what: nothing in it ran"
+fi
+for i in 1 2 3; do
+	n=$(find "$(node_dir "$i")/data/$sub" -maxdepth 1 -type f | wc -l)
+	if [ "$n" -ge 1 ]; then
+		ok "$what: node$i's files are in that directory"
+	else
+		not_ok "$what: node$i's files are in that directory" "none there" "command: $LAST"
+	fi
+done
+
+# --- SIGINT in the middle of a 30 s run. wait_running: the test section
+# has begun and atio runs on every node (at most 60 s).
+wait_running() {
+	local t0 i n
+
+	t0=$(now_ms)
+	while kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
+		if grep -q '^---=== Sequential read (1thr) ===---$' "$OUT"; then
+			n=0
+			for i in 1 2 3; do
+				[ -z "$(node_procs "$i" atio)" ] || n=$((n + 1))
+			done
+			[ "$n" -lt 3 ] || return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# interrupt WHAT TARGET: start a run, SIGINT TARGET (pid, or -pgid) once it
+# runs on every node, and check how it ends.
+interrupt() {
+	local what=$1 target t0 left
+
+	start_driver TIME=30 TESTS=seqread ITERATIONS=2 "${HOSTS[@]}"
+	if ! wait_running; then
+		not_ok "$what: the run started on every node" \
+			"atio processes: node1 $(node_procs 1 atio | wc -l), node2 $(node_procs 2 atio | wc -l), node3 $(node_procs 3 atio | wc -l)" \
+			"command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+		kill -KILL -- "-$PID" 2>/dev/null || true
+		wait "$PID" 2>/dev/null || true
+		return 0
+	fi
+	sleep 1
+	target=$PID
+	[ "$2" = pid ] || target=-$PID
+	kill -s INT -- "$target"
+	wait_exit 15
+	if [ "$RC" = 130 ]; then
+		ok "$what: exit 130, $WAITED_MS ms after SIGINT"
+	else
+		not_ok "$what: exit 130 within 15 s of SIGINT" \
+			"exit $RC after $WAITED_MS ms (999: still running after 15 s, killed)" "command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+	fi
+	t0=$(now_ms)
+	while left=$(node_atio_count) && [ "$left" -ne 0 ] && [ $(($(now_ms) - t0)) -lt 5000 ]; do
+		sleep 0.1
+	done
+	if [ "$left" -eq 0 ]; then
+		ok "$what: no atio left on any node ($(($(now_ms) - t0)) ms after the driver ended)"
+	else
+		not_ok "$what: no atio left on any node 5 s after the driver ended" "$left still running"
+		for i in 1 2 3; do
+			mapfile -t left < <(node_procs "$i" atio)
+			[ ${#left[@]} -eq 0 ] || kill -KILL "${left[@]}" 2>/dev/null || true
+		done
+	fi
+	expect_no_ssh_leftovers "$what: no ssh process is left"
+	kill -KILL -- "-$PID" 2>/dev/null || true
+}
+interrupt "SIGINT to the driver" pid
+interrupt "Ctrl-C (SIGINT to the driver's process group)" group
+
+finish

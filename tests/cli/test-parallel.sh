@@ -1,0 +1,225 @@
+#!/bin/bash
+# scripts/atio-parallel.sh against three real sshd nodes (sshd-harness.sh):
+# a short full matrix whose sums are the sums of the nodes' own numbers and
+# whose averages are the means of the sums, the guide's table from
+# grep '===', the -o JSON document (every node starting at one instant),
+# one connection per node, every node's files in its own directory, and
+# nothing left running after; then all five tests, with the hosts named
+# as user@alias, alias and address.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=sshd-harness.sh
+. "$(dirname "$0")/sshd-harness.sh"
+
+sshd_start 3
+driver_setup
+HOSTS=(node1 node2 node3)
+ITER=2
+
+# The section title of each test, and the unit atio reports for it.
+title_of() {
+	case $1 in
+	seqread) echo "Sequential read" ;;
+	seqwrite) echo "Sequential write" ;;
+	randread) echo "Random read" ;;
+	randwrite) echo "Random write" ;;
+	randfsync) echo "Random fsync" ;;
+	esac
+}
+unit_of() {
+	case $1 in
+	seq*) echo "MB/s" ;;
+	randread) echo "IOPS" ;;
+	*) echo "sync/s" ;;
+	esac
+}
+
+# check_matrix WHAT "THREADS" "TESTS" ITERATIONS: $OUT is a complete run of
+# that matrix over $HOSTS: no failure, every sum the sum of its
+# nodes and complete, every average the mean of its sums, units as atio
+# reports them, and grep '===' gives the table in order.
+check_matrix() {
+	local what=$1 threads=$2 tests=$3 iter=$4 P=$WORK/parsed thr t n u expected=()
+
+	parse_driver_output "$OUT" "${HOSTS[*]}" >"$P"
+	expect_no_match "$what: no [FAILURE] line" "$OUT" '\[FAILURE\]'
+	expect_no_match "$what: no INCOMPLETE sum" "$OUT" 'INCOMPLETE'
+	if grep -q '^ERR ' "$P"; then
+		not_ok "$what: every sum is the sum of the nodes' values above it, every average the mean of its sums" \
+			"$(grep '^ERR ' "$P" | head -n 5)" "command: $LAST"
+	else
+		ok "$what: every sum is the sum of the nodes' values above it, every average the mean of its sums ($(count_lines "$P" '^SUM ') sums)"
+	fi
+	for thr in $threads; do
+		n=$(count_lines "$P" "^SUM Warming\|$thr\|")
+		if [ "$n" -ge 1 ]; then
+			ok "$what: a warm-up with $thr threads, $n run(s) summed"
+		else
+			not_ok "$what: a warm-up with $thr threads" "no Warming ($thr thr) sum" "command: $LAST"
+		fi
+		expected+=("---=== Warming (${thr}thr) ===---" "---=== Average value = { X } U; ===---")
+		for t in $tests; do
+			n=$(count_lines "$P" "^SUM $(title_of "$t")\|$thr\|[0-9]+\|[0-9.]+\|[^|]+\|1$")
+			if [ "$n" -eq "$iter" ]; then
+				ok "$what: $t with $thr threads: $iter complete sums"
+			else
+				not_ok "$what: $t with $thr threads: $iter complete sums" "found $n" "command: $LAST"
+			fi
+			u=$(unit_of "$t")
+			n=$(count_lines "$P" "^NODE $(title_of "$t")\|$thr\|[0-9]+\|[^|]+\|[0-9.]+\|$u$")
+			if [ "$n" -eq $((iter * 3)) ]; then
+				ok "$what: $t with $thr threads: a $u value from each of the 3 nodes in each iteration"
+			else
+				not_ok "$what: $t with $thr threads: a $u value from each node in each iteration" \
+					"$n node values in $u, expected $((iter * 3))" "command: $LAST"
+			fi
+			expected+=("---=== $(title_of "$t") (${thr}thr) ===---" "---=== Average value = { X } U; ===---")
+		done
+	done
+	# grep '===' gives the table: the sections in order, each with its average.
+	printf '%s\n' "${expected[@]}" >"$WORK/table.expected"
+	grep '===' "$OUT" | sed -E 's/^---=== Average value = \{ [0-9]+\.[0-9]+ \} [^ ;]+; ===---$/---=== Average value = { X } U; ===---/' \
+		>"$WORK/table.actual" || true
+	if cmp -s "$WORK/table.expected" "$WORK/table.actual"; then
+		ok "$what: grep '===' gives the table: $(wc -l <"$WORK/table.actual") lines, sections and averages in order"
+	else
+		not_ok "$what: grep '===' gives the table, sections and averages in order" \
+			"$(diff "$WORK/table.expected" "$WORK/table.actual" | head -n 12)" "command: $LAST"
+	fi
+}
+
+# --- A full matrix: two thread counts, a sequential and a random test.
+for i in 1 2 3; do
+	LOGINS[i]=$(node_logins "$i")
+done
+run_driver THREADS="1 2" TESTS="seqread randwrite" ITERATIONS=$ITER -o "$WORK/matrix.json" "${HOSTS[@]}"
+echo "# full matrix: $WALL_MS ms"
+expect_code "full matrix over 3 nodes: exit 0" 0
+check_matrix "full matrix" "1 2" "seqread randwrite" "$ITER"
+
+# Every node got the atio it runs, and its own files: in its own data
+# directory, none on the host's path behind the mounts.
+for i in 1 2 3; do
+	d=$(node_dir "$i")
+	if cmp -s "$LOCAL_ATIO" "$d/bin/atio"; then
+		ok "node$i: atio was copied to its REMOTE_BINARIES_PATH"
+	else
+		not_ok "node$i: atio was copied to its REMOTE_BINARIES_PATH" \
+			"node$i bin: $(listing "$d/bin" | tr "\n" " ")"
+	fi
+	n=$(find "$d/data" -type f | wc -l)
+	bytes=$(find "$d/data" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+	if [ "$n" -ge 1 ] && [ "$bytes" -ge $((32 << 20)) ]; then
+		ok "node$i: its test files are in its own data directory ($n files, $bytes bytes)"
+	else
+		not_ok "node$i: its test files are in its own data directory" "$n files, $bytes bytes"
+	fi
+done
+# The same files on every node, each written there: atio's data is random,
+# so no two nodes' copies of a file are equal.
+f=$(cd "$(node_dir 1)/data" && find . -type f | LC_ALL=C sort | head -n 1)
+if [ -n "$f" ] &&
+	[ "$(listing "$(node_dir 1)/data")" = "$(listing "$(node_dir 2)/data")" ] &&
+	[ "$(listing "$(node_dir 1)/data")" = "$(listing "$(node_dir 3)/data")" ] &&
+	! cmp -s "$(node_dir 1)/data/$f" "$(node_dir 2)/data/$f" &&
+	! cmp -s "$(node_dir 1)/data/$f" "$(node_dir 3)/data/$f" &&
+	! cmp -s "$(node_dir 2)/data/$f" "$(node_dir 3)/data/$f"; then
+	ok "the nodes made the same files ($(listing "$(node_dir 1)/data" | tr '\n' ' ')), each its own data"
+else
+	not_ok "the nodes made the same files, each its own data" \
+		"node1: $(listing "$(node_dir 1)/data" | tr '\n' ' ')" \
+		"node2: $(listing "$(node_dir 2)/data" | tr '\n' ' ')" \
+		"node3: $(listing "$(node_dir 3)/data" | tr '\n' ' ')"
+fi
+if [ -z "$(listing "$REMOTE_DATA")" ] && [ -z "$(listing "$REMOTE_BIN")" ]; then
+	ok "nothing was written to the remote paths on the host itself"
+else
+	not_ok "nothing was written to the remote paths on the host itself" \
+		"$(listing "$REMOTE_DATA" | head -n 3)" "$(listing "$REMOTE_BIN" | head -n 3)"
+fi
+
+# One handshake per node for the whole run: the connection is reused.
+for i in 1 2 3; do
+	n=$(($(node_logins "$i") - LOGINS[i]))
+	if [ "$n" -eq 1 ]; then
+		ok "node$i: one ssh login for the whole run"
+	else
+		not_ok "node$i: one ssh login for the whole run (ControlMaster)" "$n logins"
+	fi
+done
+expect_no_ssh_leftovers "no ssh process (master connection) is left after the run"
+if [ "$(node_atio_count)" -eq 0 ]; then
+	ok "no atio is left running on any node"
+else
+	not_ok "no atio is left running on any node" "$(node_atio_count) still running"
+fi
+
+# --- The -o document: valid JSON whose sums are the printed sums, each the
+# sum of its nodes' values, every iteration complete, exit status 0.
+if ! command -v jq >/dev/null 2>&1; then
+	skip_check "the -o JSON document" "jq is not installed"
+elif [ ! -s "$WORK/matrix.json" ]; then
+	not_ok "-o FILE writes the JSON document" "$WORK/matrix.json is missing or empty" "command: $LAST"
+elif ! jq -e . "$WORK/matrix.json" >/dev/null 2>"$WORK/jq.err"; then
+	not_ok "-o FILE: valid JSON" "$(head -n 2 "$WORK/jq.err")"
+else
+	ok "-o FILE: valid JSON"
+	# Every sum as title|threads|iteration|value, from the text and from
+	# the document (.results[].tests[].iterations[]).
+	awk -F'|' '/^SUM / { sub(/^SUM /, ""); printf "%s|%s|%s|%.4f\n", $1, $2, $3, $4 }' "$WORK/parsed" |
+		LC_ALL=C sort >"$WORK/sums.text"
+	jq -r '{warmup: "Warming", seqread: "Sequential read", seqwrite: "Sequential write",
+			randread: "Random read", randwrite: "Random write", randfsync: "Random fsync"} as $title
+		| .results[] | .threads as $t | .tests[] | .test as $n | .iterations[]
+		| "\($title[$n] // $n)|\($t)|\(.iteration)|\(.sum)"' "$WORK/matrix.json" 2>&1 |
+		awk -F'|' '{ printf "%s|%s|%s|%.4f\n", $1, $2, $3, $4 }' | LC_ALL=C sort >"$WORK/sums.json"
+	if [ -s "$WORK/sums.text" ] && cmp -s "$WORK/sums.text" "$WORK/sums.json"; then
+		ok "-o FILE: its sums are the printed sums ($(wc -l <"$WORK/sums.json") runs)"
+	else
+		not_ok "-o FILE: its sums are the printed sums" \
+			"$(diff "$WORK/sums.text" "$WORK/sums.json" | head -n 8)"
+	fi
+	if msg=$(jq -r '[.results[].tests[].iterations[]] as $it
+		| if ($it | length) == 0 then "no iterations"
+		  else ($it[] | select((.complete != true) or ((.nodes | map(.host)) != ["node1", "node2", "node3"])
+			or (((.nodes | map(.value) | add) - .sum) | fabs) > 1e-4 * .sum + 1e-5)
+			| "iteration \(.iteration) of a test: complete \(.complete), nodes \(.nodes | map(.host)), sum \(.sum)")
+		  end' "$WORK/matrix.json" 2>&1) && [ -z "$msg" ]; then
+		ok "-o FILE: every iteration complete, with node1..3 whose values add up to its sum"
+	else
+		not_ok "-o FILE: every iteration complete, with node1..3 whose values add up to its sum" \
+			"$(head -n 3 <<<"$msg")"
+	fi
+	# One instant: every node of every iteration started (atio's own
+	# start_epoch) at the run's start_at, within 0.5 s (one clock here).
+	if msg=$(jq -r '[.results[].tests[].iterations[]] as $it
+		| if ($it | length) == 0 then "no iterations"
+		  else ($it[] | .start_at as $s | .nodes[]
+			| select(($s | type) != "number" or (.start_epoch | type) != "number"
+				or .start_epoch < $s - 0.05 or .start_epoch > $s + 0.5)
+			| "\(.host): started at \(.start_epoch), the run at \($s)")
+		  end' "$WORK/matrix.json" 2>&1) && [ -z "$msg" ]; then
+		ok "-o FILE: in every iteration every node started at the agreed instant (within 0.5 s)"
+	else
+		not_ok "-o FILE: in every iteration every node started at the agreed instant (within 0.5 s)" \
+			"$(head -n 3 <<<"$msg")"
+	fi
+	if [ "$(jq -r '"\(.exit_status) \(.interrupted)"' "$WORK/matrix.json" 2>&1)" = "0 false" ]; then
+		ok "-o FILE: exit_status 0, not interrupted"
+	else
+		not_ok "-o FILE: exit_status 0, not interrupted" \
+			"$(jq -c '{exit_status, interrupted}' "$WORK/matrix.json" 2>&1)"
+	fi
+fi
+
+# --- All five tests, one thread, one iteration; the hosts as user@alias,
+# alias and address.
+HOSTS=(root@node1 node2 127.0.0.4)
+run_driver THREADS=1 TESTS="seqread seqwrite randread randwrite randfsync" ITERATIONS=1 "${HOSTS[@]}"
+echo "# five tests: $WALL_MS ms"
+expect_code "all five tests over 3 nodes: exit 0" 0
+check_matrix "five tests" "1" "seqread seqwrite randread randwrite randfsync" 1
+expect_no_ssh_leftovers "five tests: no ssh process is left after the run"
+
+finish
