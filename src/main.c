@@ -25,6 +25,7 @@
 
 #include "config.h"
 #include "atio/cli.h"
+#include "atio/clock.h"
 #include "atio/dataset.h"
 #include "atio/engine.h"
 #include "atio/report.h"
@@ -418,5 +419,6 @@ int main(int argc, char **argv)
 		atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
 		fflush(stdout);
 	}
+	atio_clock_init();
 	return run_test(&o, engine);
 }

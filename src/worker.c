@@ -7,7 +7,8 @@
  * allocation, no division.
  *
  * Two loops. Engines that complete in queue() (sync, null) run one request
- * at a time between two clock reads. Asynchronous engines (io_uring, libaio)
+ * at a time between two clock reads (include/atio/clock.h: the TSC where
+ * the kernel trusts it). Asynchronous engines (io_uring, libaio)
  * keep up to --iodepth requests in flight: the worker queues a batch, reads
  * the clock once, submits, reaps whatever completed, reads the clock once
  * more and charges every completion of the batch with it. That is two clock
@@ -28,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atio/clock.h"
 #include "atio/worker.h"
 
 uint64_t atio_now_ns(void)
@@ -135,7 +137,7 @@ static void trace(const struct atio_worker *w, const struct atio_req *r, uint64_
 static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bool tracing)
 {
 	struct atio_req r = { .op = op };
-	uint64_t t0 = atio_now_ns(), t = t0;
+	uint64_t t0 = atio_ticks(), t = t0;
 
 	for (unsigned i = 0; i < w->nfds; i++) {
 		r.fd = w->fds[i];
@@ -144,16 +146,16 @@ static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bo
 			trace_submit(w, &r);
 		r.res = execute(w, &r);
 		if (tracing) {
-			uint64_t now = atio_now_ns();
+			uint64_t now = atio_ticks();
 
-			trace(w, &r, now - t);
+			trace(w, &r, atio_ticks_to_ns(now - t));
 			t = now;
 		}
 		if (r.res < 0)
 			return fail(w, &r, r.res);
 	}
 	if (timed) {
-		atio_hist_record(&w->st.sync_lat, atio_now_ns() - t0);
+		atio_hist_record(&w->st.sync_lat, atio_ticks_to_ns(atio_ticks() - t0));
 		__atomic_store_n(&w->st.syncs, w->st.syncs + 1, __ATOMIC_RELAXED);
 	}
 	return 0;
@@ -196,8 +198,9 @@ account(struct atio_worker *w, uint64_t lat, uint64_t bytes)
 
 /*
  * One request at a time, for engines that complete in queue(), until the
- * first completion at or after @end or a stop. Forced inline with constant
- * flags so that each copy carries only the branches its run needs.
+ * first completion at or after @end (in clock ticks) or a stop. Forced
+ * inline with constant flags so that each copy carries only the branches
+ * its run needs.
  */
 static inline __attribute__((always_inline)) int
 run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
@@ -217,20 +220,20 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 		aim(w, c, r, random, writing);
 		if (tracing)
 			trace_submit(w, r);
-		t0 = atio_now_ns();
+		t0 = atio_ticks();
 		queue(w, r);
-		t1 = atio_now_ns();
+		t1 = atio_ticks();
 		if (tracing)
-			trace(w, r, t1 - t0);
+			trace(w, r, atio_ticks_to_ns(t1 - t0));
 		if (r->res != (int64_t)r->len)
 			return fail(w, r, r->res);
-		account(w, t1 - t0, r->len);
+		account(w, atio_ticks_to_ns(t1 - t0), r->len);
 
 		if (syncing && ++c->since_sync == o->qsync) {
 			c->since_sync = 0;
 			if (sync_files(w, sync_op, true, tracing))
 				return -1;
-			t1 = atio_now_ns();
+			t1 = atio_ticks();
 		}
 		if (t1 >= end || stopped(w))
 			return 0;
@@ -274,9 +277,9 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 				want_sync = true;
 		}
 		if (nb) {
-			t = atio_now_ns();
+			t = atio_ticks();
 			for (unsigned i = 0; i < nb; i++)
-				w->batch[i]->issued_ns = t;
+				w->batch[i]->issued = t;
 			inflight += nb;
 			n = eng->submit(w);
 			if (n < 0)
@@ -293,7 +296,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			c->since_sync = 0;
 			if (sync_files(w, sync_op, true, tracing))
 				return -1;
-			if (ending || atio_now_ns() >= end || stopped(w))
+			if (ending || atio_ticks() >= end || stopped(w))
 				return 0;
 			continue;
 		}
@@ -301,15 +304,16 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 		n = eng->reap(w, 1, inflight);
 		if (n < 0)
 			return fail(w, w->batch[0], n);
-		t = atio_now_ns();
+		t = atio_ticks();
 		for (int i = 0; i < n; i++) {
 			struct atio_req *r = w->done[i];
+			uint64_t lat = atio_ticks_to_ns(t - r->issued);
 
 			if (tracing)
-				trace(w, r, t - r->issued_ns);
+				trace(w, r, lat);
 			if (r->res != (int64_t)r->len)
 				return fail(w, r, r->res);
-			account(w, t - r->issued_ns, r->len);
+			account(w, lat, r->len);
 			w->spare[nspare++] = r;
 		}
 		inflight -= (unsigned)n;
@@ -318,10 +322,18 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 	}
 }
 
-/* Run the workload until @end with the loop and flags this run needs. */
-static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end)
+/*
+ * Run the workload until @end_ns (CLOCK_MONOTONIC) with the loop and flags
+ * this run needs. The loops compare clock ticks: the deadline is converted
+ * once, here.
+ */
+static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 {
 	bool random = w->sh->opts->random, tracing = w->sh->opts->verbose >= 3;
+	uint64_t now_ns = atio_now_ns(), end = atio_ticks();
+
+	if (end_ns > now_ns)
+		end += atio_ns_to_ticks(end_ns - now_ns);
 
 	if (w->engine->async) {
 		if (tracing)

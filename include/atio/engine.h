@@ -50,7 +50,7 @@ struct atio_req {
 	size_t len;
 	uint64_t off;
 	int64_t res;
-	uint64_t issued_ns;        /* the worker's business */
+	uint64_t issued;           /* the worker's business: clock ticks */
 };
 
 enum atio_q {
