@@ -373,7 +373,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     "use -u %s or more", st->total ? st->total : "16G",
 			     st->total ? "" : " (the default)", who, a, b);
 	}
-	if (!o->path && !o->settings_only)
+	/* The null engine touches no file, so it needs no -f. */
+	if (!o->path && !o->settings_only && !(o->engine && strcmp(o->engine, "null") == 0))
 		return USAGE("-f is missing: give the directory (or file-name "
 			     "prefix) for the test files");
 	return 0;

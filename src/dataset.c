@@ -119,9 +119,11 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	ret = name_prefix(o->path, &prefix, e);
-	if (ret)
-		return ret;
+	if (o->path) {
+		ret = name_prefix(o->path, &prefix, e);
+		if (ret)
+			return ret;
+	}
 
 	d->nfiles = o->nfiles;
 	d->nthreads = o->threads;
@@ -130,7 +132,7 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
 	ret = d->files ? plan_segments(d, o) : -ENOMEM;
 	for (unsigned i = 0; ret == 0 && i < d->nfiles; i++) {
 		d->files[i].fd = -1;
-		if (asprintf(&d->files[i].path, "%s%u", prefix, i) < 0) {
+		if (prefix && asprintf(&d->files[i].path, "%s%u", prefix, i) < 0) {
 			d->files[i].path = NULL;
 			ret = -ENOMEM;
 		}

@@ -310,7 +310,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_stats *per = NULL;
 	struct atio_result res = { .opts = o, .version = ATIO_VERSION, .engine = engine->name };
 	sigset_t set;
-	int ret, status;
+	bool uses_files;
+	int ret = 0, status;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -326,12 +327,16 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 
 	if (atio_dataset_plan(&ds, o, &e))
 		return fail(&e);
-	warn_cache(o);
-	ret = prepare(&ds, o, &wt, &e);
-	if (!ret)
-		ret = atio_dataset_open(&ds, o, &e);
-	if (!ret && !o->keep_cache)
-		ret = atio_dataset_drop_cache(&ds, &e);
+	/* The null engine does no I/O: no file is made, opened or dropped. */
+	uses_files = strcmp(engine->name, "null") != 0;
+	if (uses_files) {
+		warn_cache(o);
+		ret = prepare(&ds, o, &wt, &e);
+		if (!ret)
+			ret = atio_dataset_open(&ds, o, &e);
+		if (!ret && !o->keep_cache)
+			ret = atio_dataset_drop_cache(&ds, &e);
+	}
 	if (ret) {
 		status = fail(&e);
 		goto out;
@@ -361,7 +366,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		atio_report_text(stdout, &res);
 	status = res.interrupted ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
 out:
-	if (atio_dataset_close(&ds, o->remove, &e) && status == ATIO_EXIT_OK)
+	if (uses_files && atio_dataset_close(&ds, o->remove, &e) && status == ATIO_EXIT_OK)
 		status = fail(&e);
 	for (unsigned i = 0; w && i < o->threads; i++)
 		atio_worker_teardown(&w[i]);

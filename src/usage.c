@@ -51,7 +51,7 @@ void atio_cli_usage(FILE *f)
 "Files:\n"
 "  -f PATH               directory for the test files, or a file-name\n"
 "                        prefix if PATH is not a directory (required,\n"
-"                        except with -a)\n"
+"                        except with -a and with --engine null)\n"
 "  --remove              delete the files after the run (by default they\n"
 "                        stay, for the next run to reuse)\n"
 "  --keep-cache          keep atio from dropping its files from the page\n"

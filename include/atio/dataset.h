@@ -68,6 +68,8 @@ struct atio_fill_stats {
 /*
  * Name the files and cut them into segments from @o; no I/O except
  * checking that -f (or its parent, for a prefix) is an existing directory.
+ * Without -f (the null engine) the files have no names and only the
+ * segments are planned.
  * Returns 0 or a negative errno with @e filled.
  */
 int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);

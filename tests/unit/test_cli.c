@@ -448,6 +448,14 @@ static void test_value_errors(void **state)
 	expect_error("--seed x -f d", "--seed x");
 	expect_error("--iodepth 0 -f d", "--iodepth 0");
 	expect_error("--iodepth 65537 -f d", "--iodepth 65537");
+	/* The null engine touches no file: -f is not needed. */
+	{
+		struct atio_opts o;
+
+		parse_ok("--engine null --rand", &o);
+		assert_null(o.path);
+	}
+	expect_error("--engine sync --rand", "-f is missing");
 	expect_error("--engine sync --iodepth 2 -f d",
 		     "--iodepth 2: the sync engine runs one I/O at a time");
 	expect_error("--engine null --iodepth 64 -f d", "--iodepth 64: the null engine");
