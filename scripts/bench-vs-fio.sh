@@ -163,6 +163,8 @@ ATIO_COMMON=(--json -t "$TIME")
 FIO_COMMON=(--thread --time_based "--runtime=$TIME" --group_reporting
 	--output-format=json)
 FIO_FILES=(--allow_file_create=0 --size=1g)
+# fio batching (submit/complete) tried on a 2-core VM: 1/1, 8/1, 8/8,
+# 16/1..32, 16/16, 32/1..32, 32/32; 16/1..32 was among the best (noisy).
 URING_BEST=(--fixedbufs --registerfiles --iodepth_batch_submit=16
 	--iodepth_batch_complete_min=1 --iodepth_batch_complete_max=32)
 AIO_BEST=(--iodepth_batch_submit=16 --iodepth_batch_complete_min=1

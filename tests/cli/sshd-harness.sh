@@ -24,7 +24,10 @@
 # bin/ under it), node_exec I CMD... (run CMD in node I's mount namespace),
 # node_pids (the sshd pids), node_procs I [NAME] (pids of the processes in
 # node I's namespace, only those named NAME when given), node_log I (its sshd
-# log), node_logins I (how many logins its sshd accepted so far).
+# log), node_logins I (how many logins its sshd accepted so far),
+# node_path_setup I and node_path_clear I (a directory of node I's own on
+# its login PATH, $(node_dir I)/path here, for a packaged atio or a fake
+# command), node_which I NAME (what node I's login shell runs for NAME).
 #
 # And for running the driver against the nodes (at the end of this file):
 # driver_setup, run_driver, start_driver, parse_driver_output (what the
@@ -112,6 +115,58 @@ node_procs() {
 			}
 			print pid
 		}'
+}
+
+# node_path_setup I: give node I a directory of its own on its login PATH
+# (the PATH its remote commands get): a private directory, $(node_dir
+# I)/path here, bind-mounted in node I's mount namespace only over the
+# first directory of that PATH that exists and is empty here (so that
+# nothing is hidden; /usr/local/sbin, usually). Sets NODE_PATH_DIR[I], the
+# directory as node I sees it; what is put in $(node_dir I)/path is found
+# there, before /usr/bin. Fails, with the reason on stderr, when the
+# node's PATH has no such directory or the mount fails.
+NODE_PATH_DIR=()
+node_path_setup() {
+	local i=$1 p d dirs=()
+
+	[ -z "${NODE_PATH_DIR[i]:-}" ] || return 0
+	p=$(ssh -F "$SSH_CONFIG" "node$i" 'printf "%s\n" "$PATH"' </dev/null) || {
+		echo "cannot read node$i's login PATH" >&2
+		return 1
+	}
+	IFS=: read -ra dirs <<<"$p"
+	for d in "${dirs[@]}"; do
+		[[ $d == /* ]] && [ -d "$d" ] && [ -z "$(ls -A "$d" 2>/dev/null)" ] || continue
+		mkdir -p "$(node_dir "$i")/path"
+		node_exec "$i" mount --bind "$(node_dir "$i")/path" "$d" || {
+			echo "cannot mount a directory over $d in node$i's namespace" >&2
+			return 1
+		}
+		NODE_PATH_DIR[i]=$d
+		return 0
+	done
+	echo "no directory of node$i's login PATH ($p) is empty here" >&2
+	return 1
+}
+
+# node_path_clear I: undo node_path_setup I (node I's PATH as it was) and
+# empty $(node_dir I)/path.
+node_path_clear() {
+	local i=$1
+
+	[ -n "${NODE_PATH_DIR[i]:-}" ] || return 0
+	node_exec "$i" umount "${NODE_PATH_DIR[i]}" || die "cannot unmount ${NODE_PATH_DIR[i]} in node$i's namespace"
+	NODE_PATH_DIR[i]=
+	rm -rf "$(node_dir "$i")/path"
+}
+
+# node_which I NAME: what node I's login shell runs for NAME (command -v),
+# or nothing.
+node_which() {
+	local q
+
+	printf -v q '%q' "$2"
+	ssh -F "$SSH_CONFIG" "node$1" "command -v $q || true" </dev/null
 }
 
 # node_logins I: logins accepted so far by node I's sshd.
@@ -436,7 +491,7 @@ node_atio_count() {
 #   AVG title|threads|value|unit   (value "none" when no sum was complete)
 #   FAIL host|stderr lines below it|those lines, joined by " / "
 #   ERR what is wrong: a sum that is not the sum of the nodes' values above
-#       it, a sum called complete without every node, an INCOMPLETE count
+#       it (within 0.5e-5 per node), a sum called complete without every node, an INCOMPLETE count
 #       that is not the nodes that answered, iterations out of order, an
 #       average that is not the mean of its section's complete sums or
 #       that does not say INCOMPLETE when a sum was, a unit that changes, a
@@ -496,7 +551,11 @@ parse_driver_output() {
 			s += val[h]
 			if (unit[h] != u) err("node " h " reported " unit[h] ", the sum is in " u)
 		}
-		if (!near(s, v)) err(sprintf("the nodes above sum to %.5f", s))
+		# The driver adds the values as printed (5 decimals) and prints
+		# the sum with 5 decimals: at most half a unit of the last
+		# decimal per node apart, whatever the size of the numbers.
+		if (abs(s - v) > 0.5e-5 * nv)
+			err(sprintf("the %d node values above sum to %.5f, %.5f apart", nv, s, abs(s - v)))
 		complete = index($0, "INCOMPLETE") == 0
 		if (complete) {
 			for (i = 1; i <= nh; i++)
