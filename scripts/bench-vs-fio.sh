@@ -242,7 +242,7 @@ summarise() {
 	printf '%s\t%s\n' "$1" "$row" >>"$TABLE"
 }
 
-R1=$DIR/r1 # 1 x 1 GiB: a, b (and c, if atio's null engine wants files)
+R1=$DIR/r1 # 1 x 1 GiB: a, b
 R2=$DIR/r2 # 2 x 1 GiB: d, e
 W4=$DIR/w4 # 4 x 1 GiB: f
 LOOP_MIN=0.9
@@ -274,10 +274,8 @@ workloads() {
 		bench b "cached 4K random read, 1 thread, io_uring depth 32" 1.2 -
 	fi
 	if has c; then
-		# fio's null engine needs no file; atio's gets the 1 GiB one (and
-		# --keep-cache: it does no I/O, flushing the file would be wasted)
-		A_CMD=("$ATIO" --engine null --rand -s 4K -p 1 --keep-cache -u 1G
-			"${ATIO_COMMON[@]}" -f "$R1")
+		# neither null engine touches a file
+		A_CMD=("$ATIO" --engine null --rand -s 4K -p 1 -u 1G "${ATIO_COMMON[@]}")
 		F_CMD=("$FIO" "${FIO_COMMON[@]}" --ioengine=null --rw=randread --bs=4k
 			--norandommap --size=1g "--directory=$WORK" --name=j0)
 		bench c "null engine, 4K random, 1 thread" 2 -
@@ -328,7 +326,7 @@ printf '# load average at start: %s\n' "$(load)"
 printf '# TIME=%s s per run, PAIRS=%s, WORKLOADS="%s"; ratio = atio/fio\n' \
 	"$TIME" "$PAIRS" "$WORKLOADS"
 
-if has a || has b || has c; then prepare "$R1" 1 1G; fi
+if has a || has b; then prepare "$R1" 1 1G; fi
 if has d || has e; then prepare "$R2" 2 2G; fi
 if has f; then prepare "$W4" 4 4G; fi
 note "checking the command lines"
