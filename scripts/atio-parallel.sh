@@ -439,6 +439,7 @@ wait_jobs() {
 		if [ "$deadline" != 0 ] && [ "$t" -gt "$deadline" ]; then
 			warn "the run overran its time by OVERRUN ($OVERRUN s): stopping atio on every node"
 			OVERRAN=1
+			: >"$JOB_DIR/overran"
 			stop_nodes
 			break
 		fi
@@ -451,12 +452,22 @@ wait_jobs() {
 # remote command each, in parallel), then end the local ssh of any node
 # still running.
 stop_nodes() {
-	local i n pids=()
+	local i n p pids=() left
 	for i in "${!HOSTS[@]}"; do
 		{ [ -n "${JOB_PIDS[$i]:-}" ] && [ ! -e "$JOB_DIR/$i.ok" ]; } || continue
 		node_ssh "$i" "$(remote_stop_cmd "$i")" </dev/null >/dev/null 2>&1 &
 		pids+=($!)
 	done
+	# The remote stop takes at most STOP_GRACE seconds; a node that does not
+	# answer within 5 more is not waited for (ssh's keepalive would take
+	# minutes to notice).
+	for ((n = 0; n < (STOP_GRACE + 5) * 5; n++)); do
+		left=0
+		for p in "${pids[@]}"; do ! kill -0 "$p" 2>/dev/null || left=1; done
+		[ "$left" = 1 ] || break
+		sleep 0.2
+	done
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	[ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
 	for ((n = 0; n < 25; n++)); do
 		any_running || return 0
@@ -466,8 +477,22 @@ stop_nodes() {
 		if job_running "$i"; then
 			warn "${HOSTS[$i]}: no answer after stopping atio; giving up on it"
 			kill "${JOB_PIDS[$i]}" 2>/dev/null || true
+			wait "${JOB_PIDS[$i]}" 2>/dev/null || true
+			gave_up "$i"
 		fi
 	done
+}
+
+# Record node $1 of the current run as failed when its job had to be
+# killed before it could say anything itself.
+gave_up() {
+	local i=$1 dir=$JOB_DIR
+	[ ! -e "$dir/$i.ok" ] || return 0
+	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
+	echo "no answer from the node after stopping its atio" >"$dir/$i.why"
+	jq -n -c --arg host "${HOSTS[$i]}" \
+		'{host: $host, ok: false, rc: null, stderr: ["no answer from the node after stopping its atio"]}' \
+		>"$dir/$i.json"
 }
 
 # Node job, first preparation round: connect, then read the node's clock.
@@ -565,7 +590,9 @@ run_job() {
 		echo "$v $u" >"$dir/$i.value"
 	else
 		case $rc in
-		0) why="no result from atio" ;; 130) why="atio was interrupted (exit 130)" ;;
+		0) why="no result from atio" ;;
+		130) why="atio was interrupted (exit 130)"
+			[ ! -e "$dir/overran" ] || why="stopped: the run overran its time by $OVERRUN s (atio exit 130)" ;;
 		255) why="ssh failed (exit 255)" ;; *) why="atio failed (exit $rc)" ;;
 		esac
 	fi

@@ -136,7 +136,9 @@ node_path_setup() {
 	}
 	IFS=: read -ra dirs <<<"$p"
 	for d in "${dirs[@]}"; do
-		[[ $d == /* ]] && [ -d "$d" ] && [ -z "$(ls -A "$d" 2>/dev/null)" ] || continue
+		if [[ $d != /* ]] || [ ! -d "$d" ] || [ -n "$(ls -A "$d" 2>/dev/null)" ]; then
+			continue
+		fi
 		mkdir -p "$(node_dir "$i")/path"
 		node_exec "$i" mount --bind "$(node_dir "$i")/path" "$d" || {
 			echo "cannot mount a directory over $d in node$i's namespace" >&2

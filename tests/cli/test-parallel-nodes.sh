@@ -4,7 +4,10 @@
 # another atio version is refused before any test, or replaced with
 # --replace; a node with no sshd stops the run in preparation, named; atio
 # failing on one node marks its runs FAILURE with its stderr, the other
-# nodes' results still print and the sums say INCOMPLETE.
+# nodes' results still print and the sums say INCOMPLETE; a node with this
+# atio on its login PATH (as the package installs it) runs it and gets no
+# copy, one with another version there gets a copy and runs that; a node
+# whose clock is 30 s off is named in a warning.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -215,6 +218,164 @@ if grep -q '^ERR ' "$P"; then
 else
 	ok "$what: each sum is the sum of the nodes that answered"
 fi
+
+# --- A packaged atio: node1 has this atio on its login PATH (a directory
+# of its own there, sshd-harness.sh's node_path_setup), node2 has none
+# anywhere, node3 has on its PATH a fake of another version: a script
+# answering "atio 0.0.9" to --version, noting every call, failing anything
+# else. node1 runs its packaged atio and gets no copy; node2 and node3 get
+# one in REMOTE_BINARIES_PATH and run it; the notes and the -o document say
+# which atio each node used.
+for i in 1 2 3; do
+	find "$(node_dir "$i")/bin" -mindepth 1 -delete
+done
+what="packaged atio"
+if ! node_path_setup 1 2>"$WORK/why" || ! node_path_setup 3 2>"$WORK/why"; then
+	skip_check "$what: node1's and node3's PATH atio" "$(cat "$WORK/why")"
+else
+	PKG1=${NODE_PATH_DIR[1]}/atio PKG3=${NODE_PATH_DIR[3]}/atio
+	cp "$LOCAL_ATIO" "$(node_dir 1)/path/atio"
+	fake=$(node_dir 3)/path/atio
+	cat >"$fake" <<'EOF2'
+#!/bin/sh
+printf '%s\n' "$*" >>"$(dirname "$0")/calls"
+case $1 in
+--version | -V) echo "atio 0.0.9"; exit 0 ;;
+esac
+echo "fake atio: called with $*" >&2
+exit 1
+EOF2
+	chmod 755 "$fake"
+	cp "$fake" "$WORK/fake.orig"
+	found="node1: $(node_which 1 atio); node2: $(node_which 2 atio); node3: $(node_which 3 atio)"
+	if [ "$found" != "node1: $PKG1; node2: ; node3: $PKG3" ]; then
+		skip_check "$what: node1's and node3's PATH atio" \
+			"the nodes' login shells do not find atio as planted (node1 $PKG1, node2 none, node3 $PKG3): $found"
+	else
+		run_driver TESTS=seqread ITERATIONS=1 -o "$WORK/pkg.json" "${HOSTS[@]}"
+		echo "# node1 with a packaged atio, node2 with none, node3 with 0.0.9 on its PATH: $WALL_MS ms"
+		expect_code "$what: exit 0" 0
+		expect_complete_run "$what"
+		if [ -z "$(listing "$(node_dir 1)/bin")" ]; then
+			ok "$what: node1: nothing was copied to its REMOTE_BINARIES_PATH"
+		else
+			not_ok "$what: node1: nothing was copied to its REMOTE_BINARIES_PATH" \
+				"node1's $REMOTE_BIN: $(listing "$(node_dir 1)/bin" | tr '\n' ' ')"
+		fi
+		if cmp -s "$LOCAL_ATIO" "$(node_dir 1)/path/atio"; then
+			ok "$what: node1: its packaged atio was left as it was"
+		else
+			not_ok "$what: node1: its packaged atio was left as it was"
+		fi
+		for i in 2 3; do
+			if cmp -s "$LOCAL_ATIO" "$(node_dir "$i")/bin/atio" &&
+				[ "$(listing "$(node_dir "$i")/bin")" = ./atio ]; then
+				ok "$what: node$i: this atio was copied to its REMOTE_BINARIES_PATH (and nothing else)"
+			else
+				not_ok "$what: node$i: this atio was copied to its REMOTE_BINARIES_PATH (and nothing else)" \
+					"node$i's $REMOTE_BIN: $(listing "$(node_dir "$i")/bin" | tr '\n' ' ')"
+			fi
+		done
+		if cmp -s "$WORK/fake.orig" "$fake"; then
+			ok "$what: node3: its PATH atio (0.0.9) was left as it was"
+		else
+			not_ok "$what: node3: its PATH atio (0.0.9) was left as it was"
+		fi
+		# The fake was asked its version, and run with nothing else: the
+		# runs on node3 used the copy.
+		cp "$(node_dir 3)/path/calls" "$WORK/calls" 2>/dev/null || : >"$WORK/calls"
+		if [ ! -s "$WORK/calls" ]; then
+			not_ok "$what: node3: its PATH atio was asked its version" "it was never called"
+		elif bad=$(grep -vxE -- '-V|--version' "$WORK/calls"); then
+			not_ok "$what: node3: its PATH atio was asked its version, and run with nothing else" \
+				"called with: $(head -n 3 <<<"$bad")"
+		else
+			ok "$what: node3: its PATH atio was asked its version, and run with nothing else ($(wc -l <"$WORK/calls") calls)"
+		fi
+		# Which atio each node used: in the -o document, and in the notes.
+		got=$(jq -r '.nodes[] | "\(.host) \(.atio)"' "$WORK/pkg.json" 2>&1 | tr '\n' ';')
+		if [ "$got" = "node1 $PKG1;node2 $REMOTE_BIN/atio;node3 $REMOTE_BIN/atio;" ]; then
+			ok "$what: -o FILE: .nodes[].atio is node1's $PKG1, node2's and node3's $REMOTE_BIN/atio"
+		else
+			not_ok "$what: -o FILE: .nodes[].atio is node1's $PKG1, node2's and node3's $REMOTE_BIN/atio" \
+				"it says: $got"
+		fi
+		grep -E '^atio-parallel\.sh: node1: ' "$ERR" >"$WORK/note1" || true
+		grep -E '^atio-parallel\.sh: node2: ' "$ERR" >"$WORK/note2" || true
+		grep -E '^atio-parallel\.sh: node3: ' "$ERR" >"$WORK/note3" || true
+		if grep -qF "$PKG1" "$WORK/note1" && ! grep -qF "$REMOTE_BIN" "$WORK/note1"; then
+			ok "$what: a note says node1 uses $PKG1"
+		else
+			not_ok "$what: a note says node1 uses $PKG1 (and names no $REMOTE_BIN)" \
+				"node1's lines on stderr: $(tr '\n' '|' <"$WORK/note1")"
+		fi
+		if grep -qF "$REMOTE_BIN/atio" "$WORK/note2"; then
+			ok "$what: a note says node2 got $REMOTE_BIN/atio"
+		else
+			not_ok "$what: a note says node2 got $REMOTE_BIN/atio" \
+				"node2's lines on stderr: $(tr '\n' '|' <"$WORK/note2")"
+		fi
+		if grep -F "$REMOTE_BIN/atio" "$WORK/note3" | grep -qF '0.0.9'; then
+			ok "$what: a note says node3's PATH atio is 0.0.9 and node3 got $REMOTE_BIN/atio"
+		else
+			not_ok "$what: a note says node3's PATH atio is 0.0.9 and node3 got $REMOTE_BIN/atio" \
+				"node3's lines on stderr: $(tr '\n' '|' <"$WORK/note3")"
+		fi
+	fi
+fi
+node_path_clear 1
+node_path_clear 3
+
+# --- node2's clock 30 s ahead: a fake date first on its login PATH adds
+# 30 s to `date +%s.%N`, the driver's reading of a node's clock (and passes
+# anything else to the real date). A warning names node2 and its offset,
+# none names the others; the -o document has the offsets; the runs work
+# (atio starts by the real clock).
+what="node2's clock 30 s ahead"
+real_date=$(command -v date)
+if ! node_path_setup 2 2>"$WORK/why"; then
+	skip_check "$what" "$(cat "$WORK/why")"
+else
+	cat >"$(node_dir 2)/path/date" <<EOF2
+#!/bin/sh
+printf '%s\n' "\$*" >>"\$(dirname "\$0")/date.calls"
+if [ "\$*" = '+%s.%N' ]; then
+	$real_date +%s.%N | awk '{ printf "%.9f\n", \$1 + 30 }'
+else
+	exec $real_date "\$@"
+fi
+EOF2
+	chmod 755 "$(node_dir 2)/path/date"
+	d=$(ssh -F "$SSH_CONFIG" node2 'date +%s.%N' </dev/null 2>&1 || true)
+	if ! awk -v r="$d" -v l="$("$real_date" +%s.%N)" 'BEGIN { exit !(r - l > 29 && r - l < 31) }'; then
+		skip_check "$what" "node2's login shell does not run the fake date first ($(node_which 2 date), it prints $d)"
+	else
+		rm -f "$(node_dir 2)/path/date.calls"
+		run_driver TESTS=seqread ITERATIONS=1 -o "$WORK/clock.json" "${HOSTS[@]}"
+		echo "# node2's clock 30 s ahead: $WALL_MS ms"
+		expect_code "$what: a warning, not an error: exit 0" 0
+		grep -iE 'warning' "$ERR" | grep -iE 'clock|offset' >"$WORK/clockwarn" || true
+		if grep 'node2' "$WORK/clockwarn" | grep -qE '(^|[^0-9.])(29\.[5-9][0-9]*|30(\.[0-9]+)?)( ?s|[^0-9.])'; then
+			ok "$what: a warning names node2 and its offset: $(grep -m 1 node2 "$WORK/clockwarn")"
+		else
+			not_ok "$what: a warning names node2 and its offset (about 30 s)" \
+				"clock warnings: $(tr '\n' '|' <"$WORK/clockwarn")" \
+				"the fake date was called with: $(sort "$(node_dir 2)/path/date.calls" 2>/dev/null | uniq -c | tr '\n' ' ')"
+			show stderr "$ERR"
+		fi
+		expect_no_match "$what: no clock warning names node1 or node3" "$WORK/clockwarn" 'node[13]'
+		got=$(jq -r '.nodes[] | "\(.host) \(.clock_offset_sec)"' "$WORK/clock.json" 2>&1)
+		if awk '$1 == "node2" && $2 > 29.5 && $2 < 30.5 { n++ } $1 ~ /^node[13]$/ && $2 > -0.5 && $2 < 0.5 { n++ }
+			END { exit n != 3 }' <<<"$got"; then
+			ok "$what: -o FILE: node2's clock_offset_sec is about 30, the others' about 0"
+		else
+			not_ok "$what: -o FILE: node2's clock_offset_sec is about 30, the others' about 0" \
+				"it says: $(tr '\n' ' ' <<<"$got")"
+		fi
+		expect_complete_run "$what"
+	fi
+fi
+node_path_clear 2
 
 expect_no_ssh_leftovers "no ssh process is left after the runs"
 if [ "$(node_atio_count)" -eq 0 ]; then

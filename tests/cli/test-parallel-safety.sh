@@ -5,7 +5,8 @@
 # commands and connects to none; host keys are checked; a test path with
 # shell metacharacters works and runs nothing; SIGINT in the middle of a run, to the
 # driver alone or to its whole process group as Ctrl-C sends it, ends it
-# with 130 and leaves no atio running on any node.
+# with 130 and leaves no atio running on any node; a run that overruns its
+# time by OVERRUN is stopped on every node.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -198,5 +199,128 @@ interrupt() {
 }
 interrupt "SIGINT to the driver" pid
 interrupt "Ctrl-C (SIGINT to the driver's process group)" group
+
+# --- A run that overruns: each atio warms up 10 s (-w 10) before its 1 s
+# test, and OVERRUN is 1 s, so every timed run (the warm-up run and
+# Sequential read; the loading before them has no time limit) is still
+# going OVERRUN s after its time and is stopped on every node: [FAILURE]
+# for every node, no complete sum, a warning about the overrun, exit 1,
+# and each run over within 9 s of its start (about START_MARGIN + TIME +
+# OVERRUN + 2 s; atio itself would take START_MARGIN + 11 s), no atio left
+# on any node.
+
+# wait_line ERE SECONDS: wait until a line of $OUT matches ERE, while $PID
+# runs; sets LINE_MS to the time it was seen (now_ms). Fails when $PID
+# ended or the time ran out first.
+wait_line() {
+	local t0
+
+	t0=$(now_ms)
+	while [ $(($(now_ms) - t0)) -lt $(($2 * 1000)) ]; do
+		if grep -qE -- "$1" "$OUT"; then
+			LINE_MS=$(now_ms)
+			return 0
+		fi
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# nodes_running_atio: on how many nodes atio runs.
+nodes_running_atio() {
+	local i n=0
+
+	for i in 1 2 3; do
+		[ -z "$(node_procs "$i" atio)" ] || n=$((n + 1))
+	done
+	printf '%s\n' "$n"
+}
+
+what="a run overrunning TIME by OVERRUN"
+start_driver TIME=1 OVERRUN=1 ATIO_OPTS="-w 10" TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
+if ! wait_line '^---=== Warming \(1thr\) ===---$' 60; then
+	not_ok "$what: the warm-up run began" "command: $LAST"
+	show stdout "$OUT"
+	show stderr "$ERR"
+	kill -KILL -- "-$PID" 2>/dev/null || true
+	wait "$PID" 2>/dev/null || true
+else
+	t_warm=$LINE_MS
+	# atio runs on every node, until the driver stops it.
+	t0=$(now_ms)
+	while n=$(nodes_running_atio) && [ "$n" -lt 3 ] && [ $(($(now_ms) - t0)) -lt 5000 ]; do
+		sleep 0.1
+	done
+	if [ "$n" -eq 3 ]; then
+		ok "$what: the warm-up run runs on every node"
+	else
+		not_ok "$what: the warm-up run runs on every node" "atio runs on $n of 3 nodes"
+	fi
+	if wait_line '^---=== Sequential read \(1thr\) ===---$' 30; then
+		t_seq=$LINE_MS
+		warm_ms=$((t_seq - t_warm))
+	else
+		t_seq=$(now_ms)
+		warm_ms=none
+	fi
+	wait_exit 30
+	end_ms=$(($(now_ms) - t_seq))
+	if [ "$warm_ms" != none ] && [ "$warm_ms" -le 9000 ] && [ "$RC" != 999 ] && [ "$end_ms" -le 9000 ]; then
+		ok "$what: each run stopped in time: the warm-up run over in $warm_ms ms, Sequential read and the driver in $end_ms ms"
+	else
+		not_ok "$what: each run stopped within 9 s" \
+			"warm-up run: $warm_ms ms; Sequential read to the driver's end: $end_ms ms (driver exit $RC, 999: killed after 30 s)" \
+			"command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+	fi
+	expect_code "$what: exit 1" 1
+	P=$WORK/parsed
+	parse_driver_output "$OUT" "${HOSTS[*]}" >"$P"
+	for i in 1 2 3; do
+		n=$(count_lines "$P" "^FAIL node$i\|[1-9][0-9]*\|")
+		if [ "$n" -eq 2 ]; then
+			ok "$what: node$i: [FAILURE] with its reason in both runs"
+		else
+			not_ok "$what: node$i: [FAILURE] with its reason in both runs" \
+				"$n [FAILURE] node$i blocks with a reason, expected 2" "command: $LAST"
+			show stdout "$OUT"
+		fi
+	done
+	n=$(count_lines "$OUT" '^    stopped: the run overran its time by 1 s \(atio exit 130\)$')
+	if [ "$n" -eq 6 ]; then
+		ok "$what: each node's FAILURE says the run overran, in both runs"
+	else
+		not_ok "$what: each node's FAILURE says the run overran, in both runs" \
+			"$n such lines, expected 6" "command: $LAST"
+	fi
+	n=$(count_lines "$OUT" '^Sum value on iteration 1 = \{ 0\.00000 \} MB/s; \(INCOMPLETE: 0 of 3 nodes\)$')
+	if [ "$n" -eq 2 ] && [ "$(count_lines "$P" '^NODE ')" -eq 0 ] && ! grep -q '^ERR ' "$P"; then
+		ok "$what: no result from any node, both sums (INCOMPLETE: 0 of 3 nodes)"
+	else
+		not_ok "$what: no result from any node, both sums (INCOMPLETE: 0 of 3 nodes)" \
+			"$n such sums, $(count_lines "$P" '^NODE ') node results" "$(grep '^ERR ' "$P" | head -n 3)"
+		show stdout "$OUT"
+	fi
+	expect_count "$what: a warning about the overrun for each of the 2 runs" "$ERR" \
+		'warning: .*overr(an|un)' 2
+	t0=$(now_ms)
+	while nleft=$(node_atio_count) && [ "$nleft" -ne 0 ] && [ $(($(now_ms) - t0)) -lt 3000 ]; do
+		sleep 0.1
+	done
+	if [ "$nleft" -eq 0 ]; then
+		ok "$what: no atio left on any node ($(($(now_ms) - t0)) ms after the driver ended)"
+	else
+		not_ok "$what: no atio left on any node 3 s after the driver ended" "$nleft still running:" \
+			"$(for i in 1 2 3; do node_procs "$i" atio; done | xargs -r ps -o pid=,args= -p | cut -c 1-150)"
+		for i in 1 2 3; do
+			mapfile -t pids < <(node_procs "$i" atio)
+			[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null || true
+		done
+	fi
+	expect_no_ssh_leftovers "$what: no ssh process is left"
+	kill -KILL -- "-$PID" 2>/dev/null || true
+fi
 
 finish
