@@ -26,7 +26,7 @@ if command -v apt-get >/dev/null 2>&1; then
 		libssl-dev liburing-dev libaio-dev libcmocka-dev \
 		gzip shellcheck procps \
 		openssh-server jq iproute2 \
-		git rpm bash-completion
+		git rpm bash-completion xz-utils python3
 elif command -v dnf >/dev/null 2>&1; then
 	# meson, liburing-devel and libcmocka-devel live in CRB on RHEL/Rocky.
 	if [ -r /etc/os-release ] && grep -qiE '^ID(_LIKE)?=.*(rhel|centos)' /etc/os-release; then
@@ -38,7 +38,7 @@ elif command -v dnf >/dev/null 2>&1; then
 		openssl-devel liburing-devel libaio-devel libcmocka-devel \
 		gzip procps-ng \
 		openssh-server openssh-clients jq iproute \
-		git rpm-build
+		git rpm-build xz python3
 	as_root dnf install -y ShellCheck || true
 	# bash-completion.pc (atio.spec's BuildRequires) is in bash-completion-devel on Fedora.
 	as_root dnf install -y bash-completion 'pkgconfig(bash-completion)' || as_root dnf install -y bash-completion || true
