@@ -287,6 +287,16 @@ check_result() {
 	fi
 }
 
+# expected_value: the value the result line should show in unit $R_UNIT,
+# from the io line's counts (parse_io) and the reported time (parse_result).
+expected_value() {
+	case $R_UNIT in
+	MB/s) awk -v b="$IO_BYTES" -v t="$R_TIME" 'BEGIN {printf "%.6f", b / 1048576 / t}' ;;
+	IOPS) awk -v n="$IO_OPS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}' ;;
+	*) awk -v n="$IO_SYNCS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}' ;;
+	esac
+}
+
 # parse_result: R_TIME, R_VALUE, R_UNIT from the result line of $OUT.
 parse_result() {
 	local line

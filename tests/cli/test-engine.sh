@@ -94,11 +94,7 @@ check_run() {
 			;;
 		esac
 		if [ -n "$R_VALUE" ]; then
-			case $R_UNIT in
-			MB/s) expect=$(awk -v b="$IO_BYTES" -v t="$R_TIME" 'BEGIN {printf "%.6f", b / 1048576 / t}') ;;
-			IOPS) expect=$(awk -v n="$IO_OPS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}') ;;
-			*) expect=$(awk -v n="$IO_SYNCS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}') ;;
-			esac
+			expect=$(expected_value)
 			near "$R_VALUE" "$expect" 0.002 ||
 				why+=("rate $R_VALUE $R_UNIT, but the io line and the time give $expect")
 		fi
