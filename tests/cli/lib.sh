@@ -287,6 +287,33 @@ check_result() {
 	fi
 }
 
+# io_problems MODE BS Q THREADS: append to the caller's why array what is
+# wrong with the io line (after parse_io): the kind of operation counted,
+# bytes = ops x BS, and the syncs: none in read and write tests, otherwise
+# one per Q writes of each thread, so at most THREADS x (Q - 1) writes of
+# unfinished groups are left without one.
+io_problems() {
+	local mode=$1 bs=$2 q=$3 p=$4 want=writes
+
+	[ "$mode" = read ] && want=reads
+	[ "$IO_KIND" = "$want" ] || why+=("io line counts $IO_KIND, expected $want")
+	[ "$IO_OPS" -gt 0 ] || why+=("no operation was done")
+	[ "$IO_BYTES" -eq $((IO_OPS * bs)) ] ||
+		why+=("bytes $IO_BYTES != ops $IO_OPS x block size $bs")
+	case $mode in
+	read | write)
+		[ "$IO_SYNCS" -eq 0 ] || why+=("$IO_SYNCS syncs in a $mode test")
+		;;
+	*)
+		[ "$IO_SYNCS" -gt 0 ] || why+=("no sync in a $mode test")
+		[ $((IO_SYNCS * q)) -le "$IO_OPS" ] ||
+			why+=("$IO_SYNCS syncs for $IO_OPS writes with -q $q: more than one per $q writes")
+		[ $((IO_OPS - IO_SYNCS * q)) -le $((p * (q - 1))) ] ||
+			why+=("$IO_SYNCS syncs for $IO_OPS writes with -q $q and $p threads: too few")
+		;;
+	esac
+}
+
 # expected_value: the value the result line should show in unit $R_UNIT,
 # from the io line's counts (parse_io) and the reported time (parse_result).
 expected_value() {

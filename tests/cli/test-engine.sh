@@ -69,30 +69,15 @@ fi
 # check_run WHAT MODE BS DEPTH: the last run used the engine at DEPTH and
 # its io line fits MODE (-q 1) and the result line.
 check_run() {
-	local what=$1 mode=$2 bs=$3 depth=$4 why=() want expect
+	local what=$1 mode=$2 bs=$3 depth=$4 why=() expect
 
 	grep -aqx "Engine: $ENGINE, iodepth $depth" "$OUT" ||
 		why+=("no \"Engine: $ENGINE, iodepth $depth\" line in the settings")
 	if ! parse_io; then
 		why+=("no io: line on stdout")
 	else
-		want=writes
-		[ "$mode" = read ] && want=reads
-		[ "$IO_KIND" = "$want" ] || why+=("io line counts $IO_KIND, expected $want")
-		[ "$IO_OPS" -gt 0 ] || why+=("no operation was done")
-		[ "$IO_BYTES" -eq $((IO_OPS * bs)) ] ||
-			why+=("bytes $IO_BYTES != ops $IO_OPS x block size $bs")
-		case $mode in
-		read | write)
-			[ "$IO_SYNCS" -eq 0 ] || why+=("$IO_SYNCS syncs in a $mode test")
-			;;
-		*)
-			[ "$IO_SYNCS" -gt 0 ] || why+=("no sync in a $mode test")
-			# -q 1: a sync after each write, none more.
-			[ "$IO_SYNCS" -le "$IO_OPS" ] ||
-				why+=("$IO_SYNCS syncs for $IO_OPS writes with -q 1")
-			;;
-		esac
+		# -q 1: a sync after each write, none more, none fewer.
+		io_problems "$mode" "$bs" 1 "$P"
 		if [ -n "$R_VALUE" ]; then
 			expect=$(expected_value)
 			near "$R_VALUE" "$expect" 0.002 ||

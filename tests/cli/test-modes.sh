@@ -15,31 +15,14 @@ T=0.3
 # check_counts WHAT MODE BS Q THREADS: the io line of the last run fits the
 # mode, and the rate on the result line fits the counts.
 check_counts() {
-	local what=$1 mode=$2 bs=$3 q=$4 p=$5 why=() want expect
+	local what=$1 mode=$2 bs=$3 q=$4 p=$5 why=() expect
 
 	if ! parse_io; then
 		not_ok "$what" "no io: line on stdout" "command: $LAST"
 		show stdout "$OUT"
 		return 0
 	fi
-	want=writes
-	[ "$mode" = read ] && want=reads
-	[ "$IO_KIND" = "$want" ] || why+=("io line counts $IO_KIND, expected $want")
-	[ "$IO_OPS" -gt 0 ] || why+=("no operation was done")
-	[ "$IO_BYTES" -eq $((IO_OPS * bs)) ] ||
-		why+=("bytes $IO_BYTES != ops $IO_OPS x block size $bs")
-	case $mode in
-	read | write)
-		[ "$IO_SYNCS" -eq 0 ] || why+=("$IO_SYNCS syncs in a $mode test")
-		;;
-	*)
-		[ "$IO_SYNCS" -gt 0 ] || why+=("no sync in a $mode test")
-		[ $((IO_SYNCS * q)) -le "$IO_OPS" ] ||
-			why+=("$IO_SYNCS syncs for $IO_OPS writes with -q $q: more than one per $q writes")
-		[ $((IO_OPS - IO_SYNCS * q)) -le $((p * (q - 1))) ] ||
-			why+=("$IO_SYNCS syncs for $IO_OPS writes with -q $q and $p threads: too few")
-		;;
-	esac
+	io_problems "$mode" "$bs" "$q" "$p"
 	if [ -n "$R_TIME" ]; then
 		fcmp "$R_TIME" '>=' "$(awk -v t="$T" 'BEGIN {print t * 0.999}')" ||
 			why+=("reported time $R_TIME is shorter than -t $T")
