@@ -279,12 +279,7 @@ check_result() {
 	if parse_result && [ -n "$unit" ] && [ "$R_UNIT" != "$unit" ]; then
 		why+=("unit is $R_UNIT, expected $unit")
 	fi
-	if [ ${#why[@]} -eq 0 ]; then
-		ok "$what"
-	else
-		not_ok "$what" "${why[@]}" "command: $LAST"
-		show stdout "$OUT"
-	fi
+	verdict "$what" "$OUT"
 }
 
 # io_problems MODE BS Q THREADS: append to the caller's why array what is
@@ -314,14 +309,40 @@ io_problems() {
 	esac
 }
 
-# expected_value: the value the result line should show in unit $R_UNIT,
-# from the io line's counts (parse_io) and the reported time (parse_result).
-expected_value() {
+# value_problems: append to the caller's why array when the value on the
+# result line (parse_result) is not what the io line's counts (parse_io)
+# and the reported time give in its unit, to 0.2%.
+value_problems() {
+	local expect
+
 	case $R_UNIT in
-	MB/s) awk -v b="$IO_BYTES" -v t="$R_TIME" 'BEGIN {printf "%.6f", b / 1048576 / t}' ;;
-	IOPS) awk -v n="$IO_OPS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}' ;;
-	*) awk -v n="$IO_SYNCS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}' ;;
+	MB/s) expect=$(awk -v b="$IO_BYTES" -v t="$R_TIME" 'BEGIN {printf "%.6f", b / 1048576 / t}') ;;
+	IOPS) expect=$(awk -v n="$IO_OPS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}') ;;
+	*) expect=$(awk -v n="$IO_SYNCS" -v t="$R_TIME" 'BEGIN {printf "%.6f", n / t}') ;;
 	esac
+	near "$R_VALUE" "$expect" 0.002 ||
+		why+=("rate $R_VALUE $R_UNIT, but the io line and the time give $expect")
+}
+
+# verdict WHAT [FILE...]: ok when the caller's why array is empty, else
+# not_ok with its reasons and the last command, showing each FILE ($OUT,
+# $ERR) below.
+verdict() {
+	local what=$1 f
+
+	shift
+	if [ ${#why[@]} -eq 0 ]; then
+		ok "$what"
+		return 0
+	fi
+	not_ok "$what" "${why[@]}" "command: $LAST"
+	for f in "$@"; do
+		case $f in
+		"$OUT") show stdout "$f" ;;
+		"$ERR") show stderr "$f" ;;
+		*) show "$(basename "$f")" "$f" ;;
+		esac
+	done
 }
 
 # parse_result: R_TIME, R_VALUE, R_UNIT from the result line of $OUT.

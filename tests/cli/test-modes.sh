@@ -15,7 +15,7 @@ T=0.3
 # check_counts WHAT MODE BS Q THREADS: the io line of the last run fits the
 # mode, and the rate on the result line fits the counts.
 check_counts() {
-	local what=$1 mode=$2 bs=$3 q=$4 p=$5 why=() expect
+	local what=$1 mode=$2 bs=$3 q=$4 p=$5 why=()
 
 	if ! parse_io; then
 		not_ok "$what" "no io: line on stdout" "command: $LAST"
@@ -28,16 +28,9 @@ check_counts() {
 			why+=("reported time $R_TIME is shorter than -t $T")
 		fcmp "$R_TIME" '<' "$(awk -v t="$T" 'BEGIN {print t + 5}')" ||
 			why+=("reported time $R_TIME is far longer than -t $T")
-		expect=$(expected_value)
-		near "$R_VALUE" "$expect" 0.002 ||
-			why+=("rate $R_VALUE $R_UNIT, but the io line and the time give $expect")
+		value_problems
 	fi
-	if [ ${#why[@]} -eq 0 ]; then
-		ok "$what"
-	else
-		not_ok "$what" "${why[@]}" "command: $LAST"
-		show stdout "$OUT"
-	fi
+	verdict "$what" "$OUT"
 }
 
 # one_run UNIT MODE BS Q THREADS ARG...: run atio with ARG... and check the

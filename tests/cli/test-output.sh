@@ -77,12 +77,7 @@ header_ok() {
 	[ "$(count_lines "$OUT" rate)" -eq 0 ] || why+=("a line holds \"rate\"")
 	[ ! -s "$ERR" ] || why+=("stderr is not empty")
 	[ "$(listing "$A")" = "$before" ] || why+=("files appeared: $(listing "$A" | tr '\n' ' ')")
-	if [ ${#why[@]} -eq 0 ]; then
-		ok "$what"
-	else
-		not_ok "$what" "${why[@]}" "command: $LAST"
-		show stdout "$OUT"
-	fi
+	verdict "$what" "$OUT"
 }
 
 TC='create/open %s file\(s\) of total size 16384\.00 MB named %s, start %s thread\(s\) and do cached %s by %sKB blocks'
