@@ -26,7 +26,7 @@
 enum {
 	OPT_READ = 256, OPT_WRITE, OPT_FSYNC, OPT_FDATASYNC,
 	OPT_SEQ, OPT_RAND, OPT_MBS, OPT_IOPS, OPT_CACHED, OPT_UNCACHED,
-	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE,
+	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE, OPT_NO_THP,
 	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
 };
 
@@ -46,6 +46,7 @@ static const struct option longopts[] = {
 	{ "start-at",   required_argument, NULL, OPT_START_AT },
 	{ "remove",     no_argument,       NULL, OPT_REMOVE },
 	{ "keep-cache", no_argument,       NULL, OPT_KEEP_CACHE },
+	{ "no-thp",     no_argument,       NULL, OPT_NO_THP },
 	{ "engine",     required_argument, NULL, OPT_ENGINE },
 	{ "iodepth",    required_argument, NULL, OPT_IODEPTH },
 	{ "help",       no_argument,       NULL, OPT_HELP },
@@ -303,6 +304,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_REMOVE: o->remove = true; return 0;
 	case OPT_KEEP_CACHE: o->keep_cache = true; return 0;
+	case OPT_NO_THP: o->thp = false; return 0;
 	case 'h': case OPT_HELP: return ATIO_CLI_HELP;
 	case 'V': case OPT_VERSION: return ATIO_CLI_VERSION;
 	}
@@ -397,7 +399,7 @@ int atio_cli_parse(int argc, char **argv, struct atio_opts *o,
 
 	*o = (struct atio_opts){
 		.threads = 1, .nfiles = 1, .time_ns = 60 * NS_PER_SEC,
-		.total = 16ULL << 30, .qsync = 1, .iodepth = 1,
+		.total = 16ULL << 30, .qsync = 1, .iodepth = 1, .thp = true,
 	};
 	optind = 0;
 	opterr = 0;

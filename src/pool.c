@@ -5,12 +5,12 @@
  * far less than writing it, unlike reading /dev/urandom.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
 
+#include "atio/buf.h"
 #include "atio/pool.h"
 #include "atio/prng.h"
 
@@ -70,7 +70,8 @@ uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n)
 	return atio_splitmix64(&x);
 }
 
-int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key)
+int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
+		   bool huge)
 {
 	size_t nwin = (size_t)inflight + 1;
 	void *mem;
@@ -79,11 +80,12 @@ int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64
 	if (nwin * window < ATIO_POOL_MIN)
 		nwin = (ATIO_POOL_MIN + window - 1) / window;
 	memset(p, 0, sizeof(*p));
-	if (posix_memalign(&mem, 4096, nwin * window))
+	mem = atio_buf_alloc(nwin * window, huge);
+	if (!mem)
 		return -ENOMEM;
 	ret = atio_keystream(mem, nwin * window, key, 0);
 	if (ret) {
-		free(mem);
+		atio_buf_free(mem, nwin * window);
 		return ret;
 	}
 	p->base = mem;
@@ -94,6 +96,6 @@ int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64
 
 void atio_pool_free(struct atio_pool *p)
 {
-	free(p->base);
+	atio_buf_free(p->base, p->size);
 	memset(p, 0, sizeof(*p));
 }

@@ -189,6 +189,8 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	fputs("Engine: ", f);
 	put_text(f, engine_name(o, engine));
 	fprintf(f, ", iodepth %u\n", o->iodepth);
+	fprintf(f, "Buffers: %s\n",
+		o->thp ? "transparent huge pages where 2M or more" : "base pages");
 	fprintf(f, "Seed: %" PRIu64 "\n", o->seed);
 }
 
@@ -318,6 +320,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_string(j, "path", o->path);
 	atio_json_string(j, "engine", engine_name(o, engine));
 	atio_json_uint(j, "iodepth", o->iodepth);
+	atio_json_bool(j, "thp", o->thp);
 	atio_json_uint(j, "seed", o->seed);
 	atio_json_bool(j, "keep_cache", o->keep_cache);
 	atio_json_bool(j, "remove", o->remove);

@@ -79,6 +79,11 @@ void atio_cli_usage(FILE *f)
 	fputs(
 "  --iodepth N           I/Os in flight per thread, 1 to 65536 (default 1;\n"
 "                        sync and null do one at a time)\n"
+"  --no-thp              I/O buffers in base pages only, as fio has them\n"
+"                        by default. Otherwise a thread's buffers of 2M or\n"
+"                        more ask for transparent huge pages: an O_DIRECT\n"
+"                        request pins fewer pages and reaches the device\n"
+"                        in fewer, larger pieces\n"
 "  --seed N              seed for random offsets and data (default: random)\n"
 "  --start-at T          begin at T, seconds since the epoch (decimals\n"
 "                        allowed), so that many hosts start at one instant\n"

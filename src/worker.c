@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atio/buf.h"
 #include "atio/clock.h"
 #include "atio/worker.h"
 
@@ -404,17 +405,18 @@ static int alloc_buffers(struct atio_worker *w)
 	if (o->mode == ATIO_MODE_READ) {
 		size_t len = (size_t)o->bs * w->depth;
 
-		if (posix_memalign(&w->rbuf, 4096, len))
+		w->rbuf = atio_buf_alloc(len, o->thp);
+		if (!w->rbuf)
 			return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
 					      "out of memory for %zu bytes of read buffers", len);
-		memset(w->rbuf, 0, len);
 		for (unsigned i = 0; i < w->depth; i++)
 			w->reqs[i].buf = (char *)w->rbuf + (size_t)i * o->bs;
 		w->buf_base = w->rbuf;
 		w->buf_len = len;
 		return 0;
 	}
-	ret = atio_pool_init(&w->pool, o->bs, w->depth, atio_data_key(o->seed, "pool", w->id));
+	ret = atio_pool_init(&w->pool, o->bs, w->depth, atio_data_key(o->seed, "pool", w->id),
+			     o->thp);
 	if (ret)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
 				      "cannot prepare the write buffers: %s", strerror(-ret));
@@ -493,7 +495,7 @@ out:
 void atio_worker_teardown(struct atio_worker *w)
 {
 	atio_pool_free(&w->pool);
-	free(w->rbuf);
+	atio_buf_free(w->rbuf, w->buf_len);
 	free(w->fds);
 	free(w->reqs);
 	free(w->done);

@@ -59,6 +59,7 @@ struct atio_opts {
 	int64_t start_at_ns;       /* --start-at, ns since the epoch, 0 if none */
 	bool remove;               /* --remove */
 	bool keep_cache;           /* --keep-cache */
+	bool thp;                  /* huge-page buffers; false with --no-thp */
 	const char *engine;        /* --engine, NULL when not given */
 	unsigned iodepth;          /* --iodepth */
 };

@@ -17,6 +17,7 @@
  * apart, far outside any compressor's window.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,10 +40,12 @@ struct atio_pool {
 /*
  * Allocate and fill a pool of windows of @window bytes, enough for
  * @inflight writes in flight at once (at least 1). @key selects the
- * keystream: pools with different keys hold different data. Returns 0, or
+ * keystream: pools with different keys hold different data. @huge lets a
+ * pool of 2 MiB or more live in huge pages (see atio/buf.h). Returns 0, or
  * -ENOMEM, or -EIO when OpenSSL fails.
  */
-int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key);
+int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
+		   bool huge);
 
 /* Release the pool's memory; the pool may be initialised again. */
 void atio_pool_free(struct atio_pool *p);

@@ -182,7 +182,7 @@ expect_code "--help: exit 0" 0
 missing=()
 for opt in --read --write --fsync --fdatasync --seq --rand --mbs --iops --cached --uncached \
 	-s -p -n -t -u -q -S -f -a -v -vv -vvv -w --json --seed --start-at --remove \
-	--keep-cache --engine --iodepth --help --version; do
+	--keep-cache --no-thp --engine --iodepth --help --version; do
 	grep -Eq -- "(^|[ ,])$opt([ ,=]|$)" "$OUT" || missing+=("$opt")
 done
 if [ ${#missing[@]} -eq 0 ]; then

@@ -99,4 +99,43 @@ one_run MB/s read 65536 1 3 --read --seq -s 64K -p 3 -n 1 -t "$T" -u 6M -f "$WOR
 one_run sync/s fsync 4096 2 2 --fsync --rand -q 2 -p 2 -n 5 -t "$T" -u 10M -f "$WORK/many"
 one_run MB/s write 65536 1 2 --write --seq -s 64K -p 2 -n 5 -t "$T" -u 10M -f "$WORK/many"
 
+# Buffers: a 16M read buffer and a 16M write pool live in huge pages where
+# the kernel offers THP; with --no-thp they do not (checked only where THP
+# is "madvise", since with "always" the kernel may use huge pages anyway).
+# The kernel's own account of the running process is read, mid-run.
+thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
+# huge_kib: HUGE_KIB, the running $PID's AnonHugePages, then wait for it
+huge_kib() {
+	HUGE_KIB=-1
+	sleep 1.5
+	if [ -r "/proc/$PID/smaps_rollup" ]; then
+		HUGE_KIB=$(awk '/^AnonHugePages:/ {print $2}' "/proc/$PID/smaps_rollup")
+	fi
+	wait_exit 30
+}
+mkdir "$WORK/thp"
+run_atio --write --seq -p 1 -t 0.2 -u 32M -f "$WORK/thp/f"
+for mode in read write; do
+	for opt in "" --no-thp; do
+		why=()
+		want="transparent huge pages where 2M or more"
+		[ -z "$opt" ] || want="base pages"
+		# shellcheck disable=SC2086 # $opt is one word or none
+		start_atio "--$mode" --seq -s 16M -p 1 -t 3 -u 32M -S -v $opt -f "$WORK/thp/f"
+		huge_kib
+		[ "$RC" = 0 ] || why+=("exit $RC")
+		grep -qx "Buffers: $want" "$OUT" || why+=("no \"Buffers: $want\" in the header")
+		case $thp:$opt in
+		always: | madvise:)
+			[ "${HUGE_KIB:--1}" -ge 16384 ] || why+=("AnonHugePages $HUGE_KIB KiB, want >= 16384") ;;
+		madvise:--no-thp)
+			[ "${HUGE_KIB:--1}" = 0 ] || why+=("AnonHugePages $HUGE_KIB KiB with --no-thp, want 0") ;;
+		esac
+		case $thp in
+		always | madvise) verdict "--$mode ${opt:-without --no-thp}: buffers as asked (THP $thp, $HUGE_KIB KiB huge)" "$OUT" "$ERR" ;;
+		*) verdict "--$mode ${opt:-without --no-thp}: the header names the buffers (THP '${thp:-absent}': pages not checked)" "$OUT" "$ERR" ;;
+		esac
+	done
+done
+
 finish

@@ -335,6 +335,7 @@ static void test_defaults_seq(void **state)
 	assert_true(o.start_at_ns == 0);
 	assert_false(o.remove);
 	assert_false(o.keep_cache);
+	assert_true(o.thp);
 	assert_null(o.engine);
 	assert_int_equal(o.iodepth, 1);
 	assert_string_equal(atio_unit_name(&o), "MB/s");
@@ -705,6 +706,9 @@ static void test_misc_options(void **state)
 	assert_true(o.start_at_ns == 7289654399999999999LL);
 	parse_ok("--json --remove --keep-cache -S -w 0 -f d", &o);
 	assert_true(o.json && o.remove && o.keep_cache && o.skip_sync);
+	assert_true(o.thp);
+	parse_ok("--no-thp -f d", &o);
+	assert_false(o.thp);
 	assert_true(o.warmup_ns == 0);
 	parse_ok("-f a -f b", &o);
 	assert_string_equal(o.path, "b");
@@ -778,7 +782,7 @@ static void test_usage(void **state)
 		"--uncached", "-s SIZE", "-p N", "-n N", "-t TIME", "-w TIME",
 		"-u SIZE", "-q N", "-S ", "-f PATH", "-a ", "-v ", "-vv ", "-vvv ",
 		"--json", "--seed", "--start-at", "--remove", "--keep-cache",
-		"--engine", "--iodepth", "--help", "--version", "16M", "4K",
+		"--no-thp", "--engine", "--iodepth", "--help", "--version", "16M", "4K",
 		"16G", "dropping its files", "stderr", "0 success", "130 interrupted",
 		"2 bad usage", "1 the run failed", "powers of 1024", "s, m or h",
 		"-q 32",

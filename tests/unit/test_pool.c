@@ -53,7 +53,7 @@ static void test_pool_is_random(void **state)
 {
 	struct atio_pool p;
 
-	assert_int_equal(atio_pool_init(&p, 4096, 1, 7), 0);
+	assert_int_equal(atio_pool_init(&p, 4096, 1, 7, true), 0);
 	assert_true(chi_square_bytes(p.base, p.size) < 400);
 	/* The check itself can fail: a zeroed buffer scores far above. */
 	memset(p.base, 0, 1 << 20);
@@ -66,19 +66,19 @@ static void test_pool_sizes(void **state)
 {
 	struct atio_pool p;
 
-	assert_int_equal(atio_pool_init(&p, 4096, 1, 1), 0);
+	assert_int_equal(atio_pool_init(&p, 4096, 1, 1, true), 0);
 	assert_true(p.size >= ATIO_POOL_MIN);
 	assert_int_equal(p.size % 4096, 0);
 	assert_int_equal((uintptr_t)p.base % 4096, 0);
 	atio_pool_free(&p);
 
 	/* Large windows: at least inflight + 1 of them. */
-	assert_int_equal(atio_pool_init(&p, 16u << 20, 3, 1), 0);
+	assert_int_equal(atio_pool_init(&p, 16u << 20, 3, 1, true), 0);
 	assert_true(p.size >= 4 * (16u << 20));
 	atio_pool_free(&p);
 
 	/* Odd window sizes still tile the pool exactly. */
-	assert_int_equal(atio_pool_init(&p, 3 * 512, 1, 1), 0);
+	assert_int_equal(atio_pool_init(&p, 3 * 512, 1, 1, true), 0);
 	assert_int_equal(p.size % (3 * 512), 0);
 	atio_pool_free(&p);
 }
@@ -90,7 +90,7 @@ static void test_take_stamps(void **state)
 	struct atio_stamp st;
 	size_t nwin;
 
-	assert_int_equal(atio_pool_init(&p, 16384, 1, 9), 0);
+	assert_int_equal(atio_pool_init(&p, 16384, 1, 9, true), 0);
 	nwin = p.size / p.window;
 	for (uint64_t i = 0; i < 2 * nwin + 3; i++) {
 		uint64_t off = 1000000ULL * 4096 + i * 16384;
@@ -117,7 +117,7 @@ static void test_no_two_blocks_alike(void **state)
 	size_t nwin;
 	unsigned char *w;
 
-	assert_int_equal(atio_pool_init(&p, 4096, 1, 3), 0);
+	assert_int_equal(atio_pool_init(&p, 4096, 1, 3, true), 0);
 	nwin = p.size / p.window;
 	w = atio_pool_take(&p, 0);
 	memcpy(first, w, sizeof(first));

@@ -67,6 +67,7 @@ static void default_opts(struct atio_opts *o)
 	o->seed = 42;
 	o->engine = "sync";
 	o->iodepth = 1;
+	o->thp = true;
 }
 
 /* A fixture with @n empty threads and default options. */
@@ -842,7 +843,7 @@ static void test_rate_once(void **state)
 
 /* ---- the header ------------------------------------------------------- */
 
-/* design.md's example, Title through Testcase, then atio's two lines. */
+/* design.md's example, Title through Testcase, then atio's three lines. */
 static void test_header_defaults(void **state)
 {
 	static const char *const want[] = {
@@ -855,6 +856,7 @@ static void test_header_defaults(void **state)
 		("Testcase: create/open 1 file(s) of total size 16384.00 MB named /mnt/dir, "
 		 "start 1 thread(s) and do cached sequential read by 16384KB blocks"),
 		"Engine: sync, iodepth 1",
+		"Buffers: transparent huge pages where 2M or more",
 		"Seed: 42",
 	};
 	struct atio_opts o;
@@ -867,7 +869,7 @@ static void test_header_defaults(void **state)
 		assert_true(nth_line(t, i, line, sizeof(line)));
 		assert_string_equal(line, want[i]);
 	}
-	assert_int_equal(count_lines(t), 9);
+	assert_int_equal(count_lines(t), 10);
 	assert_null(strstr(t, "rate"));
 	free(t);
 
@@ -902,6 +904,7 @@ static void test_header_variants(void **state)
 	o.engine = "io_uring";
 	o.iodepth = 32;
 	o.seed = UINT64_MAX;
+	o.thp = false;
 	t = render_opts(atio_report_header, &o);
 	assert_true(nth_line(t, 3, line, sizeof(line)));
 	assert_string_equal(line, "Processes: 16");
@@ -917,6 +920,8 @@ static void test_header_variants(void **state)
 	assert_true(nth_line(t, 7, line, sizeof(line)));
 	assert_string_equal(line, "Engine: sync, iodepth 32");
 	assert_true(nth_line(t, 8, line, sizeof(line)));
+	assert_string_equal(line, "Buffers: base pages");
+	assert_true(nth_line(t, 9, line, sizeof(line)));
 	assert_string_equal(line, "Seed: 18446744073709551615");
 	free(t);
 
@@ -954,7 +959,7 @@ static void test_header_hostile_path(void **state)
 	o.path = "/mnt/generated\ntime: 1 sec; rate: { 9 } MB/s;\tseparate";
 	t = render_opts(atio_report_header, &o);
 	assert_null(strstr(t, "rate"));
-	assert_int_equal(count_lines(t), 9);
+	assert_int_equal(count_lines(t), 10);
 	assert_non_null(strstr(t, "named /mnt/gene"));
 	free(t);
 	(void)state;
@@ -1089,6 +1094,7 @@ static void test_json_result(void **state)
 	x->o.threads = 3;
 	x->o.nfiles = 3;
 	x->o.keep_cache = true;
+	x->o.thp = false;
 	x->o.time_ns = 30 * NS;
 	x->o.warmup_ns = 2500 * 1000 * 1000ULL;
 	for (unsigned i = 0; i < 3; i++)
@@ -1122,6 +1128,7 @@ static void test_json_result(void **state)
 	assert_int_equal(ju64(s, "iodepth"), 1);
 	assert_int_equal(ju64(s, "seed"), 42);
 	assert_true(jbool(s, "keep_cache"));
+	assert_false(jbool(s, "thp"));
 	assert_false(jbool(s, "remove"));
 	(void)jstr(s, "cmdline");
 
