@@ -18,7 +18,8 @@ Workloads (files of 1 GiB):
   b  the same at iodepth 32 with io_uring
   c  null engine, 4K random, 1 thread
   d  O_DIRECT 4K random read, 2 threads, iodepth 32: io_uring, then libaio
-  e  O_DIRECT 16M sequential read, then write, 2 threads, sync (psync)
+  e  O_DIRECT 16M sequential read, then write, 2 threads, sync (psync);
+     each also with atio --no-thp (base-page buffers, as fio's)
   f  4K random writes, fdatasync every 32 writes, 4 threads, sync
 
 Settings, from the environment or as NAME=VALUE arguments:
@@ -196,7 +197,7 @@ CHECK=0
 # L_CMD if set), print the medians and ratios, and add rows to the table.
 # With CHECK=1, only have atio (-a) and fio (--parse-only) check the options.
 bench() {
-	local name=$1 label=$2 omin=$3 cmax=$4 res=$WORK/$1.runs i tool line
+	local name=$1 label=$2 omin=$3 cmax=$4 res=$WORK/${1//\//-}.runs i tool line
 	local ops_s cpu_m ops sec usr sy tools=(atio fio) order
 	local -a cmd
 	if [ "$CHECK" = 1 ]; then
@@ -298,14 +299,24 @@ workloads() {
 		done
 	fi
 	if has e; then
-		# atio includes the final sync of a write test; fio does with end_fsync=1
+		# atio includes the final sync of a write test; fio does with
+		# end_fsync=1. atio runs twice: as it is (its 16M buffers in huge
+		# pages), and with --no-thp, in base pages as fio's buffers are,
+		# so that the table tells the buffers' share from the rest.
 		for rw in read write; do
-			A_CMD=("$ATIO" "--$rw" --uncached --seq -s 16M -p 2 --engine sync
-				-u 2G "${ATIO_COMMON[@]}" -f "$R2")
-			F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --direct=1
-				--ioengine=psync "--rw=$rw" --bs=16m "${J2[@]}")
-			[ "$rw" = read ] || F_CMD+=(--end_fsync=1)
-			bench "e-$rw" "O_DIRECT 16M sequential $rw, 2 threads, sync" 0.97 0.8
+			for pages in huge base; do
+				A_CMD=("$ATIO" "--$rw" --uncached --seq -s 16M -p 2 --engine sync
+					-u 2G "${ATIO_COMMON[@]}" -f "$R2")
+				[ "$pages" = huge ] || A_CMD+=(--no-thp)
+				F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --direct=1
+					--ioengine=psync "--rw=$rw" --bs=16m "${J2[@]}")
+				[ "$rw" = read ] || F_CMD+=(--end_fsync=1)
+				if [ "$pages" = huge ]; then
+					bench "e-$rw" "O_DIRECT 16M sequential $rw, 2 threads, sync" 0.97 0.8
+				else
+					bench "e-$rw/base" "the same, atio --no-thp" 0.97 0.8
+				fi
+			done
 		done
 	fi
 	if has f; then
@@ -347,7 +358,7 @@ workloads
 printf '\n== summary: medians of %d pairs of %s s; ratio = atio/fio (a/loop: atio/pread loop)\n' \
 	"$PAIRS" "$TIME"
 printf '# load average at end: %s\n' "$(load)"
-fmt='%-10s | %10s | %10s | %6s | %14s | %13s | %6s | %s\n'
+fmt='%-12s | %10s | %10s | %6s | %14s | %13s | %6s | %s\n'
 # shellcheck disable=SC2059 # the format is ours
 {
 	printf "$fmt" workload 'atio ops/s' 'fio ops/s' ratio 'atio CPU s/Mop' \
