@@ -21,8 +21,10 @@ static int sync_init(struct atio_worker *w)
 
 /*
  * Transfer the whole request, retrying short transfers (a signal, a
- * filesystem splitting a large request). A read that meets end of file
- * returns the bytes it got; the worker treats the short count as an error.
+ * filesystem splitting a large request). A read that meets end of file, or
+ * a transfer that fails after part of the request, returns the bytes it got
+ * (so that the error message can say what was written); the worker treats
+ * the short count as an error. A failure before any byte returns -errno.
  */
 static int64_t transfer(struct atio_req *r)
 {
@@ -37,7 +39,7 @@ static int64_t transfer(struct atio_req *r)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return -errno;
+			return done ? (int64_t)done : -errno;
 		}
 		if (n == 0)
 			break;

@@ -199,4 +199,65 @@ expect_match "the failure names the file, the offset and what happened" "$ERR" \
 	"^atio: $E/atio.0: short read at offset [0-9]+: [0-9]+ of 65536 bytes$"
 expect_count "the failed run prints no result line" "$OUT" rate 0
 
+# No space left in the middle of a write test: in a private 40 MiB tmpfs,
+# the running test is stopped (SIGSTOP, so that it cannot take the space
+# back first), a hole is punched in its file, the rest of the filesystem is
+# filled but for 16 KiB, and the test goes on (SIGCONT): its first write
+# into the hole stops after 16 KiB, and writing the rest gets ENOSPC from
+# the kernel. The run stops, names the file, the offset, the bytes written
+# and the error, prints no result line and exits 1; the same with each
+# asynchronous engine this atio has (whose writes in flight share the
+# 16 KiB, so a whole write may fail instead).
+NS=$WORK/nospace
+mkdir "$NS" "$NS/mnt"
+cat >"$NS/run" <<'EOS'
+#!/bin/sh
+# run ATIO DIR OUT ARG...: in a 40 MiB tmpfs on DIR, fill a 16 MiB file,
+# start atio ARG... on it (stdout OUT.out, stderr OUT.err), then take the
+# space away from under it while it is stopped; exits with atio's status.
+exec unshare -m sh -c '
+	atio=$1 dir=$2 out=$3
+	shift 3
+	mount -t tmpfs -o size=40m atio-test "$dir" || exit 99
+	"$atio" --write --seq -s 1M -p 1 -u 16M -t 0.1 -f "$dir" >"$out.prep" 2>&1 || exit 98
+	"$atio" "$@" -f "$dir" >"$out.out" 2>"$out.err" &
+	pid=$!
+	sleep 1
+	kill -STOP "$pid"
+	fallocate -p -o 4M -l 8M "$dir/atio.0" || { kill -KILL "$pid"; exit 97; }
+	dd if=/dev/zero of="$dir/filler" bs=4K 2>/dev/null
+	fallocate -p -o 0 -l 16K "$dir/filler"
+	kill -CONT "$pid"
+	wait "$pid"
+' sh "$@"
+EOS
+chmod +x "$NS/run"
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null 2>&1 ||
+	! unshare -m sh -c 'mount -t tmpfs -o size=1m atio-test "$1"' sh "$NS/mnt" 2>/dev/null; then
+	skip_check "no space left mid-run" "cannot mount a tmpfs in a private mount namespace here (needs root and unshare -m)"
+else
+	for eng in sync io_uring libaio; do
+		depth=8
+		[ "$eng" != sync ] || depth=1
+		args=(--write --rand -s 64K -p 1 -u 16M -t 30 --engine "$eng" --iodepth "$depth")
+		LAST="atio ${args[*]} (space taken away under it)"
+		if "$NS/run" "$ATIO" "$NS/mnt" "$NS/r" "${args[@]}"; then RC=0; else RC=$?; fi
+		if [ "$eng" != sync ] && [ "$RC" = 1 ] &&
+			grep -q "not built\|not available\|refuse" "$NS/r.err"; then
+			skip_check "no space left mid-run, $eng" "$(head -n 1 "$NS/r.err")"
+			continue
+		fi
+		why=()
+		[ "$RC" = 1 ] || why+=("exit $RC, want 1")
+		want="short write at offset [0-9]+: 16384 of 65536 bytes \(No space left on device\)"
+		[ "$eng" = sync ] ||
+			want="(write of 65536 bytes at offset [0-9]+: No space left on device|short write at offset [0-9]+: [0-9]+ of 65536 bytes \(No space left on device\))"
+		grep -Eq "^atio: $NS/mnt/atio.0: $want$" "$NS/r.err" ||
+			why+=("no line on stderr naming the file, the offset and ENOSPC: want $want")
+		[ "$(grep -c rate "$NS/r.out")" = 0 ] || why+=("a result line was printed")
+		verdict "no space left mid-run, $eng: stopped, named, exit 1" "$NS/r.out" "$NS/r.err" "$NS/r.prep"
+	done
+fi
+
 finish
