@@ -69,21 +69,24 @@ static bool stopped(const struct atio_worker *w)
  * asked again, so write the rest of the block, as any program that loops
  * on write() would, and name its error. The rest is written only when its
  * start stays aligned for O_DIRECT (a multiple of 4 KiB); otherwise, and
- * when the rest goes through, the reason stays unknown.
+ * when the rest goes through, the reason stays unknown and *@err is EIO.
  */
 static const char *short_write_reason(const struct atio_worker *w, const struct atio_req *r,
-				      int64_t done)
+				      int64_t done, int *err)
 {
 	ssize_t n;
 
+	*err = EIO;
 	if (w->sh->opts->direct && done % 4096)
 		return "the rest was not retried";
 	do
 		n = pwrite(r->fd, (const char *)r->buf + done, r->len - (size_t)done,
 			   (off_t)(r->off + (uint64_t)done));
 	while (n < 0 && errno == EINTR);
-	if (n < 0)
+	if (n < 0) {
+		*err = errno;
 		return strerror(errno);
+	}
 	return "writing the rest did not fail";
 }
 
@@ -97,11 +100,13 @@ static int fail(struct atio_worker *w, const struct atio_req *r, int64_t res)
 	for (unsigned s = 0; s < w->nsegs; s++)
 		if (w->segs[s].fd == r->fd)
 			path = w->sh->ds->files[w->segs[s].file].path;
-	if (res >= 0 && r->op == ATIO_REQ_WRITE)
-		atio_error_set(&w->err, ATIO_EXIT_FAIL, EIO,
+	if (res >= 0 && r->op == ATIO_REQ_WRITE) {
+		const char *why = short_write_reason(w, r, res, &err);
+
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, err,
 			       "%s: short write at offset %" PRIu64 ": %" PRId64 " of %zu bytes (%s)",
-			       path, r->off, res, r->len, short_write_reason(w, r, res));
-	else if (res >= 0)
+			       path, r->off, res, r->len, why);
+	} else if (res >= 0)
 		atio_error_set(&w->err, ATIO_EXIT_FAIL, EIO,
 			       "%s: short %s at offset %" PRIu64 ": %" PRId64 " of %zu bytes",
 			       path, verb[r->op], r->off, res, r->len);
