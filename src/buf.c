@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -51,6 +52,19 @@ void *atio_buf_alloc(size_t len, bool huge)
 	}
 	memset(p, 0, len);
 	return p;
+}
+
+bool atio_buf_thp_available(void)
+{
+	char mode[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+	if (!f)
+		return false;
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = '\0';
+	fclose(f);
+	return strstr(mode, "[always]") || strstr(mode, "[madvise]");
 }
 
 void atio_buf_free(void *buf, size_t len)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "atio/buf.h"
 #include "atio/cli.h"
 #include "atio/clock.h"
 #include "atio/dataset.h"
@@ -409,6 +410,9 @@ int main(int argc, char **argv)
 		return fail(&e);
 	if (why[0])
 		say("%s", why);
+	/* Say what the buffers will be, not what was hoped for. */
+	if (o.thp && !atio_buf_thp_available())
+		o.thp = false;
 	if (strcmp(engine->name, "libaio") == 0 && !o.direct)
 		say("warning: libaio is only asynchronous with --uncached: with the page "
 		    "cache each submit waits for its I/O, as the sync engine does");

@@ -26,6 +26,12 @@
  */
 void *atio_buf_alloc(size_t len, bool huge);
 
+/*
+ * Whether the kernel can give this process transparent huge pages for
+ * advised memory: THP built in and "always" or "madvise", not "never".
+ */
+bool atio_buf_thp_available(void);
+
 /* Release a buffer from atio_buf_alloc() of @len bytes; NULL is ignored. */
 void atio_buf_free(void *buf, size_t len);
 

@@ -63,6 +63,16 @@ static long huge_kib(const void *p)
 	return kib;
 }
 
+/* What atio tells the header agrees with the kernel's setting. */
+static void test_thp_available(void **state)
+{
+	const char *mode = thp_mode();
+	bool on = strcmp(mode, "always") == 0 || strcmp(mode, "madvise") == 0;
+
+	assert_int_equal(atio_buf_thp_available(), on);
+	(void)state;
+}
+
 static bool all_zero(const unsigned char *p, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -134,6 +144,7 @@ static void test_no_thp_stays_small(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_thp_available),
 		cmocka_unit_test(test_small_buffer),
 		cmocka_unit_test(test_zero_length_refused),
 		cmocka_unit_test(test_large_buffer_is_huge),
