@@ -23,8 +23,9 @@ static int sync_init(struct atio_worker *w)
  * Transfer the whole request, retrying short transfers (a signal, a
  * filesystem splitting a large request). A read that meets end of file, or
  * a transfer that fails after part of the request, returns the bytes it got
- * (so that the error message can say what was written); the worker treats
- * the short count as an error. A failure before any byte returns -errno.
+ * (so that the error message can say what was written), the latter with
+ * its errno in r->err; the worker treats the short count as an error. A
+ * failure before any byte returns -errno.
  */
 static int64_t transfer(struct atio_req *r)
 {
@@ -39,7 +40,10 @@ static int64_t transfer(struct atio_req *r)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return done ? (int64_t)done : -errno;
+			if (!done)
+				return -errno;
+			r->err = errno;
+			break;
 		}
 		if (n == 0)
 			break;

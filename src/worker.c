@@ -65,18 +65,21 @@ static bool stopped(const struct atio_worker *w)
 }
 
 /*
- * Why a write of @r stopped after @done bytes: the kernel tells only when
- * asked again, so write the rest of the block, as any program that loops
- * on write() would, and name its error. The rest is written only when its
- * start stays aligned for O_DIRECT (a multiple of 4 KiB); otherwise, and
- * when the rest goes through, the reason stays unknown and *@err is EIO.
+ * Why a write of @r stopped after @done bytes: the engine's r->err when it
+ * asked the kernel already; else, since the kernel tells only when asked
+ * again, write the rest of the block, as any program that loops on write()
+ * would, and name its error. The rest is written only when its start stays
+ * aligned for O_DIRECT (a multiple of 4 KiB); otherwise, and when the rest
+ * goes through, the reason stays unknown and *@err is EIO.
  */
 static const char *short_write_reason(const struct atio_worker *w, const struct atio_req *r,
 				      int64_t done, int *err)
 {
 	ssize_t n;
 
-	*err = EIO;
+	*err = r->err ? r->err : EIO;
+	if (r->err)
+		return strerror(r->err);
 	if (w->sh->opts->direct && done % 4096)
 		return "the rest was not retried";
 	do

@@ -50,6 +50,7 @@ struct atio_req {
 	size_t len;
 	uint64_t off;
 	int64_t res;
+	int err;                   /* with a short res: why the rest failed, if known */
 	uint64_t issued;           /* the worker's business: clock ticks */
 };
 

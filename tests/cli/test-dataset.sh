@@ -53,6 +53,19 @@ stamp() {
 	stat -c '%n %s %y %z' "$@"
 }
 
+# untouched WHAT BEFORE FILE...: the FILEs' stamps are still BEFORE.
+untouched() {
+	local what=$1 before=$2 after
+
+	shift 2
+	after=$(stamp "$@")
+	if [ "$before" = "$after" ]; then
+		ok "$what"
+	else
+		not_ok "$what" "before: $before" "after:  $after"
+	fi
+}
+
 # -f DIR: DIR/atio.0 .. atio.N-1, each of -u/-n rounded down to 4096.
 A=$WORK/a
 mkdir "$A"
@@ -70,17 +83,12 @@ sleep 0.05
 run_atio -t 0.2 -s 64K -p 3 -u 10M -f "$A"
 expect_code "second run, same -u: exit 0" 0
 expect_no_match "second run, same -u: no preparing" "$ERR" 'preparing'
-after=$(stamp "$A"/atio.*)
-if [ "$before" = "$after" ]; then
-	ok "second run, same -u: files untouched (size, mtime, ctime)"
-else
-	not_ok "second run, same -u: files untouched (size, mtime, ctime)" "before: $before" "after:  $after"
-fi
+untouched "second run, same -u: files untouched (size, mtime, ctime)" "$before" "$A"/atio.*
 # The same files serve a different -p when -n stays: -p 1 -n 3.
 run_atio -t 0.2 -s 64K -p 1 -n 3 -u 10M -f "$A"
 expect_code "-p 1 -n 3 on the same files: exit 0" 0
 expect_no_match "-p 1 -n 3 on the same files: no preparing" "$ERR" 'preparing'
-check "-p 1 -n 3 on the same files: files untouched" [ "$before" = "$(stamp "$A"/atio.*)" ]
+untouched "-p 1 -n 3 on the same files: files untouched" "$before" "$A"/atio.*
 
 # A write test keeps the files whole, incompressible and without repeats.
 run_atio --write --rand -t 0.3 -p 3 -u 10M -f "$A"
@@ -103,7 +111,7 @@ expect_code "shrink to -u 6M: exit 0" 0
 files_ok "shrink to -u 6M: each file 2M, allocated, incompressible" 2097152 "$A"/atio.{0,1,2}
 before=$(stamp "$A"/atio.*)
 run_atio -t 0.2 -s 64K -p 3 -u 6M -f "$A"
-check "after the shrink, the same -u reuses the files" [ "$before" = "$(stamp "$A"/atio.*)" ]
+untouched "after the shrink, the same -u reuses the files" "$before" "$A"/atio.*
 
 # A run refused for lack of space must leave the prepared files alone.
 before=$(stamp "$A"/atio.*)
@@ -111,12 +119,7 @@ if [ "$(free_bytes "$A")" -lt $((900 * 1024 * 1024 * 1024 * 1024)) ]; then
 	run_atio -t 0.2 -s 64K -p 3 -u 900T -f "$A"
 	expect_code "-u 900T, more than the free space: exit 1" 1
 	expect_match "-u 900T: a message about free space" "$ERR" '^atio: .*free space'
-	after=$(stamp "$A"/atio.*)
-	if [ "$before" = "$after" ]; then
-		ok "-u 900T, refused: the existing files are untouched"
-	else
-		not_ok "-u 900T, refused: the existing files are untouched" "before: $before" "after:  $after"
-	fi
+	untouched "-u 900T, refused: the existing files are untouched" "$before" "$A"/atio.*
 else
 	skip_check "a run refused for lack of space" "more than 900T free in $WORK"
 fi

@@ -18,6 +18,21 @@ driver_setup
 HOSTS=(node1 node2 node3)
 ITER=2
 
+# iterations_ok WHAT FILTER: ok when the -o document ($WORK/matrix.json) has
+# iterations and the jq FILTER, run on each one, prints nothing; else
+# not_ok with the first lines it printed.
+iterations_ok() {
+	local msg
+
+	if msg=$(jq -r "[.results[].tests[].iterations[]] as \$it
+		| if (\$it | length) == 0 then \"no iterations\" else (\$it[] | $2) end" \
+		"$WORK/matrix.json" 2>&1) && [ -z "$msg" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "$(head -n 3 <<<"$msg")"
+	fi
+}
+
 # The section title of each test, and the unit atio reports for it.
 title_of() {
 	case $1 in
@@ -181,31 +196,19 @@ else
 		not_ok "-o FILE: its sums are the printed sums" \
 			"$(diff "$WORK/sums.text" "$WORK/sums.json" | head -n 8)"
 	fi
-	if msg=$(jq -r '[.results[].tests[].iterations[]] as $it
-		| if ($it | length) == 0 then "no iterations"
-		  else ($it[] | select((.complete != true) or ((.nodes | map(.host)) != ["node1", "node2", "node3"])
+	# shellcheck disable=SC2016 # jq's own $variables
+	iterations_ok "-o FILE: every iteration complete, with node1..3 whose values add up to its sum (within 0.5e-5 a node)" \
+		'select((.complete != true) or ((.nodes | map(.host)) != ["node1", "node2", "node3"])
 			or (((.nodes | map(.value) | add) - .sum) | fabs) > 0.5e-5 * (.nodes | length))
-			| "iteration \(.iteration) of a test: complete \(.complete), nodes \(.nodes | map(.host)), sum \(.sum), values \(.nodes | map(.value))")
-		  end' "$WORK/matrix.json" 2>&1) && [ -z "$msg" ]; then
-		ok "-o FILE: every iteration complete, with node1..3 whose values add up to its sum (within 0.5e-5 a node)"
-	else
-		not_ok "-o FILE: every iteration complete, with node1..3 whose values add up to its sum (within 0.5e-5 a node)" \
-			"$(head -n 3 <<<"$msg")"
-	fi
+		| "iteration \(.iteration) of a test: complete \(.complete), nodes \(.nodes | map(.host)), sum \(.sum), values \(.nodes | map(.value))"'
 	# One instant: every node of every iteration started (atio's own
 	# start_epoch) at the run's start_at, within 0.5 s (one clock here).
-	if msg=$(jq -r '[.results[].tests[].iterations[]] as $it
-		| if ($it | length) == 0 then "no iterations"
-		  else ($it[] | .start_at as $s | .nodes[]
-			| select(($s | type) != "number" or (.start_epoch | type) != "number"
-				or .start_epoch < $s - 0.05 or .start_epoch > $s + 0.5)
-			| "\(.host): started at \(.start_epoch), the run at \($s)")
-		  end' "$WORK/matrix.json" 2>&1) && [ -z "$msg" ]; then
-		ok "-o FILE: in every iteration every node started at the agreed instant (within 0.5 s)"
-	else
-		not_ok "-o FILE: in every iteration every node started at the agreed instant (within 0.5 s)" \
-			"$(head -n 3 <<<"$msg")"
-	fi
+	# shellcheck disable=SC2016 # jq's own $variables
+	iterations_ok "-o FILE: in every iteration every node started at the agreed instant (within 0.5 s)" \
+		'.start_at as $s | .nodes[]
+		| select(($s | type) != "number" or (.start_epoch | type) != "number"
+			or .start_epoch < $s - 0.05 or .start_epoch > $s + 0.5)
+		| "\(.host): started at \(.start_epoch), the run at \($s)"'
 	if [ "$(jq -r '"\(.exit_status) \(.interrupted)"' "$WORK/matrix.json" 2>&1)" = "0 false" ]; then
 		ok "-o FILE: exit_status 0, not interrupted"
 	else
