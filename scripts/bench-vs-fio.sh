@@ -21,6 +21,15 @@ Workloads (files of 1 GiB):
   e  O_DIRECT 16M sequential read, then write, 2 threads, sync (psync);
      each also with atio --no-thp (base-page buffers, as fio's)
   f  4K random writes, fdatasync every 32 writes, 4 threads, sync
+  g  seed 000's randread.fio as its guide writes it: O_DIRECT 4K random
+     read, iodepth 32, one job per CPU (nproc), libaio, then io_uring
+  h  seed 000's seqread.fio: O_DIRECT 1M sequential read, iodepth 32, one
+     job per CPU, libaio, then io_uring; each also with atio --no-thp
+
+Every run also reads the target device's counters (/sys/dev/block/M:N/stat)
+before and after, and -v prints its average queue depth (time in queue over
+busy time) and average request size: a tool that lets the queue run short
+shows it there. The summary gives the median queue depth of each tool.
 
 Settings, from the environment or as NAME=VALUE arguments:
   ATIO       atio binary (default build/atio in this repository)
@@ -28,8 +37,9 @@ Settings, from the environment or as NAME=VALUE arguments:
   DIR        test directory (default a new mktemp -d under /var/tmp,
              removed at exit unless KEEP=1)
   TIME       seconds per run (default 10; --quick: 3, a smoke test)
-  PAIRS      atio/fio pairs per workload, at least 3 (default 4: each tool runs first in half of them)
-  WORKLOADS  space-separated subset of "a b c d e f" (default all)
+  PAIRS      atio/fio pairs per workload, at least 3 (default 5; the
+             tool that runs first alternates from pair to pair)
+  WORKLOADS  space-separated subset of "a b c d e f g h" (default all)
   -v prints every run's numbers too; -h, --help prints this help.
 EOF
 }
@@ -49,14 +59,14 @@ for arg; do
 done
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 : "${ATIO:=$TOP/build/atio}" "${FIO:=fio}" "${DIR:=}" "${KEEP:=0}" "${TIME:=10}"
-: "${PAIRS:=4}" "${WORKLOADS:=a b c d e f}"
+: "${PAIRS:=5}" "${WORKLOADS:=a b c d e f g h}"
 has() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 case $TIME in '' | *[!0-9]* | 0*) die "TIME='$TIME': need whole seconds, at least 1" ;; esac
 case $PAIRS in '' | *[!0-9]* | 0*) die "PAIRS='$PAIRS': need a whole number" ;; esac
 [ "$PAIRS" -ge 3 ] || die "PAIRS=$PAIRS: need at least 3 pairs for a median"
 for w in $WORKLOADS; do
-	case $w in [a-f]) ;; *) die "WORKLOADS: unknown workload '$w' (use a b c d e f)" ;; esac
+	case $w in [a-h]) ;; *) die "WORKLOADS: unknown workload '$w' (use a b c d e f g h)" ;; esac
 done
 [ -n "${WORKLOADS// /}" ] || die "WORKLOADS is empty"
 [ -x "$ATIO" ] || die "no atio binary at $ATIO: build it with scripts/build.sh, or set ATIO"
@@ -77,6 +87,41 @@ else
 fi
 DIR=$(cd "$DIR" && pwd)
 WORK=$DIR/.bench
+
+# The counters of the block device that holds DIR (/sys/dev/block/M:N/stat),
+# or nothing when its filesystem has no device of its own (tmpfs, overlay).
+dev_stat_path() {
+	local dev maj min
+	dev=$(stat -c %d "$1") || return 0
+	maj=$(((dev >> 8) & 0xfff | ((dev >> 32) & ~0xfff)))
+	min=$(((dev & 0xff) | ((dev >> 12) & ~0xff)))
+	if [ -r "/sys/dev/block/$maj:$min/stat" ]; then
+		printf '%s\n' "/sys/dev/block/$maj:$min/stat"
+	fi
+}
+DEV_STAT=$(dev_stat_path "$DIR")
+
+# dev_counters: the device's counters now, or "-" without a device
+dev_counters() {
+	if [ -n "$DEV_STAT" ]; then
+		cat "$DEV_STAT"
+	else
+		echo -
+	fi
+}
+
+# dev_load BEFORE AFTER: "QD REQ_KIB" between two dev_counters readings:
+# the average number of requests in the device's queue while it was busy
+# (time in queue over busy time) and the average request size; "- -"
+# without a device or without I/O.
+dev_load() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (split(a, x) < 11 || split(b, y) < 11) { print "- -"; exit }
+		ios = y[1] - x[1] + y[5] - x[5]; busy = y[10] - x[10]
+		if (ios <= 0 || busy <= 0) { print "- -"; exit }
+		printf "%.1f %.0f\n", (y[11] - x[11]) / busy, (y[3] - x[3] + y[7] - x[7]) / 2 / ios
+	}'
+}
 # a directory of ours goes at exit (unless KEEP=1); one given in DIR stays
 cleanup() {
 	if [ "$KEEP" != 1 ] && [ "$OWN_DIR" = 1 ]; then rm -rf -- "$DIR"; else note "files left in $DIR"; fi
@@ -129,6 +174,9 @@ import statistics, sys
 path, a, b, omin, cmax = sys.argv[1:6]
 runs = [l.split() for l in open(path)]
 med = lambda t, i: statistics.median(float(r[i]) for r in runs if r[0] == t)
+def qd(t):
+    v = [float(r[7]) for r in runs if r[0] == t and len(r) > 7 and r[7] != "-"]
+    return "%.1f" % statistics.median(v) if v else "-"
 ao, bo, ac, bc = med(a, 1), med(b, 1), med(a, 2), med(b, 2)
 ro, rc = ao / bo, ac / bc
 miss = []
@@ -136,7 +184,7 @@ if omin != "-" and ro < float(omin): miss.append("ops")
 if cmax != "-" and rc > float(cmax): miss.append("cpu")
 tgt = ("ops>=%sx" % omin) + ("" if cmax == "-" else " cpu<=%sx" % cmax)
 tgt += ": " + ("MISS " + "+".join(miss) if miss else "met")
-print("%.0f\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%s" % (ao, bo, ro, ac, bc, rc, tgt))
+print("%.0f\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s" % (ao, bo, ro, ac, bc, rc, qd(a), qd(b), tgt))
 '
 
 # run OUT CMD...: stdout to OUT, stderr to OUT.err; a failure aborts
@@ -198,7 +246,7 @@ CHECK=0
 # With CHECK=1, only have atio (-a) and fio (--parse-only) check the options.
 bench() {
 	local name=$1 label=$2 omin=$3 cmax=$4 res=$WORK/${1//\//-}.runs i tool line
-	local ops_s cpu_m ops sec usr sy tools=(atio fio) order
+	local ops_s cpu_m ops sec usr sy qd req c0 c1 tools=(atio fio) order
 	local -a cmd
 	if [ "$CHECK" = 1 ]; then
 		run "$WORK/check" "${A_CMD[@]}" -a
@@ -223,14 +271,17 @@ bench() {
 			loop) cmd=("${L_CMD[@]}") ;;
 			esac
 			note "$name: run $i/$PAIRS: $tool"
+			c0=$(dev_counters)
 			run "$WORK/out" "${cmd[@]}"
+			c1=$(dev_counters)
 			line=$(python3 -c "$PY_PARSE" "$tool" "$WORK/out") ||
 				die "$name: cannot read the $tool result of: ${cmd[*]}"
+			line="$line $(dev_load "$c0" "$c1")"
 			echo "$tool $line" >>"$res"
 			[ "$VERBOSE" = 1 ] || continue
-			read -r ops_s cpu_m ops sec usr sy <<<"$line"
-			printf '  run %d %-4s %12.0f ops/s %8.3f CPU s/Mop  (%s ops in %s s; CPU s: %s user, %s sys)\n' \
-				"$i" "$tool" "$ops_s" "$cpu_m" "$ops" "$sec" "$usr" "$sy"
+			read -r ops_s cpu_m ops sec usr sy qd req <<<"$line"
+			printf '  run %d %-4s %12.0f ops/s %8.3f CPU s/Mop  (%s ops in %s s; CPU s: %s user, %s sys; device: queue %s, %s KiB a request)\n' \
+				"$i" "$tool" "$ops_s" "$cpu_m" "$ops" "$sec" "$usr" "$sy" "$qd" "$req"
 		done
 	done
 	summarise "$name" "$res" fio "$omin" "$cmax"
@@ -239,22 +290,25 @@ bench() {
 
 # summarise ROW RESULTS OTHER OPSMIN CPUMAX: medians, ratios, a table row
 summarise() {
-	local row ao bo ro ac bc rc tgt
+	local row ao bo ro ac bc rc aq bq tgt
 	row=$(python3 -c "$PY_SUMMARY" "$2" atio "$3" "$4" "$5") ||
 		die "$1: cannot summarise $2"
-	IFS=$'\t' read -r ao bo ro ac bc rc tgt <<<"$row"
-	printf '%s median of %d: ops/s atio %s, %s %s, ratio %s; CPU s/Mop atio %s, %s %s, ratio %s; %s\n' \
-		"$1" "$PAIRS" "$ao" "$3" "$bo" "$ro" "$ac" "$3" "$bc" "$rc" "$tgt"
+	IFS=$'\t' read -r ao bo ro ac bc rc aq bq tgt <<<"$row"
+	printf '%s median of %d: ops/s atio %s, %s %s, ratio %s; CPU s/Mop atio %s, %s %s, ratio %s; device queue atio %s, %s %s; %s\n' \
+		"$1" "$PAIRS" "$ao" "$3" "$bo" "$ro" "$ac" "$3" "$bc" "$rc" "$aq" "$3" "$bq" "$tgt"
 	printf '%s\t%s\n' "$1" "$row" >>"$TABLE"
 }
 
 R1=$DIR/r1 # 1 x 1 GiB: a, b
 R2=$DIR/r2 # 2 x 1 GiB: d, e
 W4=$DIR/w4 # 4 x 1 GiB: f
-LOOP_MIN=0.9
+NCPU=$(nproc)
+RN=$DIR/r$NCPU # NCPU x 1 GiB: g, h (the same files as R2 on 2 CPUs)
+LOOP_MIN=0.95
 mapfile -t J1 < <(fio_jobs "$R1" 1)
 mapfile -t J2 < <(fio_jobs "$R2" 2)
 mapfile -t J4 < <(fio_jobs "$W4" 4)
+mapfile -t JN < <(fio_jobs "$RN" "$NCPU")
 L_CMD=()
 
 # The workloads; with CHECK=1 bench() only checks the command lines.
@@ -295,7 +349,7 @@ workloads() {
 			F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --direct=1
 				"--ioengine=$eng" --iodepth=32 "${best[@]}" --rw=randread
 				--bs=4k --norandommap "${J2[@]}")
-			bench "d-${eng#lib}" "O_DIRECT 4K random read, 2 threads, $eng depth 32" 0.97 0.8
+			bench "d-${eng#lib}" "O_DIRECT 4K random read, 2 threads, $eng depth 32" 1.0 1.0
 		done
 	fi
 	if has e; then
@@ -312,9 +366,9 @@ workloads() {
 					--ioengine=psync "--rw=$rw" --bs=16m "${J2[@]}")
 				[ "$rw" = read ] || F_CMD+=(--end_fsync=1)
 				if [ "$pages" = huge ]; then
-					bench "e-$rw" "O_DIRECT 16M sequential $rw, 2 threads, sync" 0.97 0.8
+					bench "e-$rw" "O_DIRECT 16M sequential $rw, 2 threads, sync" 1.0 1.0
 				else
-					bench "e-$rw/base" "the same, atio --no-thp" 0.97 0.8
+					bench "e-$rw/base" "the same, atio --no-thp" 1.0 1.0
 				fi
 			done
 		done
@@ -326,7 +380,36 @@ workloads() {
 		F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --ioengine=sync
 			--rw=randwrite --bs=4k --norandommap --fdatasync=32 --end_fsync=1
 			"${J4[@]}")
-		bench f "4K random write, fdatasync every 32, 4 threads, sync" 0.97 0.8
+		bench f "4K random write, fdatasync every 32, 4 threads, sync" 1.0 1.0
+	fi
+	# Seed 000's node profiles, fio's options as its guide gives them (no
+	# batching, fio's random map on), one job per CPU, 1 GiB files
+	# instead of the guide's twice the RAM.
+	if has g; then
+		for eng in libaio io_uring; do
+			A_CMD=("$ATIO" --read --uncached --rand -s 4K -p "$NCPU" --engine "$eng"
+				--iodepth 32 -u "${NCPU}G" "${ATIO_COMMON[@]}" -f "$RN")
+			F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --direct=1
+				"--ioengine=$eng" --iodepth=32 --rw=randread --bs=4k "${JN[@]}")
+			bench "g-${eng#lib}" "seed 000 randread.fio: O_DIRECT 4K random read, $NCPU jobs, $eng depth 32" 1.0 1.0
+		done
+	fi
+	if has h; then
+		# as in e, atio also with --no-thp: base-page buffers, as fio's
+		for eng in libaio io_uring; do
+			for pages in huge base; do
+				A_CMD=("$ATIO" --read --uncached --seq -s 1M -p "$NCPU" --engine "$eng"
+					--iodepth 32 -u "${NCPU}G" "${ATIO_COMMON[@]}" -f "$RN")
+				[ "$pages" = huge ] || A_CMD+=(--no-thp)
+				F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --direct=1
+					"--ioengine=$eng" --iodepth=32 --rw=read --bs=1m "${JN[@]}")
+				if [ "$pages" = huge ]; then
+					bench "h-${eng#lib}" "seed 000 seqread.fio: O_DIRECT 1M sequential read, $NCPU jobs, $eng depth 32" 1.0 1.0
+				else
+					bench "h-${eng#lib}/base" "the same, atio --no-thp" 1.0 1.0
+				fi
+			done
+		done
 	fi
 }
 
@@ -345,6 +428,7 @@ printf '# TIME=%s s per run, PAIRS=%s, WORKLOADS="%s"; ratio = atio/fio\n' \
 if has a || has b; then prepare "$R1" 1 1G; fi
 if has d || has e; then prepare "$R2" 2 2G; fi
 if has f; then prepare "$W4" 4 4G; fi
+if has g || has h; then prepare "$RN" "$NCPU" "${NCPU}G"; fi
 note "checking the command lines"
 CHECK=1
 workloads
@@ -358,12 +442,12 @@ workloads
 printf '\n== summary: medians of %d pairs of %s s; ratio = atio/fio (a/loop: atio/pread loop)\n' \
 	"$PAIRS" "$TIME"
 printf '# load average at end: %s\n' "$(load)"
-fmt='%-12s | %10s | %10s | %6s | %14s | %13s | %6s | %s\n'
+fmt='%-12s | %10s | %10s | %6s | %14s | %13s | %6s | %7s | %6s | %s\n'
 # shellcheck disable=SC2059 # the format is ours
 {
 	printf "$fmt" workload 'atio ops/s' 'fio ops/s' ratio 'atio CPU s/Mop' \
-		'fio CPU s/Mop' ratio target
-	while IFS=$'\t' read -r row ao bo ro ac bc rc tgt; do
-		printf "$fmt" "$row" "$ao" "$bo" "$ro" "$ac" "$bc" "$rc" "$tgt"
+		'fio CPU s/Mop' ratio 'atio qd' 'fio qd' target
+	while IFS=$'\t' read -r row ao bo ro ac bc rc aq bq tgt; do
+		printf "$fmt" "$row" "$ao" "$bo" "$ro" "$ac" "$bc" "$rc" "$aq" "$bq" "$tgt"
 	done <"$TABLE"
 }
