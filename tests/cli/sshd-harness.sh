@@ -489,7 +489,9 @@ node_atio_count() {
 # it found, one fact a line:
 #   SECTION title|threads
 #   NODE title|threads|iteration|host|value|unit     a node's result line
-#   SUM title|threads|iteration|value|unit|complete  (complete: 1 or 0)
+#   SUM title|threads|iteration|value|unit|complete  (complete: 1 or 0; 0 also
+#       when NOT CONCURRENT: it does not count in the average)
+#   NOTCONC title|threads|iteration|skew   a sum marked NOT CONCURRENT
 #   AVG title|threads|value|unit   (value "none" when no sum was complete)
 #   FAIL host|stderr lines below it|those lines, joined by " / "
 #   ERR what is wrong: a sum that is not the sum of the nodes' values above
@@ -543,7 +545,7 @@ parse_driver_output() {
 		reset()
 		next
 	}
-	/^Sum value on iteration [0-9]+ = \{ [0-9]+\.[0-9]+ \} [^ ;]+;( \(INCOMPLETE: [0-9]+ of [0-9]+ nodes\))?$/ {
+	/^Sum value on iteration [0-9]+ = \{ [0-9]+\.[0-9]+ \} [^ ;]+;( \(INCOMPLETE: [0-9]+ of [0-9]+ nodes\))?( \(NOT CONCURRENT: skew [0-9]+\.[0-9]+ s\))?$/ {
 		if (sec == "") err("a sum outside a section")
 		iter++
 		if ($5 + 0 != iter) err("iteration " $5 ", expected " iter)
@@ -553,12 +555,16 @@ parse_driver_output() {
 			s += val[h]
 			if (unit[h] != u) err("node " h " reported " unit[h] ", the sum is in " u)
 		}
-		# The driver adds the values as printed (5 decimals) and prints
+		# The driver adds the exact values of the nodes, prints each and
 		# the sum with 5 decimals: at most half a unit of the last
-		# decimal per node apart, whatever the size of the numbers.
-		if (abs(s - v) > 0.5e-5 * nv)
+		# decimal per node, and one more for the sum, apart.
+		if (abs(s - v) > 0.5e-5 * (nv + 1) + 1e-9 * abs(v))
 			err(sprintf("the %d node values above sum to %.5f, %.5f apart", nv, s, abs(s - v)))
 		complete = index($0, "INCOMPLETE") == 0
+		if (index($0, "NOT CONCURRENT")) {
+			k = $0; sub(/^.*NOT CONCURRENT: skew /, "", k); sub(/ s\)$/, "", k)
+			print "NOTCONC " sec "|" thr "|" iter "|" k
+		}
 		if (complete) {
 			for (i = 1; i <= nh; i++)
 				if (!(want[i] in val)) err("complete without a result from " want[i])
@@ -574,6 +580,9 @@ parse_driver_output() {
 		if (secunit != "" && u != secunit) err("unit changes within the section")
 		secunit = u
 		nsum++
+		# A NOT CONCURRENT sum is kept out of the average as an
+		# incomplete one is.
+		if (index($0, "NOT CONCURRENT")) { complete = 0; allcomplete = 0 }
 		if (complete) { ncomplete++; completetotal += v }
 		print "SUM " sec "|" thr "|" iter "|" v "|" u "|" complete
 		reset()
