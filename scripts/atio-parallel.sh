@@ -37,7 +37,9 @@ usage() {
 Usage: $PROG [options] -d DIR HOST...
        $PROG [options] -d DIR -h HOSTS_FILE
 
-Start atio on every HOST over SSH at one instant. For each thread count the
+Start atio on every HOST over SSH at one instant: every node's atio
+prepares and says it is ready (--start-at -), then one start instant goes
+to all of them over their open sessions. For each thread count the
 files are prepared ("Loading"), a short warm-up runs, then each test runs
 ITERATIONS times with PAUSE seconds before each run. Each node's result
 line, the sum of every run and the average of every test are printed as
@@ -45,7 +47,9 @@ at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
 HOST is a name, an address, user@host or an ssh-config alias; ssh must log
 in without a password (BatchMode). A node runs the atio on its login PATH
 (as the RPM installs it) when that is this atio's version, else
-REMOTE_BINARIES_PATH/atio, which is copied there when missing.
+REMOTE_BINARIES_PATH/atio, which is copied there when missing (the
+directory is created). The sums, skew and cluster latency come from the
+local atio's `atio merge` of the nodes' JSON results.
 
 Options (each overrides the environment variable named beside it):
   -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
@@ -65,8 +69,13 @@ Options (each overrides the environment variable named beside it):
   --atio-opts "..."   ATIO_OPTS: more atio options for every run
   --ssh-opts "..."    SSH_OPTS: more ssh and scp options, e.g. "-F FILE"
   --warmup-time SEC   WARMUP_TIME: length of the warm-up run (1)
-  --start-margin SEC  START_MARGIN: a run starts this long after its launch,
-                      plus the slowest SSH round trip (3)
+  --start-margin SEC  START_MARGIN: a run starts this long after the last
+                      node is ready (0.5)
+  --ready-timeout SEC READY_TIMEOUT: a node not ready this long after its
+                      launch is a FAILURE, the run goes on without it (120)
+  --max-skew PCT      MAX_SKEW: an iteration whose start skew is above PCT
+                      percent of its time is NOT CONCURRENT: out of the
+                      average, exit status 1 (1)
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
   -h FILE             hosts file: one host per line, # starts a comment
@@ -83,8 +92,9 @@ Tests (each with -p N -t TIME -u FILE_SIZE -S --cached -f DIR ATIO_OPTS):
   randwrite --fdatasync --rand -s BLOCKSIZE --iops
   randfsync --fsync --rand -s BLOCKSIZE -q 32 --iops
 
-Exit status: 0 every run complete; 1 preparation failed, or a run failed or
-was incomplete; 2 bad usage; 130 interrupted (atio stopped on every node).
+Exit status: 0 every run complete; 1 preparation failed, or a run failed,
+was incomplete or NOT CONCURRENT; 2 bad usage; 130 interrupted (atio
+stopped on every node).
 EOF
 }
 

@@ -328,8 +328,8 @@ stop_nodes() {
 sshd_start() {
 	local n=$1 why i attempt ok_all d reason=
 
-	if [ "$n" -lt 1 ] || [ "$n" -gt 7 ]; then
-		die "sshd_start: 1 to 7 nodes, not $n"
+	if [ "$n" -lt 1 ] || [ "$n" -gt 200 ]; then
+		die "sshd_start: 1 to 200 nodes, not $n"
 	fi
 	why=$(sshd_unusable)
 	[ -z "$why" ] || skip "cannot start sshd nodes: $why"
@@ -348,7 +348,10 @@ sshd_start() {
 		mkdir -m 0755 /run/sshd || skip "cannot create /run/sshd, sshd's privilege separation directory"
 	fi
 	for ((i = 1; i <= n; i++)); do
+		# 127.0.0.2 to 127.0.0.8, then 127.0.1.8 and up: 127.0.0.9 is node9,
+		# where no sshd listens.
 		NODE_ADDR[i]=127.0.0.$((i + 1))
+		[ "$i" -le 7 ] || NODE_ADDR[i]=127.0.1.$i
 		d=$SSH_DIR/node$i
 		mkdir -p "$d" "$(node_dir "$i")/data" "$(node_dir "$i")/bin"
 		ssh-keygen -q -t ed25519 -N '' -C "atio-test-node$i" -f "$d/host_ed25519" ||
