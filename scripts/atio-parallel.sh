@@ -14,7 +14,7 @@ set -eu
 set -o pipefail
 export LC_ALL=C
 
-PROG=atio-parallel.sh
+PROG='atio-parallel.sh'
 ALL_TESTS="seqread seqwrite randread randwrite randfsync"
 LOAD_TIME=1            # -t of the run that creates and fills the files
 STOP_GRACE=10          # seconds atio gets to exit after SIGINT
@@ -49,7 +49,7 @@ in without a password (BatchMode). A node runs the atio on its login PATH
 (as the RPM installs it) when that is this atio's version, else
 REMOTE_BINARIES_PATH/atio, which is copied there when missing (the
 directory is created). The sums, skew and cluster latency come from the
-local atio's `atio merge` of the nodes' JSON results.
+local atio's "atio merge" of the nodes' JSON results.
 
 Options (each overrides the environment variable named beside it):
   -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
