@@ -52,7 +52,7 @@ bench_one() {
 			READY_TIMEOUT=300 START_MARGIN=0.5 "$DRIVER" "${hosts[@]}") </dev/null 2>"$WORK/err" |
 			while IFS= read -r line; do printf "%s %s\n" "$EPOCHREALTIME" "$line"; done >"$WORK/out"
 		runs=$(grep -c " Sum value on iteration " "$WORK/out" || true)
-		printf "CPU %s %s\n" "$(cat "$WORK/cpu")" "$runs"
+		printf "CPU %s %s\n" "$(tail -n 1 "$WORK/cpu")" "$runs"
 		# A run: from the end of what came before it (the header of its
 		# section, or the previous run latency line) to its sum line.
 		awk -v t="$time" -v w=1 "
