@@ -13,7 +13,10 @@
 # counted), and the NOT CONCURRENT runs. Needs root (sshd, namespaces).
 #
 # Usage: ATIO=build/atio scripts/bench-parallel.sh [N...]
-# Environment: TIME (5), ITERATIONS (3), FILE_SIZE (32M).
+# Environment: TIME (5), ITERATIONS (3), FILE_SIZE (32M); SSHD_NO_BASHRC=1
+# keeps the nodes' login shells from reading ~/.bashrc, whose cost N nodes
+# on one machine pay on its CPUs at every launch (a cluster's nodes each on
+# their own).
 set -eu
 export LC_ALL=C
 
@@ -68,6 +71,8 @@ bench_one() {
 	' bench "$n" "$BENCH_TIME" "$BENCH_ITER" "$BENCH_SIZE" "$SRC"
 }
 
+printf 'TIME=%s, %s runs of Sequential read after a warm-up; the nodes %s ~/.bashrc\n' \
+	"$BENCH_TIME" "$BENCH_ITER" "$([ -n "${SSHD_NO_BASHRC:-}" ] && echo "skip" || echo "read")"
 printf '%-6s %-22s %-16s %-22s %-16s %s\n' nodes "start skew med/max s" "last node late s" \
 	"wall beyond TIME s" "driver CPU/run s" "NOT CONCURRENT"
 for n in "$@"; do

@@ -20,6 +20,11 @@
 #   NODE_PID[i]    the pid of node i's sshd
 #   NODE_ADDR[i]   its address
 #
+# With SSHD_NO_BASHRC=1 the nodes' sessions do not read ~/.bashrc (an empty
+# file is mounted over it in their namespaces): on one machine, N nodes'
+# login shells share its CPUs, where a cluster gives each node its own
+# (scripts/bench-parallel.sh).
+#
 # Helpers: node_dir I (the host directory behind node I's mounts: data/ and
 # bin/ under it), node_exec I CMD... (run CMD in node I's mount namespace),
 # node_pids (the sshd pids), node_procs I [NAME] (pids of the processes in
@@ -289,9 +294,10 @@ start_node() {
 	# shellcheck disable=SC2016 # the inner shell expands its own arguments
 	unshare -m --propagation private sh -c '
 		mount --bind "$1" "$2" && mount --bind "$3" "$4" &&
+			{ [ -z "$8" ] || [ ! -f "$8" ] || mount --bind /dev/null "$8"; } &&
 			exec "$5" -D -E "$6" -f "$7"' sh \
 		"$n/data" "$REMOTE_DATA" "$n/bin" "$REMOTE_BIN" "$SSHD" "$d/sshd.log" "$d/sshd_config" \
-		</dev/null >"$d/sshd.out" 2>&1 &
+		"${SSHD_NO_BASHRC:+$HOME/.bashrc}" </dev/null >"$d/sshd.out" 2>&1 &
 	NODE_PID[i]=$!
 }
 
