@@ -54,7 +54,8 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W '1G 4G 16G 64G' -- "$cur")
 		return
 		;;
-	-t | -p | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun)
+	-t | -p | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
+		--ready-timeout | --max-skew)
 		return
 		;;
 	esac
@@ -63,7 +64,7 @@ _atio_parallel()
 	if [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W '-d -t -u -p -i -s --tests --pause
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
-			--overrun -h -o --replace --dry-run --help' -- "$cur")
+			--overrun --ready-timeout --max-skew -h -o --replace --dry-run --help' -- "$cur")
 		return
 	fi
 	# A host, or user@host.

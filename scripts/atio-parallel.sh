@@ -14,7 +14,7 @@ set -eu
 set -o pipefail
 export LC_ALL=C
 
-PROG=atio-parallel.sh
+PROG='atio-parallel.sh'
 ALL_TESTS="seqread seqwrite randread randwrite randfsync"
 LOAD_TIME=1            # -t of the run that creates and fills the files
 STOP_GRACE=10          # seconds atio gets to exit after SIGINT
@@ -37,7 +37,9 @@ usage() {
 Usage: $PROG [options] -d DIR HOST...
        $PROG [options] -d DIR -h HOSTS_FILE
 
-Start atio on every HOST over SSH at one instant. For each thread count the
+Start atio on every HOST over SSH at one instant: every node's atio
+prepares and says it is ready (--start-at -), then one start instant goes
+to all of them over their open sessions. For each thread count the
 files are prepared ("Loading"), a short warm-up runs, then each test runs
 ITERATIONS times with PAUSE seconds before each run. Each node's result
 line, the sum of every run and the average of every test are printed as
@@ -45,7 +47,9 @@ at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
 HOST is a name, an address, user@host or an ssh-config alias; ssh must log
 in without a password (BatchMode). A node runs the atio on its login PATH
 (as the RPM installs it) when that is this atio's version, else
-REMOTE_BINARIES_PATH/atio, which is copied there when missing.
+REMOTE_BINARIES_PATH/atio, which is copied there when missing (the
+directory is created). The sums, skew and cluster latency come from the
+local atio's "atio merge" of the nodes' JSON results.
 
 Options (each overrides the environment variable named beside it):
   -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
@@ -65,8 +69,13 @@ Options (each overrides the environment variable named beside it):
   --atio-opts "..."   ATIO_OPTS: more atio options for every run
   --ssh-opts "..."    SSH_OPTS: more ssh and scp options, e.g. "-F FILE"
   --warmup-time SEC   WARMUP_TIME: length of the warm-up run (1)
-  --start-margin SEC  START_MARGIN: a run starts this long after its launch,
-                      plus the slowest SSH round trip (3)
+  --start-margin SEC  START_MARGIN: a run starts this long after the last
+                      node is ready (0.5)
+  --ready-timeout SEC READY_TIMEOUT: a node not ready this long after its
+                      launch is a FAILURE, the run goes on without it (120)
+  --max-skew PCT      MAX_SKEW: an iteration whose start skew is above PCT
+                      percent of its time is NOT CONCURRENT: out of the
+                      average, exit status 1 (1)
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
   -h FILE             hosts file: one host per line, # starts a comment
@@ -83,8 +92,9 @@ Tests (each with -p N -t TIME -u FILE_SIZE -S --cached -f DIR ATIO_OPTS):
   randwrite --fdatasync --rand -s BLOCKSIZE --iops
   randfsync --fsync --rand -s BLOCKSIZE -q 32 --iops
 
-Exit status: 0 every run complete; 1 preparation failed, or a run failed or
-was incomplete; 2 bad usage; 130 interrupted (atio stopped on every node).
+Exit status: 0 every run complete; 1 preparation failed, or a run failed,
+was incomplete or NOT CONCURRENT; 2 bad usage; 130 interrupted (atio
+stopped on every node).
 EOF
 }
 
@@ -177,8 +187,8 @@ remote_run_cmd() {
 # SIGKILL. The PID counts only while it still belongs to an atio.
 remote_stop_cmd() {
 	# shellcheck disable=SC2016 # expanded by the remote shell
-	printf 'p=$(cat %s 2>/dev/null) || exit 0; n=0; alive() { [ "$(cat /proc/$p/comm 2>/dev/null)" = atio ]; }; ! alive || kill -INT "$p"; while alive && [ $n -lt %d ]; do sleep 0.2; n=$((n + 1)); done; ! alive || kill -KILL "$p"' \
-		"$(pidfile "$1")" "$((STOP_GRACE * 5))"
+	printf 'p=$(cat %s 2>/dev/null) || exit 0; n=0; alive() { [ "$(cat /proc/$p/comm 2>/dev/null)" = atio ]; }; ! alive || kill -INT "$p"; while alive && [ $n -lt %d ]; do sleep 0.05; n=$((n + 1)); done; ! alive || kill -KILL "$p"' \
+		"$(pidfile "$1")" "$((STOP_GRACE * 20))"
 }
 
 # The remote command printing the atio that the node's login PATH finds
@@ -221,73 +231,137 @@ now() {
 	if [ -n "${EPOCHREALTIME:-}" ]; then echo "$EPOCHREALTIME"; else date +%s.%N; fi
 }
 
+# Set NOW_US to the time in microseconds since the epoch (no fork with
+# bash 5's EPOCHREALTIME).
+now_us() {
+	if [ -n "${EPOCHREALTIME:-}" ]; then
+		NOW_US=${EPOCHREALTIME/./}
+	else
+		NOW_US=$(date +%s%6N)
+	fi
+	NOW_US=$((10#$NOW_US))
+}
+
+# Set variable $1 to the seconds $2 (digits, an optional decimal part; as
+# is_number takes them) in whole microseconds, rounded down.
+to_us() {
+	local s=$2 int frac
+	int=${s%%.*}
+	frac=
+	[[ $s != *.* ]] || frac=${s#*.}
+	frac="${frac}000000"
+	printf -v "$1" '%d' "$((10#${int:-0} * 1000000 + 10#${frac:0:6}))"
+}
+
+# Print microseconds $1 as seconds with 6 decimals.
+us_to_sec() {
+	printf '%d.%06d' "$(($1 / 1000000))" "$(($1 % 1000000))"
+}
+
+# Sleep $1 seconds without starting a process: a read that times out on a
+# FIFO nobody writes to (NAP_FD, opened by main); sleep(1) before that.
+nap() {
+	if [ -n "${NAP_FD:-}" ]; then
+		read -r -t "$1" -u "$NAP_FD" _ || true
+	else
+		sleep "$1"
+	fi
+}
+
+# Print string $1 as a JSON string: quote, backslash and control
+# characters escaped.
+json_str() {
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\t'/\\t}
+	s=${s//$'\r'/\\r}
+	s=${s//[[:cntrl:]]/?}
+	printf '"%s"' "$s"
+}
+
+# Print lines of file $1 as a JSON array of strings, empty lines left out.
+json_lines() {
+	local l out="" lines=()
+	[ ! -e "$1" ] || mapfile -t lines <"$1"
+	for l in ${lines[@]+"${lines[@]}"}; do
+		[ -z "$l" ] || out+="${out:+,}$(json_str "$l")"
+	done
+	printf '[%s]' "$out"
+}
+
+# Set variable $1 to the value of the first member named $2 in the JSON
+# line $3 (a number, a string with its quotes, true, false or null), or
+# to "null" when there is none. Enough for `atio merge --json`, whose
+# members come in a fixed order: the first "p50" is that of latency_ns.
+json_get() {
+	local re="\"$2\":(-?[0-9][0-9.eE+-]*|\"[^\"]*\"|true|false|null)"
+	if [[ $3 =~ $re ]]; then
+		printf -v "$1" '%s' "${BASH_REMATCH[1]}"
+	else
+		printf -v "$1" '%s' null
+	fi
+}
+
 # Print at_io_iops' result line for time $1, value $2 and unit $3.
 result_line() {
 	printf 'time: %f sec; rate: { %.5f } %s;\n' "$1" "$2" "$3"
 }
 
-# Print the sum of the numbers on stdin, one a line, with 5 decimals.
-sum_values() {
-	awk '{ s += $1 } END { printf "%.5f\n", s }'
-}
-
-# Print, as one JSON object, what the atio --json documents in files $2...
-# say together of a run meant to start at epoch $1: the number of nodes,
-# the start skew, how late the last one started, and the latency
-# percentiles of the merged histograms (bucket counts summed per index;
-# percentiles are never averaged), computed as atio's hist.c does.
-cluster_stats() {
-	local start=$1
-	shift
-	jq -s -c --argjson start "$start" '
-	def rank($p; $n): ($p / 100 * $n) as $x | ($x | floor) as $f
-		| (if $x - $f <= 1e-13 * $x then $f else $f + 1 end)
-		| if . < 1 then 1 elif . > $n then $n else . end;
-	def width($i; $s): if $i < 2 * pow(2; $s) then 1
-		else pow(2; ($i / pow(2; $s) | floor) - 1) end;
-	def pct($h; $p): rank($p; $h.count) as $r
-		| [foreach $h.buckets[] as $b (0; . + $b[2]; if . >= $r then $b else empty end)]
-		| if length == 0 then $h.max else .[0] as $b
-			| ($b[1] + ((width($b[0]; $h.sub_bits) - 1) / 2 | floor)) as $mid
-			| [[$mid, $h.min] | max, $h.max] | min end;
-	(map(.latency_ns) | map(select(.count > 0))) as $l
-	| { count: ($l | map(.count) | add // 0), min: ($l | map(.min) | min),
-	    max: ($l | map(.max) | max), sub_bits: ($l[0].sub_bits // 7),
-	    buckets: ([$l[].buckets[]] | group_by(.[0])
-	              | map([.[0][0], .[0][1], (map(.[2]) | add)])) } as $h
-	| { nodes: length,
-	    skew_sec: (map(.start_epoch) | max - min),
-	    latest_sec: ((map(.start_epoch) | max) - $start),
-	    latency_ns: (if $h.count == 0 then null else
-	        { count: $h.count, p50: pct($h; 50), p99: pct($h; 99), "p99.9": pct($h; 99.9) } end) }
-	' "$@"
-}
-
-# Print, as one JSON object, the summary of one test from its run records
-# on stdin: runs, complete ones and, over complete ones only, the average,
-# min, max and sample standard deviation of the sums and each node's share
-# of them in percent.
+# Summarise one test from its iteration records in file $1 (one line per
+# iteration: iteration, counted (1: complete and concurrent), the exact
+# sum, the unit, then each node's value or "-"), with $2 threads and test
+# name $3: print "RUNS COUNTED AVERAGE MIN MAX STDDEV UNIT" (the figures
+# over the counted iterations only, "-" where there are none), then one
+# "HOST PERCENT" line per node, its share of the counted sums; write the
+# same as one JSON object to file $4.
 test_summary() {
-	jq -s -c '
-	map(select(.complete)) as $c | ($c | map(.sum)) as $s | ($s | length) as $n
-	| (if $n == 0 then null else ($s | add / $n) end) as $avg
-	| { threads: .[0].threads, test: .[0].test, unit: .[0].unit,
-	    runs: length, complete_iterations: $n, average: $avg,
-	    min: ($s | min), max: ($s | max),
-	    stddev: (if $n < 2 then null
-	             else ($s | map((. - $avg) * (. - $avg)) | add / ($n - 1) | sqrt) end),
-	    shares: (if $n == 0 or ($s | add) == 0 then [] else ($s | add) as $t
-	             | [range(0; $c[0].nodes | length) as $j
-	                | { host: $c[0].nodes[$j].host,
-	                    percent: ($c | map(.nodes[$j].value) | add / $t * 100) }] end) }'
+	awk -F'\t' -v hosts="${HOSTS[*]}" -v threads="$2" -v test="$3" -v json="$4" '
+	function num(x) { return sprintf("%.17g", x) }
+	{
+		runs++; unit = $4
+		if ($2 != 1) next
+		n++; s[n] = $3 + 0; total += $3
+		for (j = 5; j <= NF; j++) if ($j != "-") node[j - 4] += $j
+	}
+	END {
+		nh = split(hosts, h, " ")
+		if (n == 0) {
+			print runs, 0, "-", "-", "-", "-", unit
+		} else {
+			avg = total / n; min = s[1]; max = s[1]
+			for (k = 1; k <= n; k++) {
+				if (s[k] < min) min = s[k]
+				if (s[k] > max) max = s[k]
+				ss += (s[k] - avg) * (s[k] - avg)
+			}
+			sd = n < 2 ? "-" : num(sqrt(ss / (n - 1)))
+			print runs, n, num(avg), num(min), num(max), sd, unit
+		}
+		shares = ""
+		for (j = 1; j <= nh && n > 0 && total > 0; j++) {
+			p = node[j] / total * 100
+			print h[j], num(p)
+			shares = shares (j > 1 ? "," : "") "{\"host\":\"" h[j] "\",\"percent\":" num(p) "}"
+		}
+		printf "{\"threads\":%d,\"test\":\"%s\",\"unit\":\"%s\",\"runs\":%d,\"complete_iterations\":%d,", \
+			threads, test, unit, runs, n > json
+		if (n == 0)
+			printf "\"average\":null,\"min\":null,\"max\":null,\"stddev\":null," > json
+		else
+			printf "\"average\":%s,\"min\":%s,\"max\":%s,\"stddev\":%s,", num(avg), num(min), num(max), \
+				sd == "-" ? "null" : sd > json
+		printf "\"shares\":[%s]}\n", shares > json
+	}' "$1"
 }
 
-# Print the guide's average line for test summary $1 (from test_summary)
-# and, with $2 = 1, the share and spread lines at_io_parallel.sh lacked.
+# Print the guide's average line for the test summary on stdin (from
+# test_summary) and, with $1 = 1, the share and spread lines that
+# at_io_parallel.sh lacked.
 print_test_summary() {
-	local runs ncomp avg min max sd unit shares
-	read -r runs ncomp avg min max sd unit <<<"$(jq -r \
-		'"\(.runs) \(.complete_iterations) \(.average) \(.min) \(.max) \(.stddev) \(.unit)"' <<<"$1")"
+	local runs ncomp avg min max sd unit h p shares=""
+	read -r runs ncomp avg min max sd unit
 	if [ "$ncomp" = 0 ]; then
 		printf -- '---=== Average value: none, no complete iteration (0 of %s) ===---\n' "$runs"
 		return 0
@@ -295,11 +369,13 @@ print_test_summary() {
 	printf -- '---=== Average value = { %.5f } %s; ===---' "$avg" "$unit"
 	[ "$ncomp" = "$runs" ] || printf ' (INCOMPLETE: %s of %s iterations complete)' "$ncomp" "$runs"
 	printf '\n'
-	[ "$2" = 1 ] || return 0
-	shares=$(jq -r '.shares[] | "\(.host) \(.percent)"' <<<"$1" |
-		while read -r h p; do printf '%s %.2f%%, ' "$h" "$p"; done)
+	[ "$1" = 1 ] || return 0
+	while read -r h p; do
+		printf -v p '%.2f' "$p"
+		shares+="$h $p%, "
+	done
 	[ -z "$shares" ] || printf 'share of the sum: %s\n' "${shares%, }"
-	if [ "$sd" = null ]; then
+	if [ "$sd" = - ]; then
 		printf 'sums over 1 complete iteration: min %.5f, max %.5f, stddev n/a %s\n' "$min" "$max" "$unit"
 	else
 		printf 'sums over %s complete iterations: min %.5f, max %.5f, stddev %.5f %s\n' \
@@ -315,7 +391,8 @@ parse_args() {
 	REMOTE_BINARIES_PATH=${REMOTE_BINARIES_PATH:-/root}
 	REMOTE_PCS_MOUNT_PATH=${REMOTE_PCS_MOUNT_PATH:-} AT_IO_LOCAL_PATH=${AT_IO_LOCAL_PATH:-}
 	TESTS=${TESTS:-$ALL_TESTS} ATIO_OPTS=${ATIO_OPTS:-} SSH_OPTS=${SSH_OPTS:-}
-	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-3} OVERRUN=${OVERRUN:-60}
+	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-0.5} OVERRUN=${OVERRUN:-60}
+	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
 	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=()
 	local opt val h list
 	while [ $# -gt 0 ]; do
@@ -327,7 +404,8 @@ parse_args() {
 		--) shift; HOSTS+=("$@"); break ;;
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
-			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun)
+			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
+			--ready-timeout | --max-skew)
 			[ $# -ge 2 ] || die "$opt: needs a value"
 			val=$2; shift 2 ;;
 		-*) die "$opt: unknown option (see --help)" ;;
@@ -340,6 +418,7 @@ parse_args() {
 		--remote-bin) REMOTE_BINARIES_PATH=$val ;; --atio-opts) ATIO_OPTS=$val ;;
 		--ssh-opts) SSH_OPTS=$val ;; --warmup-time) WARMUP_TIME=$val ;;
 		--start-margin) START_MARGIN=$val ;; --overrun) OVERRUN=$val ;;
+		--ready-timeout) READY_TIMEOUT=$val ;; --max-skew) MAX_SKEW=$val ;;
 		-h) list=$(read_hosts_file "$val") || exit 2
 			while IFS= read -r h; do [ -z "$h" ] || HOSTS+=("$h"); done <<<"$list" ;;
 		*) die "$opt: unknown option (see --help)" ;;
@@ -356,6 +435,8 @@ validate() {
 	is_number "$PAUSE" || die "PAUSE (--pause) '$PAUSE': not a number of seconds"
 	is_number "$START_MARGIN" || die "START_MARGIN (--start-margin) '$START_MARGIN': not a number of seconds"
 	is_number "$OVERRUN" || die "OVERRUN (--overrun) '$OVERRUN': not a number of seconds"
+	is_positive "$READY_TIMEOUT" || die "READY_TIMEOUT (--ready-timeout) '$READY_TIMEOUT': not a number of seconds above 0"
+	is_number "$MAX_SKEW" || die "MAX_SKEW (--max-skew) '$MAX_SKEW': not a percentage of TIME (a number such as 1 or 0.5)"
 	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number above 0"
 	[[ $FILE_SIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "FILE_SIZE (-u) '$FILE_SIZE': not a size such as 16G"
 	[[ $BLOCKSIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "BLOCKSIZE (-s) '$BLOCKSIZE': not a size such as 4K"
@@ -393,7 +474,6 @@ validate() {
 		die "AT_IO_LOCAL_PATH (-b) '$AT_IO_LOCAL_PATH': not an executable file"
 	LOCAL_VERSION=$("$AT_IO_LOCAL_PATH" --version 2>&1 | head -n 1) ||
 		die "AT_IO_LOCAL_PATH (-b) $AT_IO_LOCAL_PATH: --version failed: $LOCAL_VERSION"
-	command -v jq >/dev/null || die "jq is needed on this machine to read atio's JSON results"
 	for n in "${THREAD_LIST[@]}"; do
 		for t in load warmup "${TEST_LIST[@]}"; do
 			atio_args "$t" "$n" "$TIME"
@@ -430,48 +510,51 @@ any_running() {
 	return 1
 }
 
-# Wait for the jobs; past epoch second $1 (0: never) stop atio on every
-# node still running and set OVERRAN.
+# Wait for the jobs; past the instant $1 (microseconds since the epoch; 0:
+# never) stop atio on every node still running and set OVERRAN.
 wait_jobs() {
-	local deadline=$1 i t
+	local deadline=$1 i
 	while any_running; do
-		printf -v t '%(%s)T' -1
-		if [ "$deadline" != 0 ] && [ "$t" -gt "$deadline" ]; then
-			warn "the run overran its time by OVERRUN ($OVERRUN s): stopping atio on every node"
-			OVERRAN=1
-			: >"$JOB_DIR/overran"
-			stop_nodes
-			break
+		if [ "$deadline" != 0 ]; then
+			now_us
+			if [ "$NOW_US" -gt "$deadline" ]; then
+				warn "the run overran its time by OVERRUN ($OVERRUN s): stopping atio on every node"
+				OVERRAN=1
+				: >"$JOB_DIR/overran"
+				stop_nodes
+				break
+			fi
 		fi
-		sleep 0.2
+		nap 0.05
 	done
 	for i in "${!JOB_PIDS[@]}"; do wait "${JOB_PIDS[$i]}" 2>/dev/null || true; done
 }
 
-# Stop atio on every node of the current run that has not ended well (one
-# remote command each, in parallel), then end the local ssh of any node
-# still running.
+# Stop atio on every node of the current run that has not ended well and
+# was not stopped yet (one remote command each, in parallel), then end the
+# local ssh of any node still running. Bounded: STOP_GRACE seconds for
+# atio to exit, 3 more for a node to answer.
 stop_nodes() {
 	local i n p pids=() left
 	for i in "${!HOSTS[@]}"; do
-		{ [ -n "${JOB_PIDS[$i]:-}" ] && [ ! -e "$JOB_DIR/$i.ok" ]; } || continue
+		{ [ -n "${JOB_PIDS[$i]:-}" ] && [ ! -e "$JOB_DIR/$i.ok" ] && [ ! -e "$JOB_DIR/$i.stopped" ]; } || continue
+		: >"$JOB_DIR/$i.stopped"
 		node_ssh "$i" "$(remote_stop_cmd "$i")" </dev/null >/dev/null 2>&1 &
 		pids+=($!)
 	done
-	# The remote stop takes at most STOP_GRACE seconds; a node that does not
-	# answer within 5 more is not waited for (ssh's keepalive would take
-	# minutes to notice).
-	for ((n = 0; n < (STOP_GRACE + 5) * 5; n++)); do
+	# A node that does not answer within STOP_GRACE + 3 s is not waited
+	# for (ssh's keepalive would take longer to notice).
+	for ((n = 0; n < (STOP_GRACE + 3) * 20; n++)); do
 		left=0
-		for p in "${pids[@]}"; do ! kill -0 "$p" 2>/dev/null || left=1; done
+		for p in ${pids[@]+"${pids[@]}"}; do ! kill -0 "$p" 2>/dev/null || left=1; done
 		[ "$left" = 1 ] || break
-		sleep 0.2
+		nap 0.05
 	done
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null || true; done
 	[ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
-	for ((n = 0; n < 25; n++)); do
+	for ((n = 0; n < 40; n++)); do
 		any_running || return 0
-		sleep 0.2
+		nap 0.05
 	done
 	for i in "${!HOSTS[@]}"; do
 		if job_running "$i"; then
@@ -490,9 +573,8 @@ gave_up() {
 	[ ! -e "$dir/$i.ok" ] || return 0
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
 	echo "no answer from the node after stopping its atio" >"$dir/$i.why"
-	jq -n -c --arg host "${HOSTS[$i]}" \
-		'{host: $host, ok: false, rc: null, stderr: ["no answer from the node after stopping its atio"]}' \
-		>"$dir/$i.json"
+	printf '{"host":%s,"ok":false,"rc":null,"stderr":%s}\n' "$(json_str "${HOSTS[$i]}")" \
+		"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
 }
 
 # Node job, first preparation round: connect, then read the node's clock.
@@ -553,7 +635,11 @@ prep_install() {
 	fi
 	if [ "$rc" = 0 ] && [ -z "$chosen" ] && [ "$v" != "$LOCAL_VERSION" ]; then
 		if [ "$v" = missing ] || [ "$REPLACE" = 1 ]; then
-			scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
+			node_ssh "$i" "mkdir -p -- $(quote_words "$REMOTE_BINARIES_PATH")" </dev/null 2>>"$dir/$i.err" || {
+				rc=$?
+				echo "cannot create REMOTE_BINARIES_PATH $REMOTE_BINARIES_PATH there (mkdir -p exit $rc): nowhere to copy atio to" >>"$dir/$i.err"
+			}
+			[ "$rc" != 0 ] || scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
 				</dev/null >/dev/null 2>>"$dir/$i.err" &&
 				node_ssh "$i" "chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")" \
 					</dev/null 2>>"$dir/$i.err" &&
@@ -576,42 +662,60 @@ prep_install() {
 	echo "$rc" >"$dir/$i.rc"
 }
 
-# Node job of a run: run remote command $3; keep the node's result line,
-# its value and unit as printed, why it failed, and its JSON record.
+# Node job of a run: run remote command $3 with stdin from $4 (the FIFO
+# the start instant comes through, or /dev/null); keep the node's result
+# line, `atio merge --json` of its document (INDEX.m), why it failed, and
+# its JSON record.
 run_job() {
-	local i=$1 dir=$2 cmd=$3 rc=0 f t v u why=""
-	node_ssh "$i" "$cmd" </dev/null >"$dir/$i.out" 2>"$dir/$i.err" || rc=$?
+	local i=$1 dir=$2 cmd=$3 in=$4 rc=0 fd m t v u s e p50 p99 p999 ops bytes why=""
+	# Only the driver holds the FIFOs open for writing: a node not sent an
+	# instant sees its stdin end.
+	for fd in ${IN_FD[@]+"${IN_FD[@]}"}; do exec {fd}>&-; done
+	node_ssh "$i" "$cmd" <"$in" >"$dir/$i.out" 2>"$dir/$i.err" || rc=$?
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
-	if [ "$rc" = 0 ] && f=$(jq -r 'select(.interrupted != true and (.result.value | type) == "number")
-			| .result | "\(.time_sec) \(.value) \(.unit)"' <"$dir/$i.out" 2>/dev/null) && [ -n "$f" ]; then
-		read -r t v u <<<"$f"
+	if [ "$rc" = 0 ] && "$AT_IO_LOCAL_PATH" merge --json "$dir/$i.out" >"$dir/$i.m" 2>"$dir/$i.merr" &&
+		read -r m <"$dir/$i.m"; then
+		json_get v sum "$m"
+		json_get u unit "$m"
+		json_get t time_sec "$m"
+		u=${u//\"/}
 		result_line "$t" "$v" "$u" >"$dir/$i.result"
-		printf -v v '%.5f' "$v"
-		echo "$v $u" >"$dir/$i.value"
 	else
+		rm -f "$dir/$i.m"
 		case $rc in
-		0) why="no result from atio" ;;
+		0) why="no result from atio: $(head -n 1 "$dir/$i.merr" 2>/dev/null)" ;;
 		130) why="atio was interrupted (exit 130)"
 			[ ! -e "$dir/overran" ] || why="stopped: the run overran its time by $OVERRUN s (atio exit 130)" ;;
-		255) why="ssh failed (exit 255)" ;; *) why="atio failed (exit $rc)" ;;
+		255) why="ssh failed (exit 255): the connection to the node was lost, or could not be made" ;;
+		*) why="atio failed (exit $rc)" ;;
 		esac
+		[ ! -e "$dir/$i.notready" ] || why=$(cat "$dir/$i.notready")
 	fi
-	{ [ -z "$why" ] || echo "$why"; head -n 5 "$dir/$i.err"; } >"$dir/$i.why" || true
+	{ [ -z "$why" ] || echo "$why"; grep -v '^atio: ready:' "$dir/$i.err" | head -n 5; } >"$dir/$i.why" || true
 	if [ -z "$why" ]; then
-		jq -c --arg host "${HOSTS[$i]}" --argjson value "$v" --arg why "$(cat "$dir/$i.why")" \
-			'{host: $host, ok: true, value: $value, unit: .result.unit,
-			  time_sec: .result.time_sec, ops: .result.ops, bytes: .result.bytes,
-			  start_epoch: .start_epoch,
-			  latency_us: (.latency_ns | {p50, p99, "p99.9"} | map_values(. / 1000)),
-			  stderr: ($why | split("\n") | map(select(length > 0)))}' \
-			<"$dir/$i.out" >"$dir/$i.json" 2>/dev/null || rm -f "$dir/$i.json"
-		[ ! -s "$dir/$i.json" ] || : >"$dir/$i.ok"
+		json_get s first_start_epoch "$m"
+		json_get e first_end_epoch "$m"
+		json_get ops ops "$m"
+		json_get bytes bytes "$m"
+		json_get p50 p50 "$m"
+		json_get p99 p99 "$m"
+		json_get p999 p99.9 "$m"
+		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"stderr":%s}\n' \
+			"$(json_str "${HOSTS[$i]}")" "$v" "$u" "$t" "$ops" "$bytes" "$s" "$e" \
+			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
+			"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
+		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
+		: >"$dir/$i.ok"
+	else
+		printf '{"host":%s,"ok":false,"rc":%s,"stderr":%s}\n' "$(json_str "${HOSTS[$i]}")" "$rc" \
+			"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
 	fi
-	[ -e "$dir/$i.ok" ] || jq -n -c --arg host "${HOSTS[$i]}" --argjson rc "$rc" \
-		--arg why "$(cat "$dir/$i.why")" \
-		'{host: $host, ok: false, rc: $rc, stderr: ($why | split("\n") | map(select(length > 0)))}' \
-		>"$dir/$i.json" 2>/dev/null || true
 	echo "$rc" >"$dir/$i.rc"
+}
+
+# Print nanoseconds $1 (a whole number) as microseconds, exactly.
+ns_to_us() {
+	printf '%d.%03d' "$(($1 / 1000))" "$(($1 % 1000))"
 }
 
 # Print each node's `[i] HH:MM:SS [SUCCESS|FAILURE] host` line for the jobs
@@ -676,28 +780,98 @@ pause() {
 	SLEEP_PID=""
 }
 
+# True when atio's stderr, file $1, has its ready line (--start-at -).
+node_ready() {
+	local l lines=()
+	mapfile -t lines 2>/dev/null <"$1" || return 1
+	for l in ${lines[@]+"${lines[@]}"}; do
+		[[ $l != "atio: ready:"* ]] || return 0
+	done
+	return 1
+}
+
+# Wait until the atio of every node of the current run is ready, its job
+# has ended (it failed), or READY_TIMEOUT seconds have passed; a node not
+# ready by then gets INDEX.notready, its reason. Sets READY[i] to 1 for
+# the nodes that are ready.
+wait_ready() {
+	local i left end
+	READY=()
+	now_us
+	to_us end "$READY_TIMEOUT"
+	end=$((NOW_US + end))
+	while :; do
+		left=0
+		for i in "${!HOSTS[@]}"; do
+			[ -z "${READY[$i]:-}" ] || continue
+			job_running "$i" || continue
+			if node_ready "$JOB_DIR/$i.err"; then
+				READY[i]=1
+			else
+				left=1
+			fi
+		done
+		[ "$left" = 1 ] || return 0
+		now_us
+		[ "$NOW_US" -lt "$end" ] || break
+		nap 0.02
+	done
+	for i in "${!HOSTS[@]}"; do
+		if [ -n "${READY[$i]:-}" ] || ! job_running "$i"; then continue; fi
+		echo "not ready within READY_TIMEOUT ($READY_TIMEOUT s): atio had not checked and opened its files and set up its threads by then" \
+			>"$JOB_DIR/$i.notready"
+	done
+}
+
 # Run test $1 with $2 threads for $3 seconds on every node, the jobs' files
-# in directory $4. With $5 = 1 all nodes start at one instant, START, and a
-# run still going OVERRUN seconds after its time is stopped (loading has
-# neither: filling the files takes what it takes). Nodes that failed are
+# in directory $4. With $5 = 1 all nodes start at one instant: each atio
+# (--start-at -) prepares everything and says it is ready, and once every
+# node is ready (or READY_TIMEOUT has passed) the instant START, the time
+# now plus START_MARGIN, is written to every node's open session; a run
+# still going OVERRUN seconds after its time is stopped. Loading has
+# neither: filling the files takes what it takes. Nodes that failed are
 # then stopped too, in case their atio outlived their ssh.
 launch_run() {
-	local dir=$4 deadline=0 i
+	local dir=$4 deadline=0 i fd margin t
 	atio_args "$1" "$2" "$3"
 	ARGS+=(--json)
-	START=null
-	if [ "$5" = 1 ]; then
-		START=$(awk -v n="$(now)" -v m="$START_MARGIN" -v r="$MAX_RTT" 'BEGIN { printf "%.3f", n + m + r }')
-		deadline=$(awk -v s="$START" -v t="$3" -v o="$OVERRUN" 'BEGIN { printf "%d", s + t + o + 1 }')
-		ARGS+=(--start-at "$START")
-	fi
-	RUN_ACTIVE=1
+	START=null IN_FD=()
 	mkdir "$dir"
 	JOB_PIDS=() JOB_DIR=$dir
+	if [ "$5" = 1 ]; then
+		ARGS+=(--start-at -)
+		for i in "${!HOSTS[@]}"; do
+			mkfifo "$dir/$i.in"
+			exec {fd}<>"$dir/$i.in"
+			IN_FD[i]=$fd
+		done
+	fi
+	RUN_ACTIVE=1
 	for i in "${!HOSTS[@]}"; do
-		run_job "$i" "$dir" "$(remote_run_cmd "$i" "${NODE_ATIO[$i]}" "${ARGS[@]}")" &
+		if [ "$5" = 1 ]; then
+			run_job "$i" "$dir" "$(remote_run_cmd "$i" "${NODE_ATIO[$i]}" "${ARGS[@]}")" "$dir/$i.in" &
+		else
+			run_job "$i" "$dir" "$(remote_run_cmd "$i" "${NODE_ATIO[$i]}" "${ARGS[@]}")" /dev/null &
+		fi
 		JOB_PIDS[i]=$!
 	done
+	if [ "$5" = 1 ]; then
+		wait_ready
+		to_us margin "$START_MARGIN"
+		to_us t "$3"
+		now_us
+		START=$((NOW_US + margin))
+		deadline=$((START + t))
+		to_us t "$OVERRUN"
+		deadline=$((deadline + t))
+		START=$(us_to_sec "$START")
+		for i in "${!HOSTS[@]}"; do
+			fd=${IN_FD[$i]}
+			[ -z "${READY[$i]:-}" ] || printf '%s\n' "$START" 1>&"$fd" || true
+			exec {fd}>&-
+		done
+		IN_FD=()
+	fi
 	wait_jobs "$deadline"
 	for i in "${!HOSTS[@]}"; do
 		[ -e "$dir/$i.ok" ] || { stop_nodes; break; }
@@ -706,49 +880,85 @@ launch_run() {
 }
 
 # One run of test $1 ($2 threads, $3 seconds), iteration $4: launch it,
-# print the nodes and the sum, then the start skew and the cluster latency;
-# append its record to records.jsonl.
+# print the nodes and the sum (from `atio merge` of the nodes' documents),
+# then the start and end skew and the cluster latency. An iteration with a
+# failed node is INCOMPLETE; one whose start skew is above MAX_SKEW percent
+# of its time is NOT CONCURRENT; neither counts in the average, both make
+# the exit status 1. Its record goes to rec.THREADS.TEST.tsv (for the
+# average) and rec.THREADS.TEST.jsonl (for -o).
 run_once() {
-	local name=$1 threads=$2 iter=$4 dir i sum unit stats=null note="" vals=""
-	local nodes=() outs=() skew late p50 p99 p999
+	local name=$1 threads=$2 iter=$4 dir i sum=0 unit m="" note="" counted=1 vals=""
+	local nodes="" outs=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us lat=null
 	RUN_SEQ=$((RUN_SEQ + 1))
 	dir="$WORK/run.$RUN_SEQ"
 	launch_run "$name" "$threads" "$3" "$dir" 1
 	print_nodes "$dir" 1
 	for i in "${!HOSTS[@]}"; do
-		nodes+=("$dir/$i.json")
-		[ ! -e "$dir/$i.ok" ] || { outs+=("$dir/$i.out"); vals+=$(cat "$dir/$i.value")$'\n'; }
+		nodes+="${nodes:+,}$(cat "$dir/$i.json")"
+		if [ -e "$dir/$i.ok" ]; then
+			outs+=("$dir/$i.out")
+			vals+=$'\t'$(cut -f 1 "$dir/$i.value")
+		else
+			vals+=$'\t-'
+		fi
 	done
-	sum=$(printf '%s' "$vals" | sum_values)
-	unit=$(printf '%s' "$vals" | awk 'NR == 1 { print $2 }')
-	[ -n "$unit" ] || { test_info "$name"; unit=$T_UNIT; }
-	[ "$NFAIL" = 0 ] || { note=" (INCOMPLETE: $((${#HOSTS[@]} - NFAIL)) of ${#HOSTS[@]} nodes)"; FAILED=1; }
-	printf 'Sum value on iteration %d = { %s } %s;%s\n' "$iter" "$sum" "$unit" "$note"
-	if [ "${#outs[@]}" -gt 0 ]; then
-		stats=$(cluster_stats "$START" "${outs[@]}")
-		read -r skew late p50 p99 p999 <<<"$(jq -r '[.skew_sec, .latest_sec,
-			(.latency_ns // {} | .p50, .p99, .["p99.9"])] | map(. // "-") | join(" ")' <<<"$stats")"
-		printf 'start skew: %.4f s over %d nodes (last start %.4f s after the agreed instant)\n' \
-			"$skew" "${#outs[@]}" "$late"
-		[ "$p50" = - ] || awk -v a="$p50" -v b="$p99" -v c="$p999" -v n="${#outs[@]}" 'BEGIN {
-			printf "latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n",
-				a / 1000, b / 1000, c / 1000, n }'
+	test_info "$name"
+	unit=$T_UNIT
+	if [ "${#outs[@]}" -gt 0 ] && "$AT_IO_LOCAL_PATH" merge --json "${outs[@]}" >"$dir/merge.json" 2>"$dir/merge.err"; then
+		read -r m <"$dir/merge.json"
+		json_get sum sum "$m"
+		json_get unit unit "$m"
+		unit=${unit//\"/}
+		json_get skew start_skew_sec "$m"
+		json_get eskew end_skew_sec "$m"
+		json_get last last_start_epoch "$m"
+		json_get p50 p50 "$m"
+		json_get p99 p99 "$m"
+		json_get p999 p99.9 "$m"
+	elif [ "${#outs[@]}" -gt 0 ]; then
+		warn "atio merge failed: $(head -n 1 "$dir/merge.err")"
+		NFAIL=${#HOSTS[@]}
+		outs=()
 	fi
-	jq -s -c --argjson threads "$threads" --arg test "$name" --argjson iteration "$iter" \
-		--argjson start "$START" --argjson sum "$sum" --arg unit "$unit" --argjson stats "$stats" \
-		'{threads: $threads, test: $test, iteration: $iteration, start_at: $start,
-		  complete: all(.ok), ok_nodes: (map(select(.ok)) | length), sum: $sum, unit: $unit,
-		  skew_sec: $stats.skew_sec, latency_us: ($stats.latency_ns
-		    | if . == null then null else ({p50, p99, "p99.9"} | map_values(. / 1000)) end),
-		  nodes: .}' "${nodes[@]}" >>"$WORK/records.jsonl"
+	[ "$NFAIL" = 0 ] || { note=" (INCOMPLETE: $((${#HOSTS[@]} - NFAIL)) of ${#HOSTS[@]} nodes)"; counted=0; FAILED=1; }
+	# MAX_SKEW percent of the time, in microseconds.
+	to_us max_us "$3"
+	to_us pct_us "$MAX_SKEW"
+	max_us=$((max_us * pct_us / 100000000))
+	if [ "${#outs[@]}" -gt 1 ]; then
+		printf -v skew '%.6f' "$skew"
+		to_us skew_us "$skew"
+		if [ "$skew_us" -gt "$max_us" ]; then
+			note+=" (NOT CONCURRENT: skew $(printf '%.4f' "$skew") s)"
+			counted=0
+			FAILED=1
+		fi
+	fi
+	printf 'Sum value on iteration %d = { %.5f } %s;%s\n' "$iter" "$sum" "$unit" "$note"
+	if [ "${#outs[@]}" -gt 0 ]; then
+		late=$(awk -v a="$last" -v s="$START" 'BEGIN { printf "%.4f", a - s }')
+		printf 'start skew: %.4f s over %d nodes (last start %s s after the agreed instant); end skew: %.4f s\n' \
+			"$skew" "${#outs[@]}" "$late" "$eskew"
+		if [ "$p50" != 0 ] || [ "$p99" != 0 ]; then
+			printf 'latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n' \
+				"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" "${#outs[@]}"
+			lat="{\"p50\":$(ns_to_us "$p50"),\"p99\":$(ns_to_us "$p99"),\"p99.9\":$(ns_to_us "$p999")}"
+		fi
+	fi
+	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$name.tsv"
+	printf '{"iteration":%d,"start_at":%s,"complete":%s,"concurrent":%s,"ok_nodes":%d,"sum":%s,"unit":"%s","skew_sec":%s,"end_skew_sec":%s,"max_skew_sec":%s,"latency_us":%s,"merge":%s,"nodes":[%s]}\n' \
+		"$iter" "$START" "$([ "$NFAIL" = 0 ] && echo true || echo false)" \
+		"$([[ $note == *"NOT CONCURRENT"* ]] && echo false || echo true)" "$((${#HOSTS[@]} - NFAIL))" \
+		"$sum" "$unit" "$skew" "$eskew" "$(us_to_sec "$max_us")" "$lat" "${m:-null}" "$nodes" \
+		>>"$WORK/rec.$threads.$name.jsonl"
 	rm -rf "$dir"
 }
 
 # Test $1 with $2 threads: its section line, atio's settings header, the
 # iterations (each after a pause) and the average line; its summary goes
-# to summary.jsonl.
+# to sum.THREADS.TEST.json.
 run_test() {
-	local name=$1 threads=$2 time=$TIME iters=$ITERATIONS it extras=1 summary
+	local name=$1 threads=$2 time=$TIME iters=$ITERATIONS it extras=1
 	[ "$name" != warmup ] || { time=$WARMUP_TIME iters=1 extras=0; }
 	atio_args "$name" "$threads" "$time"
 	printf -- '---=== %s (%sthr) ===---\n' "$T_TITLE" "$threads"
@@ -758,10 +968,8 @@ run_test() {
 		pause
 		run_once "$name" "$threads" "$time" "$it"
 	done
-	summary=$(jq -c --argjson t "$threads" --arg n "$name" 'select(.threads == $t and .test == $n)' \
-		"$WORK/records.jsonl" | test_summary)
-	echo "$summary" >>"$WORK/summary.jsonl"
-	print_test_summary "$summary" "$extras"
+	test_summary "$WORK/rec.$threads.$name.tsv" "$threads" "$name" "$WORK/sum.$threads.$name.json" |
+		print_test_summary "$extras"
 }
 
 # Create and fill the files of $1 threads on every node ("Loading in N
@@ -788,8 +996,8 @@ dry_run() {
 	echo "Dry run: nothing is connected to, copied or run."
 	echo "Each COMMAND would run as: ssh $(quote_words ${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes \
 		-o ConnectTimeout=5 -o ControlMaster=auto -o ControlPath=DIR/%C -o ControlPersist=600 \
-		-o ServerAliveInterval=30) -- HOST COMMAND"
-	echo "EPOCH: the launch time + $START_MARGIN s + the slowest SSH round trip; RUNID: one per session."
+		-o ServerAliveInterval=5 -o ServerAliveCountMax=3) -- HOST COMMAND"
+	echo "--start-at -: once every node's atio says \"atio: ready:\" on stderr, the driver writes one EPOCH (that time + $START_MARGIN s) to every node's open session; RUNID: one per session."
 	for i in "${!HOSTS[@]}"; do
 		printf '[%d] %s\n  connect: true\n  clock: date +%%s.%%N\n' "$((i + 1))" "${HOSTS[$i]}"
 		echo "  installed atio: $(remote_installed_probe_cmd)"
@@ -805,7 +1013,7 @@ dry_run() {
 				time=$TIME
 				[ "$t" != warmup ] || time=$WARMUP_TIME
 				atio_args "$t" "$n" "$time"
-				echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json --start-at EPOCH)"
+				echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json --start-at -) <<<EPOCH"
 			done
 		done
 		echo "  stop (Ctrl-C, overrun, failure): $(remote_stop_cmd "$i")"
@@ -813,41 +1021,70 @@ dry_run() {
 	done
 }
 
+# Print the words of $1 as a JSON array of strings ($2 = n: of numbers).
+json_words() {
+	local w out="" words=()
+	read -ra words <<<"$1" || true
+	for w in ${words[@]+"${words[@]}"}; do
+		if [ "${2:-}" = n ]; then out+="${out:+,}$w"; else out+="${out:+,}$(json_str "$w")"; fi
+	done
+	printf '[%s]' "$out"
+}
+
 # Write the -o file: one JSON document with the settings, the nodes, and
 # per thread count and test the summary and every iteration with every
 # node's result; $1 is the exit status.
 write_matrix() {
-	local i list=""
-	for i in "${!HOSTS[@]}"; do
-		list+="${HOSTS[$i]}"$'\t'"${NODE_OFFSET[$i]:-}"$'\t'"${NODE_ATIO[$i]:-}"$'\n'
-	done
-	{ jq -n -c --arg nodes "$list" --argjson status "$1" --argjson interrupted "$INTERRUPTED" \
-		--arg version "$LOCAL_VERSION" --arg time "$TIME" --arg fs "$FILE_SIZE" --arg threads "$THREADS" \
-		--arg iters "$ITERATIONS" --arg bs "$BLOCKSIZE" --arg rbin "$REMOTE_BINARIES_PATH" \
-		--arg dir "$REMOTE_PCS_MOUNT_PATH" --arg pause "$PAUSE" --arg tests "$TESTS" \
-		--arg aopts "$ATIO_OPTS" --arg warm "$WARMUP_TIME" --arg margin "$START_MARGIN" --arg over "$OVERRUN" \
-		--slurpfile runs "$WORK/records.jsonl" --slurpfile sums "$WORK/summary.jsonl" \
-		'def words: split(" ") | map(select(length > 0));
-		 def distinct: reduce .[] as $x ([]; if any(.[]; . == $x) then . else . + [$x] end);
-		 { settings: { atio_version: $version, time_sec: ($time | tonumber), file_size: $fs,
-		     threads: ($threads | words | map(tonumber)), iterations: ($iters | tonumber),
-		     blocksize: $bs, remote_binaries_path: $rbin, remote_pcs_mount_path: $dir,
-		     pause_sec: ($pause | tonumber), tests: ($tests | words), atio_opts: $aopts,
-		     warmup_time_sec: ($warm | tonumber), start_margin_sec: ($margin | tonumber),
-		     overrun_sec: ($over | tonumber) },
-		   nodes: [$nodes | split("\n")[] | select(length > 0) | split("\t")
-		     | { host: .[0], clock_offset_sec: (.[1] | tonumber? // null),
-		         atio: (if .[2] == "" then null else .[2] end) }],
-		   results: [$runs | map(.threads) | distinct | .[] as $t
-		     | { threads: $t, tests: [$runs | map(select(.threads == $t) | .test) | distinct | .[] as $n
-		       | ([$sums[] | select(.threads == $t and .test == $n)][0] // {test: $n})
-		         + { iterations: [$runs[] | select(.threads == $t and .test == $n)
-		                          | del(.threads, .test)] }] }],
-		   interrupted: ($interrupted == 1), exit_status: $status }' >"$OUT_JSON.tmp" &&
-		mv -f "$OUT_JSON.tmp" "$OUT_JSON"; } || {
-		rm -f "$OUT_JSON.tmp"
-		warn "-o $OUT_JSON: could not write the results"
-	}
+	local i n t first_t first_n off atio rec sum
+	{
+		printf '{"settings":{"atio_version":%s,"time_sec":%s,"file_size":%s,"threads":%s,' \
+			"$(json_str "$LOCAL_VERSION")" "$TIME" "$(json_str "$FILE_SIZE")" "$(json_words "$THREADS" n)"
+		printf '"iterations":%s,"blocksize":%s,"remote_binaries_path":%s,"remote_pcs_mount_path":%s,' \
+			"$((10#$ITERATIONS))" "$(json_str "$BLOCKSIZE")" "$(json_str "$REMOTE_BINARIES_PATH")" \
+			"$(json_str "$REMOTE_PCS_MOUNT_PATH")"
+		printf '"pause_sec":%s,"tests":%s,"atio_opts":%s,"warmup_time_sec":%s,"start_margin_sec":%s,' \
+			"$PAUSE" "$(json_words "$TESTS")" "$(json_str "$ATIO_OPTS")" "$WARMUP_TIME" "$START_MARGIN"
+		printf '"overrun_sec":%s,"ready_timeout_sec":%s,"max_skew_percent":%s},"nodes":[' \
+			"$OVERRUN" "$READY_TIMEOUT" "$MAX_SKEW"
+		for i in "${!HOSTS[@]}"; do
+			off=${NODE_OFFSET[$i]:-unknown}
+			is_number "${off#-}" || off=null
+			atio=null
+			[ -z "${NODE_ATIO[$i]:-}" ] || atio=$(json_str "${NODE_ATIO[$i]}")
+			printf '%s{"host":%s,"clock_offset_sec":%s,"atio":%s}' "$([ "$i" = 0 ] || echo ,)" \
+				"$(json_str "${HOSTS[$i]}")" "$off" "$atio"
+		done
+		printf '],"results":['
+		first_t=1
+		for n in "${THREAD_LIST[@]}"; do
+			ls "$WORK"/rec."$n".*.jsonl >/dev/null 2>&1 || continue
+			[ "$first_t" = 1 ] || printf ','
+			first_t=0
+			printf '{"threads":%d,"tests":[' "$n"
+			first_n=1
+			for t in warmup "${TEST_LIST[@]}"; do
+				rec="$WORK/rec.$n.$t.jsonl"
+				[ -e "$rec" ] || continue
+				[ "$first_n" = 1 ] || printf ','
+				first_n=0
+				sum="$WORK/sum.$n.$t.json"
+				if [ -s "$sum" ]; then
+					# The summary without its closing brace, then the iterations.
+					sum=$(cat "$sum")
+					printf '%s,"iterations":[' "${sum%\}}"
+				else
+					printf '{"test":%s,"iterations":[' "$(json_str "$t")"
+				fi
+				paste -s -d , "$rec"
+				printf ']}'
+			done
+			printf ']}'
+		done
+		printf '],"interrupted":%s,"exit_status":%d}\n' \
+			"$([ "$INTERRUPTED" = 1 ] && echo true || echo false)" "$1"
+	} >"$OUT_JSON.tmp" 2>/dev/null && mv -f "$OUT_JSON.tmp" "$OUT_JSON" && return 0
+	rm -f "$OUT_JSON.tmp"
+	warn "-o $OUT_JSON: could not write the results"
 }
 
 # On SIGINT, SIGTERM or SIGHUP: stop atio on every node, show what the
@@ -897,17 +1134,19 @@ main() {
 		exit 0
 	fi
 	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID="" MAX_RTT=0
-	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_ATIO=() SETSID=()
+	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_ATIO=() SETSID=() IN_FD=() READY=() NAP_FD=
 	! command -v setsid >/dev/null || SETSID=(setsid)
 	WORK=$(mktemp -d /tmp/atio-parallel.XXXXXX)
 	RUN_ID="$(date +%s).$$.$RANDOM"
 	# One socket per node in a private directory: one handshake per node.
 	SSH_BASE=(${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes -o ConnectTimeout=5
 		-o ControlMaster=auto -o "ControlPath=$WORK/%C" -o ControlPersist=600
-		-o ServerAliveInterval=30)
+		-o ServerAliveInterval=5 -o ServerAliveCountMax=3)
 	trap cleanup EXIT
 	trap on_signal INT TERM HUP
-	touch "$WORK/records.jsonl" "$WORK/summary.jsonl"
+	# A FIFO nobody writes to: nap() sleeps on it without starting sleep(1).
+	mkfifo "$WORK/nap"
+	exec {NAP_FD}<>"$WORK/nap"
 	prepare_nodes
 	for n in "${THREAD_LIST[@]}"; do
 		load_files "$n"

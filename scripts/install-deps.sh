@@ -23,9 +23,9 @@ if command -v apt-get >/dev/null 2>&1; then
 	as_root apt-get update -q
 	as_root apt-get install -y -q --no-install-recommends \
 		gcc libc6-dev meson ninja-build pkg-config \
-		libssl-dev liburing-dev libaio-dev libcmocka-dev \
+		libssl-dev liburing-dev libaio-dev libcmocka-dev libjansson-dev \
 		gzip shellcheck procps \
-		openssh-server jq iproute2 \
+		openssh-server iproute2 \
 		git rpm bash-completion xz-utils python3
 elif command -v dnf >/dev/null 2>&1; then
 	# meson, liburing-devel and libcmocka-devel live in CRB on RHEL/Rocky.
@@ -35,13 +35,13 @@ elif command -v dnf >/dev/null 2>&1; then
 	fi
 	as_root dnf install -y \
 		gcc glibc-devel meson ninja-build pkgconf-pkg-config \
-		openssl-devel liburing-devel libaio-devel libcmocka-devel \
+		openssl-devel liburing-devel libaio-devel libcmocka-devel jansson-devel \
 		gzip procps-ng \
-		openssh-server openssh-clients jq iproute \
+		openssh-server openssh-clients iproute \
 		git rpm-build xz python3
 	as_root dnf install -y ShellCheck || true
 	# bash-completion.pc (atio.spec's BuildRequires) is in bash-completion-devel on Fedora.
 	as_root dnf install -y bash-completion 'pkgconfig(bash-completion)' || as_root dnf install -y bash-completion || true
 else
-	die "neither apt-get nor dnf found: install meson, ninja, pkg-config, OpenSSL, liburing, libaio and cmocka development packages by hand"
+	die "neither apt-get nor dnf found: install meson, ninja, pkg-config, OpenSSL, liburing, libaio, jansson and cmocka development packages by hand"
 fi

@@ -218,7 +218,7 @@ static int get_amount(int id, const char *arg, bool time, uint64_t *out,
  * before 2001 or after 2200 is a mistake (milliseconds, a relative time),
  * not a plan.
  */
-static int get_start_at(const char *arg, int64_t *ns, struct atio_error *e)
+int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e)
 {
 	uint64_t s;
 	uint32_t nanos;
@@ -289,7 +289,10 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case 'w':
 		return get_amount(id, arg, true, &o->warmup_ns, e);
 	case OPT_START_AT:
-		return get_start_at(arg, &o->start_at_ns, e);
+		/* "-": the instant comes on stdin once atio is ready (main.c). */
+		o->start_at_stdin = strcmp(arg, "-") == 0;
+		o->start_at_ns = 0;
+		return o->start_at_stdin ? 0 : atio_cli_start_at(arg, &o->start_at_ns, e);
 	case OPT_ENGINE:
 		if (!atio_engine_known(arg))
 			return USAGE("--engine %s: unknown engine (atio has sync, io_uring, "

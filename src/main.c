@@ -29,6 +29,7 @@
 #include "atio/clock.h"
 #include "atio/dataset.h"
 #include "atio/engine.h"
+#include "atio/merge.h"
 #include "atio/report.h"
 #include "atio/worker.h"
 
@@ -219,6 +220,70 @@ static void progress_tick(void *arg, unsigned sec)
 }
 
 /*
+ * --start-at -: everything before the load is done (files checked, opened,
+ * cache dropped, buffers and rings set up, threads waiting). Say so on
+ * stderr with the line "atio: ready: ...", then read the start instant
+ * from one line of stdin, as --start-at takes it. Returns 0 with @ns set;
+ * -EPIPE (exit 1) when stdin ends first, -EINVAL (exit 2) for a line that
+ * is no instant; @e is filled on every error. A signal that comes first
+ * returns 0 with @ns untouched: the threads are asked to stop and the run
+ * ends as interrupted, not failed.
+ */
+static int read_start_at(struct watch *wt, int64_t *ns, struct atio_error *e)
+{
+	struct pollfd pfd[2] = { { .fd = wt->sig_fd, .events = POLLIN },
+				 { .fd = STDIN_FILENO, .events = POLLIN } };
+	char line[128];
+	size_t len = 0;
+
+	say("ready: waiting for the start instant (seconds since the epoch) on standard input");
+	fflush(stderr);
+	while (!wt->signo) {
+		char c;
+		ssize_t n;
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "--start-at -: poll: %s",
+					      strerror(errno));
+		}
+		if (pfd[0].revents & POLLIN)
+			take_signal(wt);
+		if (!(pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		n = read(STDIN_FILENO, &c, 1);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return atio_error_set(e, ATIO_EXIT_FAIL, errno,
+					      "--start-at -: cannot read standard input: %s",
+					      strerror(errno));
+		if (n == 0)
+			return atio_error_set(e, ATIO_EXIT_FAIL, EPIPE,
+					      "--start-at -: standard input ended before a start "
+					      "instant came: not starting");
+		if (c == '\n') {
+			line[len] = '\0';
+			if (len && line[len - 1] == '\r')
+				line[len - 1] = '\0';
+			if (atio_cli_start_at(line, ns, e) == 0)
+				return 0;
+			memmove(e->msg + 30, e->msg, sizeof(e->msg) - 31);
+			memcpy(e->msg, "--start-at -: standard input: ", 30);
+			e->msg[sizeof(e->msg) - 1] = '\0';
+			return -EINVAL;
+		}
+		if (len + 1 >= sizeof(line))
+			return atio_error_set(e, ATIO_EXIT_USAGE, 0,
+					      "--start-at -: a line of more than %zu bytes on "
+					      "standard input is no start instant", sizeof(line) - 2);
+		line[len++] = c;
+	}
+	return 0;
+}
+
+/*
  * Start the workers at one instant, wait for them, and fill @res. Returns
  * 0, or a negative errno with @e filled when a worker could not start or an
  * I/O failed.
@@ -230,6 +295,7 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	unsigned started = 0;
 	uint64_t measure, last_end = 0, mono, real;
 	struct progress pg = { .o = o, .w = w };
+	int64_t start_at = o->start_at_ns;
 	int ret = 0;
 
 	for (unsigned i = 0; i < o->threads; i++)
@@ -257,13 +323,21 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 			break;
 		}
 	}
-	if (!ret && o->start_at_ns) {
+	if (!ret && o->start_at_stdin) {
+		ret = read_start_at(wt, &start_at, e);
+		if (ret)
+			__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	}
+	if (!ret && start_at) {
 		uint64_t now = realtime_ns();
 
-		if (now > (uint64_t)o->start_at_ns)
+		if (now > (uint64_t)start_at)
 			say("warning: --start-at passed %.3f s ago (clock skew, or set too "
-			    "close); starting now", (double)(now - (uint64_t)o->start_at_ns) / 1e9);
-		wait_realtime(wt, (uint64_t)o->start_at_ns);
+			    "close); starting now", (double)(now - (uint64_t)start_at) / 1e9);
+		else if (o->verbose >= 1)
+			say("waiting %.3f s for the start instant %.6f", (double)((uint64_t)start_at - now) / 1e9,
+			    (double)start_at / 1e9);
+		wait_realtime(wt, (uint64_t)start_at);
 	}
 	sh->start_ns = atio_now_ns();
 	pthread_barrier_wait(&sh->go);
@@ -381,6 +455,71 @@ out:
 	return status;
 }
 
+/*
+ * atio merge [--json] FILE...: read every file as an atio --json result,
+ * add them up and print the merge. Exit 0; 1 when a document was of an
+ * interrupted run (its figures cover less than its time); 2 for bad usage
+ * or a file that is not a readable atio result, naming it.
+ */
+static int merge_main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct atio_merge_doc *docs;
+	struct atio_merge m;
+	bool json = false;
+	int first = 1, n, status = ATIO_EXIT_OK;
+
+	for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
+		if (strcmp(argv[first], "--") == 0) {
+			first++;
+			break;
+		} else if (strcmp(argv[first], "--json") == 0) {
+			json = true;
+		} else if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
+			atio_cli_usage(stdout);
+			return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+		} else {
+			say("merge: %s: unknown option (merge takes --json and files)", argv[first]);
+			fputs("Try 'atio --help' for more information.\n", stderr);
+			return ATIO_EXIT_USAGE;
+		}
+	}
+	n = argc - first;
+	if (n < 1) {
+		say("merge: no file given: atio merge [--json] FILE... (atio --json results)");
+		return ATIO_EXIT_USAGE;
+	}
+	docs = calloc((size_t)n, sizeof(*docs));
+	if (!docs) {
+		say("merge: out of memory for %d documents", n);
+		return ATIO_EXIT_FAIL;
+	}
+	atio_merge_init(&m);
+	for (int i = 0; i < n; i++) {
+		if (atio_merge_read(argv[first + i], &docs[i], &e) ||
+		    atio_merge_add(&m, &docs[i], &e)) {
+			say("merge: %s", e.msg);
+			free(docs);
+			return ATIO_EXIT_USAGE;
+		}
+		if (docs[i].interrupted) {
+			say("merge: %s: an interrupted run: its figures cover less than its time",
+			    docs[i].file);
+			status = ATIO_EXIT_FAIL;
+		}
+	}
+	if (json)
+		atio_merge_json(stdout, &m, docs, (unsigned)n);
+	else
+		atio_merge_text(stdout, &m, docs, (unsigned)n);
+	free(docs);
+	if (fflush(stdout) != 0) {
+		say("merge: cannot write the result: %s", strerror(errno));
+		return ATIO_EXIT_FAIL;
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
@@ -388,6 +527,9 @@ int main(int argc, char **argv)
 	const struct atio_engine_ops *engine;
 	char why[256];
 	int act;
+
+	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
+		return merge_main(argc - 1, argv + 1);
 
 	act = atio_cli_parse(argc, argv, &o, &e);
 	if (act < 0) {

@@ -57,6 +57,7 @@ struct atio_opts {
 	uint64_t seed;             /* --seed, or chosen at random */
 	bool seed_given;
 	int64_t start_at_ns;       /* --start-at, ns since the epoch, 0 if none */
+	bool start_at_stdin;       /* --start-at -: read it from stdin when ready */
 	bool remove;               /* --remove */
 	bool keep_cache;           /* --keep-cache */
 	bool thp;                  /* huge-page buffers; false with --no-thp */
@@ -86,6 +87,13 @@ int atio_cli_parse(int argc, char **argv, struct atio_opts *o, struct atio_error
  * Returns what snprintf returns.
  */
 int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o);
+
+/*
+ * Parse a --start-at instant @arg, seconds since the epoch with optional
+ * decimals, between 2001 and 2200, into @ns. Returns 0, or -EINVAL with @e
+ * filled (exit status 2) naming @arg.
+ */
+int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
 
 /* Print the --help text to @f (src/usage.c). */
 void atio_cli_usage(FILE *f);

@@ -20,6 +20,11 @@
 #   NODE_PID[i]    the pid of node i's sshd
 #   NODE_ADDR[i]   its address
 #
+# With SSHD_NO_BASHRC=1 the nodes' sessions do not read ~/.bashrc (an empty
+# file is mounted over it in their namespaces): on one machine, N nodes'
+# login shells share its CPUs, where a cluster gives each node its own
+# (scripts/bench-parallel.sh).
+#
 # Helpers: node_dir I (the host directory behind node I's mounts: data/ and
 # bin/ under it), node_exec I CMD... (run CMD in node I's mount namespace),
 # node_pids (the sshd pids), node_procs I [NAME] (pids of the processes in
@@ -289,9 +294,10 @@ start_node() {
 	# shellcheck disable=SC2016 # the inner shell expands its own arguments
 	unshare -m --propagation private sh -c '
 		mount --bind "$1" "$2" && mount --bind "$3" "$4" &&
+			{ [ -z "$8" ] || [ ! -f "$8" ] || mount --bind /dev/null "$8"; } &&
 			exec "$5" -D -E "$6" -f "$7"' sh \
 		"$n/data" "$REMOTE_DATA" "$n/bin" "$REMOTE_BIN" "$SSHD" "$d/sshd.log" "$d/sshd_config" \
-		</dev/null >"$d/sshd.out" 2>&1 &
+		"${SSHD_NO_BASHRC:+$HOME/.bashrc}" </dev/null >"$d/sshd.out" 2>&1 &
 	NODE_PID[i]=$!
 }
 
@@ -328,8 +334,8 @@ stop_nodes() {
 sshd_start() {
 	local n=$1 why i attempt ok_all d reason=
 
-	if [ "$n" -lt 1 ] || [ "$n" -gt 7 ]; then
-		die "sshd_start: 1 to 7 nodes, not $n"
+	if [ "$n" -lt 1 ] || [ "$n" -gt 200 ]; then
+		die "sshd_start: 1 to 200 nodes, not $n"
 	fi
 	why=$(sshd_unusable)
 	[ -z "$why" ] || skip "cannot start sshd nodes: $why"
@@ -348,7 +354,10 @@ sshd_start() {
 		mkdir -m 0755 /run/sshd || skip "cannot create /run/sshd, sshd's privilege separation directory"
 	fi
 	for ((i = 1; i <= n; i++)); do
+		# 127.0.0.2 to 127.0.0.8, then 127.0.1.8 and up: 127.0.0.9 is node9,
+		# where no sshd listens.
 		NODE_ADDR[i]=127.0.0.$((i + 1))
+		[ "$i" -le 7 ] || NODE_ADDR[i]=127.0.1.$i
 		d=$SSH_DIR/node$i
 		mkdir -p "$d" "$(node_dir "$i")/data" "$(node_dir "$i")/bin"
 		ssh-keygen -q -t ed25519 -N '' -C "atio-test-node$i" -f "$d/host_ed25519" ||
@@ -489,7 +498,9 @@ node_atio_count() {
 # it found, one fact a line:
 #   SECTION title|threads
 #   NODE title|threads|iteration|host|value|unit     a node's result line
-#   SUM title|threads|iteration|value|unit|complete  (complete: 1 or 0)
+#   SUM title|threads|iteration|value|unit|complete  (complete: 1 or 0; 0 also
+#       when NOT CONCURRENT: it does not count in the average)
+#   NOTCONC title|threads|iteration|skew   a sum marked NOT CONCURRENT
 #   AVG title|threads|value|unit   (value "none" when no sum was complete)
 #   FAIL host|stderr lines below it|those lines, joined by " / "
 #   ERR what is wrong: a sum that is not the sum of the nodes' values above
@@ -543,7 +554,7 @@ parse_driver_output() {
 		reset()
 		next
 	}
-	/^Sum value on iteration [0-9]+ = \{ [0-9]+\.[0-9]+ \} [^ ;]+;( \(INCOMPLETE: [0-9]+ of [0-9]+ nodes\))?$/ {
+	/^Sum value on iteration [0-9]+ = \{ [0-9]+\.[0-9]+ \} [^ ;]+;( \(INCOMPLETE: [0-9]+ of [0-9]+ nodes\))?( \(NOT CONCURRENT: skew [0-9]+\.[0-9]+ s\))?$/ {
 		if (sec == "") err("a sum outside a section")
 		iter++
 		if ($5 + 0 != iter) err("iteration " $5 ", expected " iter)
@@ -553,12 +564,16 @@ parse_driver_output() {
 			s += val[h]
 			if (unit[h] != u) err("node " h " reported " unit[h] ", the sum is in " u)
 		}
-		# The driver adds the values as printed (5 decimals) and prints
+		# The driver adds the exact values of the nodes, prints each and
 		# the sum with 5 decimals: at most half a unit of the last
-		# decimal per node apart, whatever the size of the numbers.
-		if (abs(s - v) > 0.5e-5 * nv)
+		# decimal per node, and one more for the sum, apart.
+		if (abs(s - v) > 0.5e-5 * (nv + 1) + 1e-9 * abs(v))
 			err(sprintf("the %d node values above sum to %.5f, %.5f apart", nv, s, abs(s - v)))
 		complete = index($0, "INCOMPLETE") == 0
+		if (index($0, "NOT CONCURRENT")) {
+			k = $0; sub(/^.*NOT CONCURRENT: skew /, "", k); sub(/ s\)$/, "", k)
+			print "NOTCONC " sec "|" thr "|" iter "|" k
+		}
 		if (complete) {
 			for (i = 1; i <= nh; i++)
 				if (!(want[i] in val)) err("complete without a result from " want[i])
@@ -574,6 +589,9 @@ parse_driver_output() {
 		if (secunit != "" && u != secunit) err("unit changes within the section")
 		secunit = u
 		nsum++
+		# A NOT CONCURRENT sum is kept out of the average as an
+		# incomplete one is.
+		if (index($0, "NOT CONCURRENT")) { complete = 0; allcomplete = 0 }
 		if (complete) { ncomplete++; completetotal += v }
 		print "SUM " sec "|" thr "|" iter "|" v "|" u "|" complete
 		reset()

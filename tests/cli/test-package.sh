@@ -178,7 +178,13 @@ fi
 # NEEDED entries of the packaged binary), as rpm's ELF dependency generator
 # names them, when it ran.
 rpm -qp --requires "$RPM" 2>/dev/null | sed 's/ .*//' >"$WORK/requires"
-for req in openssh-clients jq util-linux bash gawk; do
+# The driver reads the nodes' results with atio merge: no jq.
+if grep -qx -- jq "$WORK/requires"; then
+	not_ok "the package does not require jq" "requires: $(tr '\n' ' ' <"$WORK/requires")"
+else
+	ok "the package does not require jq"
+fi
+for req in openssh-clients util-linux bash gawk; do
 	if grep -qx -- "$req" "$WORK/requires"; then
 		ok "the package requires $req"
 	else

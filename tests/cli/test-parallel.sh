@@ -230,68 +230,59 @@ expect_no_ssh_leftovers "five tests: no ssh process is left after the run"
 # (bucket counts added), never an average of the nodes' percentiles. The
 # -o document keeps each node's percentiles but not its buckets, so each
 # node's atio is a wrapper that keeps a copy of the JSON it hands the
-# driver (bin/out.PID.json, its arguments in bin/out.PID.args); the test
-# merges the buckets itself. node1's data is on a tmpfs, where fdatasync
+# driver (bin/out.PID.json, its arguments in bin/out.PID.args), which
+# atio merge then merges. node1's data is on a tmpfs, where fdatasync
 # costs next to nothing: its writes are faster and more numerous than the
 # other nodes', so an average of the three nodes' percentiles is far from
 # the percentiles of all their writes together.
 
-# hist_percentiles FILE...: the p50, p99 and p99.9 (ns) of the histograms
-# of atio --json documents FILE... merged, as atio's hist.c defines a
-# percentile: the midpoint of the bucket holding the value of rank
-# ceil(p% of the count), kept within [min, max]. A bucket's index I and
-# lower bound L come from the document; it is one value wide when I <
-# 2 * 2^sub_bits, else 2^(I / 2^sub_bits - 1) wide. Prints "ERR ..." when
-# the documents disagree with themselves.
-hist_percentiles() {
-	jq -r '.latency_ns | "H \(.count) \(.min) \(.max) \(.sub_bits)", (.buckets[] | "B \(.[0]) \(.[1]) \(.[2])")' "$@" |
-		awk '
-		$1 == "H" {
-			count += $2
-			if (n == 0 || $3 < min) min = $3
-			if (n == 0 || $4 > max) max = $4
-			if (n > 0 && $5 != sub_bits) print "ERR sub_bits " $5 " and " sub_bits
-			sub_bits = $5; n++
-		}
-		$1 == "B" {
-			if (($2 in low) && low[$2] != $3) print "ERR bucket " $2 " starts at " low[$2] " and " $3
-			low[$2] = $3; c[$2] += $4; total += $4
-			if ($2 > top) top = $2
-		}
-		function pct(p,   x, r, i, seen, w, hi, mid) {
-			x = p / 100 * count
-			if (x >= count) r = count
-			else if (x < 1) r = 1
-			else { r = int(x); if (x - r > x * 1e-13) r++ }
-			for (i = 0; i <= top; i++) {
-				if (!(i in c)) continue
-				seen += c[i]
-				if (seen < r) continue
-				w = i < 2 * 2 ^ sub_bits ? 1 : 2 ^ (int(i / 2 ^ sub_bits) - 1)
-				hi = low[i] + w - 1
-				mid = low[i] + int((hi - low[i]) / 2)
-				return mid < min ? min : mid > max ? max : mid
-			}
-			return max
-		}
-		END {
-			if (n == 0 || count == 0) { print "ERR no latency histogram"; exit }
-			if (total != count) print "ERR the buckets hold " total " values, the counts say " count
-			printf "%d %d %d\n", pct(50), pct(99), pct(99.9)
-		}'
+# merged_pcts FILE...: the p50, p99 and p99.9 (ns) of the latency of atio
+# --json documents FILE... merged by `atio merge --json` (the merge of
+# their histograms; tests/unit/test_merge.c checks it against one run
+# that recorded every value), as "P50 P99 P99.9"; "ERR ..." when merge
+# refuses them.
+PCT_RE='"latency_ns":\{"count":[0-9]+,"min":[0-9]+,"mean":[^,]+,"p50":([0-9]+),"p90":[0-9]+,"p99":([0-9]+),"p99.9":([0-9]+)'
+merged_pcts() {
+	local m
+	if ! m=$("$ATIO" merge --json "$@" 2>&1); then
+		echo "ERR atio merge: $m"
+	elif [[ $m =~ $PCT_RE ]]; then
+		echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]}"
+	else
+		echo "ERR no latency_ns in: ${m:0:200}"
+	fi
+}
+
+# own_pcts FILE: the p50, p99 and p99.9 (ns) atio itself reported in its
+# --json document FILE.
+own_pcts() {
+	local m
+	m=$(cat "$1")
+	if [[ $m =~ $PCT_RE ]]; then
+		echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]}"
+	else
+		echo "ERR no latency_ns in $1"
+	fi
+}
+
+# usec_line "P50 P99 P99.9" N: the driver's latency line for these ns.
+usec_line() {
+	local x
+	read -ra x <<<"$1"
+	printf 'latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n' \
+		"$((x[0] / 1000)).$(printf '%03d' $((x[0] % 1000)))" \
+		"$((x[1] / 1000)).$(printf '%03d' $((x[1] % 1000)))" \
+		"$((x[2] / 1000)).$(printf '%03d' $((x[2] % 1000)))" "$2"
 }
 
 what="cluster latency"
 got=0
-if ! command -v jq >/dev/null 2>&1; then
-	skip_check "the cluster latency merged from the nodes' histograms" "jq is not installed"
-else
-	HOSTS=(node1 node2 node3)
-	for i in 1 2 3; do
-		b=$(node_dir "$i")/bin
-		rm -f "$b/atio" "$b"/out.*
-		cp "$LOCAL_ATIO" "$b/atio.real"
-		cat >"$b/atio" <<'EOF'
+HOSTS=(node1 node2 node3)
+for i in 1 2 3; do
+	b=$(node_dir "$i")/bin
+	rm -f "$b/atio" "$b"/out.*
+	cp "$LOCAL_ATIO" "$b/atio.real"
+	cat >"$b/atio" <<'EOF'
 #!/bin/sh
 d=$(dirname "$0")
 case " $* " in
@@ -304,112 +295,102 @@ rc=$?
 cat "$d/out.$$.json"
 exit "$rc"
 EOF
-		chmod 755 "$b/atio"
-	done
-	node_exec 1 mount -t tmpfs -o size=64m atio-test-fast "$REMOTE_DATA" ||
-		die "cannot mount a tmpfs in node1's namespace"
-	run_driver TESTS=randwrite ITERATIONS=1 -o "$WORK/latency.json" "${HOSTS[@]}"
-	echo "# latency, node1 on a tmpfs: $WALL_MS ms"
-	node_exec 1 umount "$REMOTE_DATA" || die "cannot unmount node1's tmpfs"
-	expect_code "$what: the run over 3 nodes: exit 0" 0
-	# Each node's JSON of the Random write run, the only one with --fdatasync.
-	mkdir -p "$WORK/lat"
+	chmod 755 "$b/atio"
+done
+node_exec 1 mount -t tmpfs -o size=64m atio-test-fast "$REMOTE_DATA" ||
+	die "cannot mount a tmpfs in node1's namespace"
+run_driver TESTS=randwrite ITERATIONS=1 -o "$WORK/latency.json" "${HOSTS[@]}"
+echo "# latency, node1 on a tmpfs: $WALL_MS ms"
+node_exec 1 umount "$REMOTE_DATA" || die "cannot unmount node1's tmpfs"
+expect_code "$what: the run over 3 nodes: exit 0" 0
+# Each node's JSON of the Random write run, the only one with --fdatasync.
+mkdir -p "$WORK/lat"
+for i in 1 2 3; do
+	b=$(node_dir "$i")/bin
+	mapfile -t f < <(grep -l -e '--fdatasync' "$b"/out.*.args 2>/dev/null || true)
+	if [ ${#f[@]} -eq 1 ] && grep -q '"latency_ns":{[^}]*"buckets":\[\[' "${f[0]%.args}.json"; then
+		cp "${f[0]%.args}.json" "$WORK/lat/node$i.json"
+		got=$((got + 1))
+	else
+		not_ok "$what: node$i's atio JSON of the Random write run, with its buckets, was kept" \
+			"${#f[@]} runs with --fdatasync in $b: $(listing "$b" | tr '\n' ' ')"
+	fi
+done
+[ "$got" -ne 3 ] || ok "$what: each node's atio JSON of the Random write run, with its buckets, was kept"
+# Restore the plain atio on the nodes.
+for i in 1 2 3; do
+	b=$(node_dir "$i")/bin
+	rm -f "$b/atio" "$b/atio.real" "$b"/out.*
+	cp "$LOCAL_ATIO" "$b/atio"
+done
+if [ "$got" -eq 3 ]; then
+	L=$WORK/lat
+	# atio merge of one document gives that node's own percentiles back.
+	msg=
 	for i in 1 2 3; do
-		b=$(node_dir "$i")/bin
-		mapfile -t f < <(grep -l -e '--fdatasync' "$b"/out.*.args 2>/dev/null || true)
-		if [ ${#f[@]} -eq 1 ] && jq -e '.latency_ns.buckets | length > 0' "${f[0]%.args}.json" >/dev/null 2>&1; then
-			cp "${f[0]%.args}.json" "$WORK/lat/node$i.json"
-			got=$((got + 1))
-		else
-			not_ok "$what: node$i's atio JSON of the Random write run, with its buckets, was kept" \
-				"${#f[@]} runs with --fdatasync in $b: $(listing "$b" | tr '\n' ' ')"
+		own=$(own_pcts "$L/node$i.json")
+		calc=$(merged_pcts "$L/node$i.json")
+		if [ "$calc" != "$own" ] || [[ $own == ERR* ]]; then
+			msg+="node$i: atio says $own, atio merge of its document $calc"$'\n'
 		fi
 	done
-	[ "$got" -ne 3 ] || ok "$what: each node's atio JSON of the Random write run, with its buckets, was kept"
-	# Restore the plain atio on the nodes.
-	for i in 1 2 3; do
-		b=$(node_dir "$i")/bin
-		rm -f "$b/atio" "$b/atio.real" "$b"/out.*
-		cp "$LOCAL_ATIO" "$b/atio"
-	done
-fi
-if [ "$got" -eq 3 ]; then
-	# The JSON kept is the JSON the driver read: each node's value and
-	# percentiles in the -o document are those of its kept JSON.
-	msg=
-	for i in 1 2 3; do
-		mine=$(jq -r '"\(.result.value) \(.latency_ns.p50) \(.latency_ns.p99) \(.latency_ns["p99.9"]) \(.start_epoch)"' \
-			"$WORK/lat/node$i.json")
-		theirs=$(jq -r --arg h "node$i" '.results[].tests[] | select(.test == "randwrite") | .iterations[]
-			| .nodes[] | select(.host == $h) | "\(.value) \(.latency_us.p50) \(.latency_us.p99) \(.latency_us["p99.9"]) \(.start_epoch)"' \
-			"$WORK/latency.json" 2>&1)
-		awk -v a="$mine" -v b="$theirs" 'BEGIN {
-			split(a, x, " "); n = split(b, y, " ")
-			if (n != 5) exit 1
-			if (sprintf("%.5f", x[1]) != sprintf("%.5f", y[1])) exit 1
-			for (k = 2; k <= 4; k++) { d = x[k] / 1000 - y[k]; if (d < -1e-6 || d > 1e-6) exit 1 }
-			d = x[5] - y[5]; exit !(d > -1e-5 && d < 1e-5)
-		}' || msg+="node$i: kept: value p50 p99 p99.9 (ns) start $mine; -o: value p50 p99 p99.9 (usec) start $theirs"$'\n'
-	done
 	if [ -z "$msg" ]; then
-		ok "$what: the kept JSON is what the driver read (each node's value, percentiles and start in the -o document)"
+		ok "$what: atio merge of each node's document alone gives its own p50, p99 and p99.9"
 	else
-		not_ok "$what: the kept JSON is what the driver read (each node's value, percentiles and start in the -o document)" "$msg"
+		not_ok "$what: atio merge of each node's document alone gives its own p50, p99 and p99.9" "$msg"
 	fi
-	# The computation here gives each node's own percentiles from its own
-	# buckets, as atio reported them.
-	msg=
-	for i in 1 2 3; do
-		own=$(jq -r '.latency_ns | "\(.p50) \(.p99) \(.["p99.9"])"' "$WORK/lat/node$i.json")
-		calc=$(hist_percentiles "$WORK/lat/node$i.json")
-		[ "$calc" = "$own" ] || msg+="node$i: atio says $own, its buckets give $calc"$'\n'
-	done
-	if [ -z "$msg" ]; then
-		ok "$what: each node's buckets alone give its own p50, p99 and p99.9 as atio reported them"
-	else
-		not_ok "$what: each node's buckets alone give its own p50, p99 and p99.9 as atio reported them" "$msg"
-	fi
-	merged=$(hist_percentiles "$WORK/lat/node1.json" "$WORK/lat/node2.json" "$WORK/lat/node3.json")
+	merged=$(merged_pcts "$L/node1.json" "$L/node2.json" "$L/node3.json")
 	# The average of the nodes' own percentiles, which must not be shown.
-	avg=$(for i in 1 2 3; do jq -r '.latency_ns | "\(.p50) \(.p99) \(.["p99.9"])"' "$WORK/lat/node$i.json"; done |
-		awk '{ for (k = 1; k <= 3; k++) s[k] += $k } END { printf "%.3f %.3f %.3f\n", s[1] / NR, s[2] / NR, s[3] / NR }')
+	avg=$(for i in 1 2 3; do own_pcts "$L/node$i.json"; done |
+		awk '{ for (k = 1; k <= 3; k++) s[k] += $k } END { printf "%d %d %d\n", s[1] / NR, s[2] / NR, s[3] / NR }')
 	# The driver's line under the Random write section.
 	line=$(awk '/^---=== Random write \(1thr\) ===---$/ { on = 1 } on && /^latency \(usec\)/ { print; exit }' "$OUT")
-	want=$(awk -v m="$merged" 'BEGIN { split(m, x, " ")
-		printf "latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from 3 nodes)\n", x[1] / 1000, x[2] / 1000, x[3] / 1000 }')
-	averaged=$(awk -v m="$avg" 'BEGIN { split(m, x, " ")
-		printf "latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from 3 nodes)\n", x[1] / 1000, x[2] / 1000, x[3] / 1000 }')
 	if [[ $merged == ERR* ]]; then
-		not_ok "$what: the nodes' buckets merge" "$merged"
-	elif [ "$line" = "$want" ]; then
-		ok "$what: the printed line is the percentiles of the merged buckets: $line"
+		not_ok "$what: atio merge reads the nodes' documents" "$merged"
 	else
-		not_ok "$what: the printed line is the percentiles of the merged buckets" \
-			"printed:  ${line:-(no latency line under Random write)}" "expected: $want" \
-			"an average of the nodes' percentiles would print: $averaged" "command: $LAST"
+		want=$(usec_line "$merged" 3)
+		averaged=$(usec_line "$avg" 3)
+		if [ "$line" = "$want" ]; then
+			ok "$what: the printed line is atio merge's percentiles of the nodes' documents: $line"
+		else
+			not_ok "$what: the printed line is atio merge's percentiles of the nodes' documents" \
+				"printed:  ${line:-(no latency line under Random write)}" "expected: $want" \
+				"an average of the nodes' percentiles would print: $averaged" "command: $LAST"
+		fi
+		# The check above tells a merge from an average only where the two
+		# print differently: here at least one percentile must.
+		if [ "$want" != "$averaged" ]; then
+			ok "$what: an average of the nodes' percentiles would print otherwise ($averaged)"
+		else
+			not_ok "$what: an average of the nodes' percentiles would print otherwise" \
+				"merged and averaged print alike: $want" \
+				"nodes (ns): $(for i in 1 2 3; do own_pcts "$L/node$i.json"; done | tr '\n' ' ')"
+		fi
+		# The sum printed is atio merge's sum of the nodes' documents.
+		sum=$(awk '/^---=== Random write \(1thr\) ===---$/ { on = 1 } on && /^Sum value on iteration 1 / { print $7; exit }' "$OUT")
+		msum=$("$ATIO" merge "$L/node1.json" "$L/node2.json" "$L/node3.json" |
+			sed -n 's|^Sum value = { \([0-9.]*\) } sync/s;$|\1|p')
+		if [ -n "$sum" ] && [ "$sum" = "$msum" ]; then
+			ok "$what: the printed sum is atio merge's sum of the nodes' documents ($sum sync/s)"
+		else
+			not_ok "$what: the printed sum is atio merge's sum of the nodes' documents" \
+				"printed: ${sum:-none}; atio merge: ${msum:-none}"
+		fi
 	fi
-	# The check above tells a merge from an average only where the two
-	# print differently: here at least one percentile must.
-	n=$(awk -v a="$want" -v b="$averaged" 'BEGIN {
-		split(a, x, /[ ,]+/); split(b, y, /[ ,]+/); for (k in x) if (x[k] != y[k]) n++; print n + 0 }')
-	if [ "$n" -ge 1 ]; then
-		ok "$what: an average of the nodes' percentiles would print otherwise ($averaged)"
+	if ! command -v jq >/dev/null 2>&1; then
+		skip_check "$what: -o FILE: the iteration's latency_us is the merge" "jq is not installed"
 	else
-		not_ok "$what: an average of the nodes' percentiles would print otherwise" \
-			"merged and averaged print alike: $want" \
-			"nodes (ns): $(for i in 1 2 3; do jq -r '.latency_ns | "\(.p50)/\(.p99)/\(.["p99.9"])"' "$WORK/lat/node$i.json"; done | tr '\n' ' ')"
-	fi
-	# The -o document's latency of that iteration: the same merge, in usec.
-	doc=$(jq -r '.results[].tests[] | select(.test == "randwrite") | .iterations[]
-		| .latency_us | "\(.p50) \(.p99) \(.["p99.9"])"' "$WORK/latency.json" 2>&1)
-	if awk -v a="$merged" -v b="$doc" 'BEGIN {
-		if (split(a, x, " ") != 3 || split(b, y, " ") != 3) exit 1
-		for (k = 1; k <= 3; k++) { d = x[k] / 1000 - y[k]; if (d < -1e-6 || d > 1e-6) exit 1 }
-	}'; then
-		ok "$what: -o FILE: the iteration's latency_us is the merge ($doc)"
-	else
-		not_ok "$what: -o FILE: the iteration's latency_us is the merge" "in the document: $doc" \
-			"merged here (ns): $merged"
+		doc=$(jq -r '.results[].tests[] | select(.test == "randwrite") | .iterations[]
+			| .latency_us | "\(.p50) \(.p99) \(.["p99.9"])"' "$WORK/latency.json" 2>&1)
+		if awk -v a="$merged" -v b="$doc" 'BEGIN {
+			if (split(a, x, " ") != 3 || split(b, y, " ") != 3) exit 1
+			for (k = 1; k <= 3; k++) { d = x[k] / 1000 - y[k]; if (d < -1e-6 || d > 1e-6) exit 1 }
+		}'; then
+			ok "$what: -o FILE: the iteration's latency_us is the merge ($doc)"
+		else
+			not_ok "$what: -o FILE: the iteration's latency_us is the merge" "in the document: $doc" \
+				"merged here (ns): $merged"
+		fi
 	fi
 fi
 expect_no_ssh_leftovers "$what: no ssh process is left after the run"

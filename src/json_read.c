@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading an atio --json result back, for atio merge. The parsing is
+ * jansson's; this file only checks that the document is an atio result
+ * and turns it into a struct atio_merge_doc. Every error names the file
+ * and the member at fault, so that a user merging fifty files knows which
+ * one to look at.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "atio/hist.h"
+#include "atio/merge.h"
+
+#define BAD(...) atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
+
+/* A finite double from 0 up, rounded to the nearest whole number. */
+static uint64_t to_u64(double x)
+{
+	return x >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)(x + 0.5);
+}
+
+/*
+ * A member that must be a number (jansson tells integers from reals; the
+ * writer prints 1.0 as 1, so either is accepted). Returns 0 or -EINVAL
+ * with @e filled.
+ */
+static int get_number(json_t *obj, const char *where, const char *key, double *out,
+		      const char *name, struct atio_error *e)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!json_is_number(v))
+		return BAD("%s: %s%s: missing or not a number", name, where, key);
+	*out = json_number_value(v);
+	if (!isfinite(*out) || *out < 0)
+		return BAD("%s: %s%s: %g is not a count or time", name, where, key, *out);
+	return 0;
+}
+
+/*
+ * True when @v is a whole number from 0 up that a uint64_t holds, stored in
+ * @out. The documents are read with every integer as a double (see
+ * finish()), exact up to 2^53: 9 PB of bytes, 104 days of nanoseconds.
+ */
+static bool whole(json_t *v, uint64_t *out)
+{
+	double x;
+
+	if (!json_is_number(v))
+		return false;
+	x = json_number_value(v);
+	if (!(x >= 0.0) || x >= 18446744073709551616.0 || x != (double)(uint64_t)x)
+		return false;
+	*out = (uint64_t)x;
+	return true;
+}
+
+/* A member that must be a whole number from 0 up. */
+static int get_uint(json_t *obj, const char *where, const char *key, uint64_t *out,
+		    const char *name, struct atio_error *e)
+{
+	if (!whole(json_object_get(obj, key), out))
+		return BAD("%s: %s%s: missing or not a whole number from 0 up", name, where, key);
+	return 0;
+}
+
+/* An epoch member, which is null when the run never began. */
+static int get_epoch(json_t *doc, const char *key, double *out, const char *name,
+		     struct atio_error *e)
+{
+	json_t *v = json_object_get(doc, key);
+
+	if (json_is_null(v)) {
+		*out = 0.0;
+		return 0;
+	}
+	return get_number(doc, "", key, out, name, e);
+}
+
+/*
+ * Histogram @key ("latency_ns" or "sync_latency_ns") into @h: count, min,
+ * max, the mean (the sum is mean * count, which the document rounds to the
+ * double nearest), and the buckets [index, low, count]. The buckets are
+ * checked against this atio's histogram: the same sub_bits, indices in
+ * range and ascending, each low the index's lower bound, counts adding up
+ * to count.
+ */
+static int get_hist(json_t *doc, const char *key, struct atio_hist *h, const char *name,
+		    struct atio_error *e)
+{
+	json_t *o = json_object_get(doc, key), *b, *el;
+	uint64_t sub = 0, total = 0;
+	double mean;
+	size_t k;
+	long long prev = -1;
+	char where[64];
+
+	atio_hist_init(h);
+	if (!json_is_object(o))
+		return BAD("%s: %s: missing or not an object", name, key);
+	snprintf(where, sizeof(where), "%s.", key);
+	if (get_uint(o, where, "count", &h->count, name, e) ||
+	    get_uint(o, where, "sub_bits", &sub, name, e) ||
+	    get_number(o, where, "mean", &mean, name, e))
+		return -EINVAL;
+	if (sub != ATIO_HIST_SUB_BITS)
+		return BAD("%s: %ssub_bits: %llu, this atio's histograms have %u",
+			   name, where, (unsigned long long)sub, ATIO_HIST_SUB_BITS);
+	b = json_object_get(o, "buckets");
+	if (!json_is_array(b))
+		return BAD("%s: %sbuckets: missing or not an array", name, where);
+	if (h->count == 0) {
+		h->min = UINT64_MAX;
+		h->max = 0;
+		if (json_array_size(b) != 0)
+			return BAD("%s: %sbuckets: values in a histogram of count 0", name, where);
+		return 0;
+	}
+	if (get_uint(o, where, "min", &h->min, name, e) ||
+	    get_uint(o, where, "max", &h->max, name, e))
+		return -EINVAL;
+	if (h->min > h->max)
+		return BAD("%s: %smin %llu is above max %llu", name, where,
+			   (unsigned long long)h->min, (unsigned long long)h->max);
+	json_array_foreach(b, k, el) {
+		uint64_t i, low, c;
+
+		if (!json_is_array(el) || json_array_size(el) != 3 ||
+		    !whole(json_array_get(el, 0), &i) || !whole(json_array_get(el, 1), &low) ||
+		    !whole(json_array_get(el, 2), &c))
+			return BAD("%s: %sbuckets[%zu]: not [index, low, count]", name, where, k);
+		if ((long long)i <= prev || i >= ATIO_HIST_BUCKETS)
+			return BAD("%s: %sbuckets[%zu]: index %llu out of order or range",
+				   name, where, k, (unsigned long long)i);
+		if (low != atio_hist_bucket_low((unsigned)i))
+			return BAD("%s: %sbuckets[%zu]: low %llu is not the lower bound of "
+				   "bucket %llu", name, where, k, (unsigned long long)low,
+				   (unsigned long long)i);
+		h->bucket[i] = c;
+		total += c;
+		prev = (long long)i;
+	}
+	if (total != h->count)
+		return BAD("%s: %sbuckets: they hold %llu values, count says %llu", name, where,
+			   (unsigned long long)total, (unsigned long long)h->count);
+	h->sum = (uint64_t)to_u64(mean * (double)h->count);
+	return 0;
+}
+
+/* The "result" object: unit, value, time and the counters. */
+static int get_result(json_t *doc, struct atio_merge_doc *d, const char *name,
+		      struct atio_error *e)
+{
+	json_t *r = json_object_get(doc, "result"), *u;
+	double user, sys;
+
+	if (!json_is_object(r))
+		return BAD("%s: result: missing or not an object", name);
+	u = json_object_get(r, "unit");
+	if (!json_is_string(u) || (strcmp(json_string_value(u), "MB/s") != 0 &&
+				   strcmp(json_string_value(u), "IOPS") != 0 &&
+				   strcmp(json_string_value(u), "sync/s") != 0))
+		return BAD("%s: result.unit: missing or not MB/s, IOPS or sync/s", name);
+	snprintf(d->unit, sizeof(d->unit), "%s", json_string_value(u));
+	if (get_number(r, "result.", "value", &d->value, name, e) ||
+	    get_number(r, "result.", "time_sec", &d->time_sec, name, e) ||
+	    get_uint(r, "result.", "ops", &d->st.ops, name, e) ||
+	    get_uint(r, "result.", "bytes", &d->st.bytes, name, e) ||
+	    get_uint(r, "result.", "syncs", &d->st.syncs, name, e) ||
+	    get_number(r, "result.", "cpu_user_sec", &user, name, e) ||
+	    get_number(r, "result.", "cpu_sys_sec", &sys, name, e))
+		return -EINVAL;
+	d->st.elapsed_ns = (uint64_t)to_u64(d->time_sec * 1e9);
+	d->st.cpu_user_ns = (uint64_t)to_u64(user * 1e9);
+	d->st.cpu_sys_ns = (uint64_t)to_u64(sys * 1e9);
+	return 0;
+}
+
+/* Everything but the parsing: @doc is the parsed document. */
+static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
+		     struct atio_error *e)
+{
+	json_t *a = json_object_get(doc, "atio"), *in;
+
+	if (!json_is_object(doc) || !json_is_object(a) ||
+	    !json_is_string(json_object_get(a, "version")))
+		return BAD("%s: not an atio --json result (no \"atio\": {\"version\"} in it)", name);
+	if (!json_object_get(doc, "result"))
+		return BAD("%s: an atio settings document (-a --json), not a result", name);
+	in = json_object_get(doc, "interrupted");
+	if (!json_is_boolean(in))
+		return BAD("%s: interrupted: missing or not true/false", name);
+	d->interrupted = json_is_true(in);
+	if (get_result(doc, d, name, e) ||
+	    get_epoch(doc, "start_epoch", &d->start_epoch, name, e) ||
+	    get_epoch(doc, "end_epoch", &d->end_epoch, name, e) ||
+	    get_hist(doc, "latency_ns", &d->st.lat, name, e) ||
+	    get_hist(doc, "sync_latency_ns", &d->st.sync_lat, name, e))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Common end of both readers: jansson's verdict, then the checks. Both
+ * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
+ * integers stop at 2^63, and a document may hold a 64-bit seed above it.
+ */
+static int finish(json_t *doc, const json_error_t *je, const char *name,
+		  struct atio_merge_doc *d, struct atio_error *e)
+{
+	int ret;
+
+	if (!doc) {
+		if (json_error_code(je) == json_error_premature_end_of_input)
+			return BAD("%s: truncated: the JSON ends at line %d column %d before "
+				   "the document does", name, je->line, je->column);
+		return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column,
+			   je->text);
+	}
+	ret = from_json(doc, name, d, e);
+	json_decref(doc);
+	return ret;
+}
+
+int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_error *e)
+{
+	json_error_t je;
+	json_t *doc;
+	FILE *f;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	atio_stats_init(&d->st);
+	d->file = path;
+	f = fopen(path, "r");
+	if (!f)
+		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
+				      strerror(errno));
+	doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	fclose(f);
+	ret = finish(doc, &je, path, d, e);
+	d->file = path;
+	return ret;
+}
+
+int atio_merge_read_string(const char *text, const char *name, struct atio_merge_doc *d,
+			   struct atio_error *e)
+{
+	json_error_t je;
+
+	memset(d, 0, sizeof(*d));
+	atio_stats_init(&d->st);
+	d->file = name;
+	return finish(json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je), &je, name, d, e);
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio merge: add up the results of several atio --json documents (the
+ * nodes of a cluster run) and render the merge as text or as JSON. The
+ * counters and histograms go through atio_stats_merge(), the code that
+ * merges the threads of one run, so merging the documents of N nodes gives
+ * the histogram one recorder of all their values would have held.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "atio/json.h"
+#include "atio/merge.h"
+
+#define MIB 1048576.0
+
+void atio_merge_init(struct atio_merge *m)
+{
+	memset(m, 0, sizeof(*m));
+	atio_stats_init(&m->total);
+}
+
+/* Widen [lo, hi] to take @x in; a run that never began (0) counts not. */
+static void widen(double *lo, double *hi, double x, bool first)
+{
+	if (x == 0.0)
+		return;
+	if (first || *lo == 0.0 || x < *lo)
+		*lo = x;
+	if (first || *hi == 0.0 || x > *hi)
+		*hi = x;
+}
+
+int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct atio_error *e)
+{
+	if (m->ndocs && strcmp(m->unit, d->unit) != 0)
+		return atio_error_set(e, ATIO_EXIT_USAGE, 0,
+				      "%s: its value is in %s, the documents before it in %s: "
+				      "they do not add up", d->file, d->unit, m->unit);
+	snprintf(m->unit, sizeof(m->unit), "%s", d->unit);
+	widen(&m->first_start, &m->last_start, d->start_epoch, m->ndocs == 0);
+	widen(&m->first_end, &m->last_end, d->end_epoch, m->ndocs == 0);
+	m->sum += d->value;
+	m->ndocs++;
+	if (d->interrupted)
+		m->ninterrupted++;
+	atio_stats_merge(&m->total, &d->st);
+	return 0;
+}
+
+/* The share of the sum that @v is, in percent; 0 of a sum of 0. */
+static double share(const struct atio_merge *m, double v)
+{
+	return m->sum > 0.0 ? v / m->sum * 100.0 : 0.0;
+}
+
+/* A latency line as atio's own result prints it, with where it is from. */
+static void text_latency(FILE *f, const char *name, const struct atio_hist *h, unsigned n)
+{
+	if (h->count == 0) {
+		fprintf(f, "%s (usec): none\n", name);
+		return;
+	}
+	fprintf(f, "%s (usec): min %.2f, mean %.2f, p50 %.2f, p90 %.2f, p99 %.2f, "
+		"p99.9 %.2f, max %.2f (merged from %u documents)\n", name,
+		(double)h->min / 1000.0, atio_hist_mean(h) / 1000.0,
+		(double)atio_hist_percentile(h, 50.0) / 1000.0,
+		(double)atio_hist_percentile(h, 90.0) / 1000.0,
+		(double)atio_hist_percentile(h, 99.0) / 1000.0,
+		(double)atio_hist_percentile(h, 99.9) / 1000.0, (double)h->max / 1000.0, n);
+}
+
+/*
+ * The text form. Every line starts with a fixed word so that a script can
+ * pick one (the driver reads them); the word "rate" is on none of them.
+ */
+void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
+		     unsigned n)
+{
+	const struct atio_stats *t = &m->total;
+
+	fprintf(f, "Sum value = { %.5f } %s;\n", m->sum, m->unit);
+	fprintf(f, "documents: %u, interrupted: %u\n", m->ndocs, m->ninterrupted);
+	fprintf(f, "start skew: %.6f s (first %.6f, last %.6f)\n",
+		m->last_start - m->first_start, m->first_start, m->last_start);
+	fprintf(f, "end skew: %.6f s (first done %.6f, last done %.6f)\n",
+		m->last_end - m->first_end, m->first_end, m->last_end);
+	text_latency(f, "latency", &t->lat, m->ndocs);
+	if (t->syncs > 0)
+		text_latency(f, "sync latency", &t->sync_lat, m->ndocs);
+	fprintf(f, "io: %" PRIu64 " ops, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
+		t->ops, t->bytes, (double)t->bytes / MIB, t->syncs);
+	fprintf(f, "cpu (sec): user %.3f, system %.3f\n", (double)t->cpu_user_ns / 1e9,
+		(double)t->cpu_sys_ns / 1e9);
+	for (unsigned i = 0; i < n; i++) {
+		const struct atio_merge_doc *d = &docs[i];
+
+		fprintf(f, "[%u] %.6f %s over %.6f s, share %.2f%%, start %+.6f s, end %+.6f s%s: ",
+			i + 1, d->value, d->unit, d->time_sec, share(m, d->value),
+			d->start_epoch ? d->start_epoch - m->first_start : 0.0,
+			d->end_epoch ? d->end_epoch - m->first_end : 0.0,
+			d->interrupted ? " (interrupted)" : "");
+		/* The name last: whatever it holds cannot shift the fields. */
+		for (const char *p = d->file; *p; p++)
+			putc((unsigned char)*p < 0x20 ? '?' : *p, f);
+		putc('\n', f);
+	}
+}
+
+/* A histogram's figures, without buckets: the merge's JSON is a summary. */
+static void json_hist(struct atio_json *j, const char *key, const struct atio_hist *h)
+{
+	bool empty = h->count == 0;
+
+	atio_json_object_begin(j, key);
+	atio_json_uint(j, "count", h->count);
+	atio_json_uint(j, "min", empty ? 0 : h->min);
+	atio_json_double(j, "mean", atio_hist_mean(h));
+	atio_json_uint(j, "p50", atio_hist_percentile(h, 50.0));
+	atio_json_uint(j, "p90", atio_hist_percentile(h, 90.0));
+	atio_json_uint(j, "p99", atio_hist_percentile(h, 99.0));
+	atio_json_uint(j, "p99.9", atio_hist_percentile(h, 99.9));
+	atio_json_uint(j, "max", empty ? 0 : h->max);
+	atio_json_object_end(j);
+}
+
+void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
+		     unsigned n)
+{
+	const struct atio_stats *t = &m->total;
+	struct atio_json j;
+
+	atio_json_init(&j, f);
+	atio_json_object_begin(&j, NULL);
+	atio_json_double(&j, "sum", m->sum);
+	atio_json_string(&j, "unit", m->unit);
+	atio_json_uint(&j, "documents", m->ndocs);
+	atio_json_uint(&j, "interrupted", m->ninterrupted);
+	atio_json_double(&j, "start_skew_sec", m->last_start - m->first_start);
+	atio_json_double(&j, "end_skew_sec", m->last_end - m->first_end);
+	atio_json_double(&j, "first_start_epoch", m->first_start);
+	atio_json_double(&j, "last_start_epoch", m->last_start);
+	atio_json_double(&j, "first_end_epoch", m->first_end);
+	atio_json_double(&j, "last_end_epoch", m->last_end);
+	atio_json_uint(&j, "ops", t->ops);
+	atio_json_uint(&j, "bytes", t->bytes);
+	atio_json_uint(&j, "syncs", t->syncs);
+	atio_json_double(&j, "cpu_user_sec", (double)t->cpu_user_ns / 1e9);
+	atio_json_double(&j, "cpu_sys_sec", (double)t->cpu_sys_ns / 1e9);
+	json_hist(&j, "latency_ns", &t->lat);
+	json_hist(&j, "sync_latency_ns", &t->sync_lat);
+	atio_json_array_begin(&j, "documents_merged");
+	for (unsigned i = 0; i < n; i++) {
+		atio_json_object_begin(&j, NULL);
+		atio_json_string(&j, "file", docs[i].file);
+		atio_json_double(&j, "value", docs[i].value);
+		atio_json_double(&j, "time_sec", docs[i].time_sec);
+		atio_json_double(&j, "share_percent", share(m, docs[i].value));
+		atio_json_double(&j, "start_epoch", docs[i].start_epoch);
+		atio_json_double(&j, "end_epoch", docs[i].end_epoch);
+		atio_json_bool(&j, "interrupted", docs[i].interrupted);
+		atio_json_uint(&j, "ops", docs[i].st.ops);
+		atio_json_uint(&j, "bytes", docs[i].st.bytes);
+		atio_json_uint(&j, "syncs", docs[i].st.syncs);
+		atio_json_object_end(&j);
+	}
+	atio_json_array_end(&j);
+	atio_json_object_end(&j);
+}

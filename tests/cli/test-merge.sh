@@ -1,0 +1,123 @@
+#!/bin/bash
+# atio merge FILE...: the --json results of several runs (real runs here)
+# added up: the sum is the sum of their values, the operations, bytes and
+# syncs add, the latency is that of one histogram holding every value
+# (min and max are the extremes, the count the sum), each document's share
+# adds up to 100%; --json gives the same as one JSON document. A file that
+# is missing, empty, truncated, not JSON, another program's JSON or an
+# atio -a settings document: exit 2, naming the file. Mixed units: exit 2.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+D=$WORK/d
+mkdir "$D"
+run_atio -t 0.1 -s 4K -p 2 -u 16M -f "$D"
+expect_code "prepare a dataset: exit 0" 0
+
+# Three runs of random reads, one of random fdatasync writes.
+for k in 1 2 3; do
+	run_atio --read --rand -s 4K --iops -p 2 -t 0.5 -u 16M -f "$D" --json
+	expect_code "random read run $k: exit 0" 0
+	cp "$OUT" "$WORK/r$k.json"
+done
+run_atio --fdatasync --rand -s 4K --iops -p 1 -t 0.5 -u 16M -f "$D" --json
+expect_code "fdatasync run: exit 0" 0
+cp "$OUT" "$WORK/w.json"
+
+# field NAME FILE: the first "NAME":VALUE of the one-line JSON FILE.
+field() {
+	local re="\"$1\":(-?[0-9][0-9.eE+-]*|\"[^\"]*\"|true|false|null)" m
+	m=$(cat "$2")
+	[[ $m =~ $re ]] && printf '%s\n' "${BASH_REMATCH[1]}"
+}
+
+# --- Text: the sum line, the totals, one line per document.
+run_atio merge "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
+what="atio merge of three random read runs"
+expect_code "$what: exit 0" 0
+cp "$OUT" "$WORK/merge.txt"
+want=$(for k in 1 2 3; do field value "$WORK/r$k.json"; done | awk '{ s += $1 } END { printf "%.5f", s }')
+expect_match "$what: the sum line is the sum of the three values" "$WORK/merge.txt" \
+	"^Sum value = \\{ $want \\} IOPS;\$"
+ops=$(for k in 1 2 3; do field ops "$WORK/r$k.json"; done | awk '{ s += $1 } END { print s }')
+bytes=$(for k in 1 2 3; do field bytes "$WORK/r$k.json"; done | awk '{ s += $1 } END { print s }')
+expect_match "$what: operations and bytes add up" "$WORK/merge.txt" "^io: $ops ops, $bytes bytes "
+expect_match "$what: three documents, none interrupted" "$WORK/merge.txt" '^documents: 3, interrupted: 0$'
+expect_match "$what: start skew" "$WORK/merge.txt" '^start skew: [0-9]+\.[0-9]{6} s \(first [0-9.]+, last [0-9.]+\)$'
+expect_match "$what: end skew" "$WORK/merge.txt" '^end skew: [0-9]+\.[0-9]{6} s \(first done [0-9.]+, last done [0-9.]+\)$'
+expect_match "$what: the merged latency" "$WORK/merge.txt" \
+	'^latency \(usec\): min [0-9.]+, mean [0-9.]+, p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+ \(merged from 3 documents\)$'
+expect_no_match "$what: no sync latency without syncs" "$WORK/merge.txt" '^sync latency'
+for k in 1 2 3; do
+	expect_match "$what: document $k's line, its value and share" "$WORK/merge.txt" \
+		"^\\[$k\\] [0-9]+\\.[0-9]{6} IOPS over [0-9.]+ s, share [0-9]+\\.[0-9]{2}%, start \\+[0-9.]+ s, end \\+[0-9.]+ s: $WORK/r$k.json\$"
+done
+total=$(sed -n 's/^\[[0-9]\] .* share \([0-9.]*\)%.*/\1/p' "$WORK/merge.txt" | awk '{ s += $1 } END { printf "%.1f", s }')
+if [ "$total" = 100.0 ]; then ok "$what: the shares add up to 100%"; else not_ok "$what: the shares add up to 100%" "they add up to $total"; fi
+expect_no_match "$what: the word rate is on no line" "$WORK/merge.txt" 'rate'
+
+# --- --json: one document, with the same figures.
+run_atio merge --json "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
+what="atio merge --json"
+expect_code "$what: exit 0" 0
+cp "$OUT" "$WORK/merge.json"
+expect_count "$what: one line" "$WORK/merge.json" '.' 1
+got=$(printf '%.5f' "$(field sum "$WORK/merge.json")")
+if [ "$got" = "$want" ]; then ok "$what: sum $got"; else not_ok "$what: the same sum" "$got, the text says $want"; fi
+if [ "$(field ops "$WORK/merge.json")" = "$ops" ] && [ "$(field documents "$WORK/merge.json")" = 3 ]; then
+	ok "$what: ops and documents"
+else
+	not_ok "$what: ops and documents" "$(head -c 300 "$WORK/merge.json")"
+fi
+# The merged count is the sum of the counts; min and max the extremes.
+c=$(for k in 1 2 3; do grep -o '"latency_ns":{"count":[0-9]*' "$WORK/r$k.json" | head -n 1 | grep -o '[0-9]*$'; done | awk '{ s += $1 } END { print s }')
+expect_match "$what: the merged latency count is the sum of the counts" "$WORK/merge.json" "\"latency_ns\":\\{\"count\":$c,"
+if command -v jq >/dev/null 2>&1; then
+	if jq -e . "$WORK/merge.json" >/dev/null 2>&1; then ok "$what: valid JSON (jq)"; else not_ok "$what: valid JSON (jq)"; fi
+else
+	skip_check "$what: valid JSON (jq)" "jq is not installed"
+fi
+
+# --- One document: its own figures back.
+run_atio merge --json "$WORK/w.json"
+expect_code "atio merge of one fdatasync run: exit 0" 0
+for k in p50 p99 p99.9; do
+	a=$(grep -o "\"latency_ns\":{[^}]*" "$WORK/w.json" | head -n 1 | grep -o "\"$k\":[0-9]*")
+	b=$(grep -o "\"latency_ns\":{[^}]*" "$OUT" | head -n 1 | grep -o "\"$k\":[0-9]*")
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "one document: its own latency $a"; else not_ok "one document: its own latency $k" "atio: $a, merge: $b"; fi
+done
+run_atio merge "$WORK/w.json"
+expect_match "one fdatasync document: sync latency shown" "$OUT" '^sync latency \(usec\): min '
+
+# --- Refused, exit 2, naming the file.
+refused() {
+	local what=$1 file=$2 re=$3
+	shift 3
+	run_atio merge "$@"
+	expect_code "$what: exit 2" 2
+	expect_match "$what: the message names $file and says why" "$ERR" "^atio: merge: $file: $re"
+	expect_empty "$what: nothing on stdout" "$OUT"
+}
+refused "a missing file" "$WORK/none.json" "cannot open" "$WORK/r1.json" "$WORK/none.json"
+: >"$WORK/empty.json"
+refused "an empty file" "$WORK/empty.json" "" "$WORK/empty.json"
+head -c 500 "$WORK/r2.json" >"$WORK/cut.json"
+refused "a truncated document" "$WORK/cut.json" "truncated" "$WORK/r1.json" "$WORK/cut.json"
+echo 'time: 1.0 sec; rate: { 5.0 } MB/s;' >"$WORK/text.txt"
+refused "atio's text output" "$WORK/text.txt" "not JSON" "$WORK/text.txt"
+echo '{"fio version": "fio-3.36", "jobs": []}' >"$WORK/fio.json"
+refused "another program's JSON" "$WORK/fio.json" "not an atio --json result" "$WORK/fio.json"
+run_atio -a --json -f "$D" -u 16M
+cp "$OUT" "$WORK/settings.json"
+refused "an atio -a settings document" "$WORK/settings.json" "an atio settings document" "$WORK/settings.json"
+refused "documents in IOPS and sync/s" "$WORK/w.json" "its value is in sync/s, the documents before it in IOPS" \
+	"$WORK/r1.json" "$WORK/w.json"
+run_atio merge
+expect_code "no file: exit 2" 2
+expect_match "no file: says what merge takes" "$ERR" 'merge: no file given'
+run_atio merge --frobnicate "$WORK/r1.json"
+expect_code "an unknown option: exit 2" 2
+expect_match "an unknown option: named" "$ERR" 'merge: --frobnicate: unknown option'
+
+finish

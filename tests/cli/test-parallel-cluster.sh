@@ -1,0 +1,155 @@
+#!/bin/bash
+# scripts/atio-parallel.sh at cluster scale, against three real sshd nodes
+# (sshd-harness.sh): a REMOTE_BINARIES_PATH missing on the nodes is
+# created, or the node fails naming the path and why; a node whose atio
+# starts late (held back by a wrapper) makes its iteration NOT CONCURRENT,
+# kept out of the average, exit 1; the start and end skew of every
+# iteration are printed; a node whose sshd is killed mid-run is a FAILURE
+# within a bounded time, never a hang.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=sshd-harness.sh
+. "$(dirname "$0")/sshd-harness.sh"
+
+sshd_start 3
+driver_setup
+HOSTS=(node1 node2 node3)
+P=$WORK/parsed
+
+# --- REMOTE_BINARIES_PATH missing on every node: created, atio copied
+# into it, the run complete.
+what="a REMOTE_BINARIES_PATH that does not exist on the nodes"
+run_driver TESTS=seqread ITERATIONS=1 REMOTE_BINARIES_PATH="$REMOTE_BIN/new/dir" "${HOSTS[@]}"
+expect_code "$what: exit 0" 0
+for i in 1 2 3; do
+	if cmp -s "$LOCAL_ATIO" "$(node_dir "$i")/bin/new/dir/atio"; then
+		ok "$what: node$i: created, and atio copied into it"
+	else
+		not_ok "$what: node$i: created, and atio copied into it" \
+			"$(listing "$(node_dir "$i")/bin" | tr '\n' ' ')" "command: $LAST"
+		show stderr "$ERR"
+	fi
+done
+parse_driver_output "$OUT" "${HOSTS[*]}" >"$P"
+expect_count "$what: one complete Sequential read sum" "$P" '^SUM Sequential read\|1\|1\|[0-9.]+\|MB/s\|1$' 1
+
+# --- One that cannot be created (a file is where a directory would go):
+# every node fails, naming the path and why; nothing runs; exit 1.
+what="a REMOTE_BINARIES_PATH that cannot be created"
+for i in 1 2 3; do
+	: >"$(node_dir "$i")/bin/afile"
+done
+run_driver TESTS=seqread ITERATIONS=1 REMOTE_BINARIES_PATH="$REMOTE_BIN/afile/dir" "${HOSTS[@]}"
+expect_code "$what: exit 1" 1
+expect_count "$what: [FAILURE] for each node" "$OUT" '^\[[1-3]\] [0-9:]{8} \[FAILURE\] node[1-3]$' 3
+expect_count "$what: each node's failure names the path and why" "$OUT" \
+	"cannot create REMOTE_BINARIES_PATH $REMOTE_BIN/afile/dir there \\(mkdir -p exit [0-9]+\\)" 3
+expect_count "$what: mkdir's own reason is shown" "$OUT" 'mkdir: .*Not a directory' 3
+expect_match "$what: the driver says preparation failed" "$ERR" 'preparation failed: no usable atio on 3 of 3 nodes'
+expect_no_match "$what: nothing ran" "$OUT" '^(---===|Sum value)'
+for i in 1 2 3; do
+	rm -f "$(node_dir "$i")/bin/afile"
+done
+
+# --- A node held back: node3's atio is a wrapper that hands its atio the
+# start instant plus 0.5 s, so node3 starts 0.5 s after the others: start
+# skew 0.5 s, 50 times MAX_SKEW (1% of TIME = 10 ms). The iteration is NOT
+# CONCURRENT, out of the average, and the exit status is 1; an iteration
+# with MAX_SKEW=100 (10 s) is concurrent.
+b=$(node_dir 3)/bin
+rm -f "$b/atio"
+cp "$LOCAL_ATIO" "$b/atio.real"
+cat >"$b/atio" <<'EOF'
+#!/bin/sh
+d=$(dirname "$0")
+case " $* " in
+*" --start-at - "*) ;;
+*) exec "$d/atio.real" "$@" ;;
+esac
+{
+	read -r t && awk -v t="$t" 'BEGIN { printf "%.6f\n", t + 0.5 }'
+} | "$d/atio.real" "$@"
+EOF
+chmod 755 "$b/atio"
+what="node3 held back 0.5 s"
+run_driver TESTS=seqread ITERATIONS=2 "${HOSTS[@]}"
+expect_code "$what: exit 1" 1
+parse_driver_output "$OUT" "${HOSTS[*]}" >"$P"
+if grep -q '^ERR ' "$P"; then
+	not_ok "$what: the sums and averages add up" "$(grep '^ERR ' "$P" | head -n 5)"
+else
+	ok "$what: the sums and averages add up"
+fi
+n=$(count_lines "$P" '^NOTCONC Sequential read\|1\|[12]\|0\.[45][0-9]*$')
+if [ "$n" -eq 2 ]; then
+	ok "$what: both Sequential read iterations NOT CONCURRENT, with a skew of about 0.5 s"
+else
+	not_ok "$what: both Sequential read iterations NOT CONCURRENT, with a skew of about 0.5 s" \
+		"$(grep -E '^(NOTCONC|SUM) ' "$P")" "command: $LAST"
+	show stdout "$OUT"
+fi
+expect_match "$what: the warm-up is NOT CONCURRENT too" "$P" '^NOTCONC Warming\|1\|1\|'
+expect_count "$what: no average of NOT CONCURRENT sums" "$OUT" \
+	'^---=== Average value: none, no complete iteration \(0 of [12]\) ===---$' 2
+expect_count "$what: start and end skew on every iteration" "$OUT" \
+	'^start skew: 0\.[45][0-9]{3} s over 3 nodes \(last start 0\.[45][0-9]{3} s after the agreed instant\); end skew: [0-9]+\.[0-9]{4} s$' 3
+what="node3 held back 0.5 s, MAX_SKEW=100"
+run_driver TESTS=seqread ITERATIONS=1 MAX_SKEW=100 "${HOSTS[@]}"
+expect_code "$what: exit 0" 0
+expect_no_match "$what: no NOT CONCURRENT" "$OUT" 'NOT CONCURRENT'
+rm -f "$b/atio" "$b/atio.real"
+cp "$LOCAL_ATIO" "$b/atio"
+
+# --- Together, with no wrapper: skew within MAX_SKEW, every start and end
+# skew printed and below TIME.
+what="three nodes started at one instant"
+run_driver TESTS=seqread ITERATIONS=2 "${HOSTS[@]}"
+expect_code "$what: exit 0" 0
+expect_no_match "$what: no NOT CONCURRENT" "$OUT" 'NOT CONCURRENT'
+expect_count "$what: start and end skew on every iteration, below a second" "$OUT" \
+	'^start skew: 0\.[0-9]{4} s over 3 nodes \(last start -?[0-9]+\.[0-9]{4} s after the agreed instant\); end skew: 0\.[0-9]{4} s$' 3
+
+# --- node2's sshd (the daemon and its sessions) killed while a 20 s run
+# goes: node2 is a FAILURE saying the connection was lost, the others
+# complete, the sum INCOMPLETE, exit 1, and the driver ends well within
+# TIME + OVERRUN (60 s).
+what="node2's sshd killed mid-run"
+start_driver TIME=20 TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
+t0=$(now_ms)
+while ! grep -q '^---=== Sequential read (1thr) ===---$' "$OUT" && kill -0 "$PID" 2>/dev/null &&
+	[ $(($(now_ms) - t0)) -lt 120000 ]; do
+	sleep 0.2
+done
+t0=$(now_ms)
+while [ -z "$(node_procs 2 atio)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do
+	sleep 0.1
+done
+sleep 2
+mapfile -t pids < <(node_procs 2 sshd)
+if [ -z "$(node_procs 2 atio)" ] || [ ${#pids[@]} -eq 0 ]; then
+	not_ok "$what: the run started on node2" "command: $LAST"
+	show stdout "$OUT"
+	kill -KILL -- "-$PID" 2>/dev/null || true
+else
+	kill -KILL "${pids[@]}"
+	t_kill=$(now_ms)
+	wait_exit 90
+	if [ "$RC" = 1 ]; then
+		ok "$what: the driver ended with exit 1, $(($(now_ms) - t_kill)) ms after the kill"
+	else
+		not_ok "$what: the driver ended with exit 1 within 90 s of the kill" \
+			"exit $RC (999: still running after 90 s, killed)" "command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+	fi
+	expect_match "$what: node2 is a FAILURE" "$OUT" '^\[2\] [0-9:]{8} \[FAILURE\] node2$'
+	expect_match "$what: its reason: the connection was lost" "$OUT" '^    ssh failed \(exit 255\): the connection to the node was lost'
+	sed -n '/^---=== Sequential read (1thr) ===---$/,$p' "$OUT" >"$WORK/run"
+	expect_count "$what: node1 and node3 succeeded in that run" "$WORK/run" '^\[[13]\] [0-9:]{8} \[SUCCESS\] node[13]$' 2
+	expect_match "$what: the sum is INCOMPLETE: 2 of 3 nodes" "$OUT" \
+		'^Sum value on iteration 1 = \{ [0-9]+\.[0-9]{5} \} MB/s; \(INCOMPLETE: 2 of 3 nodes\)$'
+fi
+kill -KILL -- "-$PID" 2>/dev/null || true
+
+finish

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio merge: documents written by atio_report_json() are read back with
+ * atio_merge_read_string(), and merging N of them equals one run that
+ * recorded every value itself; anything that is not a whole atio result
+ * is refused with exit status 2 and the file's name.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "atio/cli.h"
+#include "atio/hist.h"
+#include "atio/merge.h"
+#include "atio/report.h"
+#include "atio/stats.h"
+
+#define NS 1000000000ULL
+#define NODES 4
+
+/* One node's run: its options, its one thread and its result. */
+struct node {
+	struct atio_opts o;
+	struct atio_stats th;
+	struct atio_result r;
+};
+
+static void node_init(struct node *n, unsigned id, unsigned count, bool syncs)
+{
+	uint64_t x = 88172645463325252ULL + id * 7919;
+
+	memset(n, 0, sizeof(*n));
+	n->o.mode = syncs ? ATIO_MODE_FSYNC : ATIO_MODE_READ;
+	n->o.random = true;
+	n->o.unit = ATIO_UNIT_IOPS;
+	n->o.bs = 4096;
+	n->o.threads = 1;
+	n->o.nfiles = 1;
+	n->o.time_ns = 10 * NS;
+	n->o.total = 1ULL << 30;
+	n->o.qsync = 4;
+	n->o.path = "/mnt/dir";
+	n->o.seed = UINT64_MAX - id;    /* above 2^63: jansson's integers end there */
+	n->o.engine = "sync";
+	n->o.iodepth = 1;
+	atio_stats_init(&n->th);
+	for (unsigned i = 0; i < count; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		atio_hist_record(&n->th.lat, 300 + x % (30 * 1000 * 1000 >> (x % 9)));
+		n->th.ops++;
+		n->th.bytes += 4096;
+		if (syncs && i % 4 == 3) {
+			atio_hist_record(&n->th.sync_lat, 40000 + x % 5000000);
+			n->th.syncs++;
+		}
+	}
+	n->th.elapsed_ns = 10 * NS + id * 1000;
+	n->th.cpu_user_ns = 250000000;
+	n->th.cpu_sys_ns = 125000000;
+	n->r.opts = &n->o;
+	n->r.version = "0.1.0";
+	n->r.engine = "sync";
+	n->r.nthreads = 1;
+	n->r.threads = &n->th;
+	atio_stats_init(&n->r.total);
+	atio_stats_merge(&n->r.total, &n->th);
+	n->r.elapsed_ns = n->th.elapsed_ns;
+	n->r.wall_start = (struct timespec){ .tv_sec = 1800000000, .tv_nsec = (long)id * 1000000 };
+	n->r.wall_end = (struct timespec){ .tv_sec = 1800000010, .tv_nsec = (long)id * 2000000 };
+}
+
+static char *to_json(const struct atio_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	atio_report_json(f, r);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void hist_equal(const struct atio_hist *a, const struct atio_hist *b)
+{
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->min, b->min);
+	assert_int_equal(a->max, b->max);
+	assert_memory_equal(a->bucket, b->bucket, sizeof(a->bucket));
+	/* The document keeps the mean, not the sum: within a rounding. */
+	assert_true(a->sum > b->sum ? a->sum - b->sum <= a->count : b->sum - a->sum <= a->count);
+	assert_int_equal(atio_hist_percentile(a, 50), atio_hist_percentile(b, 50));
+	assert_int_equal(atio_hist_percentile(a, 99), atio_hist_percentile(b, 99));
+	assert_int_equal(atio_hist_percentile(a, 99.9), atio_hist_percentile(b, 99.9));
+}
+
+/*
+ * N documents merged equal one recorder of everything: the nodes' stats
+ * merged directly (what one run holding every value would report).
+ */
+static void merge_equals_one_run(bool syncs)
+{
+	struct node *n = calloc(NODES, sizeof(*n));
+	struct atio_merge_doc *d = calloc(NODES, sizeof(*d));
+	struct atio_stats *all = calloc(1, sizeof(*all));
+	struct atio_merge *m = calloc(1, sizeof(*m));
+	struct atio_error e = { 0 };
+	double want_sum = 0;
+
+	assert_non_null(n);
+	assert_non_null(d);
+	assert_non_null(all);
+	assert_non_null(m);
+	atio_stats_init(all);
+	atio_merge_init(m);
+	for (unsigned i = 0; i < NODES; i++) {
+		char *text, name[32];
+
+		node_init(&n[i], i, 20000 + i * 3001, syncs);
+		atio_stats_merge(all, &n[i].th);
+		want_sum += atio_result_value(&n[i].r);
+		text = to_json(&n[i].r);
+		snprintf(name, sizeof(name), "node%u.json", i);
+		assert_int_equal(atio_merge_read_string(text, name, &d[i], &e), 0);
+		free(text);
+		assert_int_equal(d[i].st.ops, n[i].th.ops);
+		assert_true(d[i].value == atio_result_value(&n[i].r));
+		assert_int_equal(atio_merge_add(m, &d[i], &e), 0);
+	}
+	assert_int_equal(m->ndocs, NODES);
+	assert_int_equal(m->total.ops, all->ops);
+	assert_int_equal(m->total.bytes, all->bytes);
+	assert_int_equal(m->total.syncs, all->syncs);
+	assert_int_equal(m->total.cpu_user_ns, all->cpu_user_ns);
+	hist_equal(&m->total.lat, &all->lat);
+	hist_equal(&m->total.sync_lat, &all->sync_lat);
+	/* The sum of the exact values, in the same order: bit for bit. */
+	assert_true(m->sum == want_sum);
+	assert_string_equal(m->unit, syncs ? "sync/s" : "IOPS");
+	assert_true(m->last_start - m->first_start > 0.0029 &&
+		    m->last_start - m->first_start < 0.0031);
+	assert_true(m->last_end - m->first_end > 0.0059 && m->last_end - m->first_end < 0.0061);
+	free(n);
+	free(d);
+	free(all);
+	free(m);
+}
+
+static void test_merge_reads(void **state)
+{
+	(void)state;
+	merge_equals_one_run(false);
+}
+
+static void test_merge_syncs(void **state)
+{
+	(void)state;
+	merge_equals_one_run(true);
+}
+
+/* The text names the sum as at_io_iops would, and each document's share. */
+static void test_merge_text(void **state)
+{
+	struct node *n = calloc(2, sizeof(*n));
+	struct atio_merge_doc *d = calloc(2, sizeof(*d));
+	struct atio_merge *m = calloc(1, sizeof(*m));
+	struct atio_error e = { 0 };
+	char *buf = NULL, want[128];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	atio_merge_init(m);
+	for (unsigned i = 0; i < 2; i++) {
+		char *text;
+
+		node_init(&n[i], i, 1000, false);
+		text = to_json(&n[i].r);
+		assert_int_equal(atio_merge_read_string(text, i ? "b.json" : "a.json", &d[i], &e), 0);
+		free(text);
+		assert_int_equal(atio_merge_add(m, &d[i], &e), 0);
+	}
+	f = open_memstream(&buf, &len);
+	atio_merge_text(f, m, d, 2);
+	fclose(f);
+	snprintf(want, sizeof(want), "Sum value = { %.5f } IOPS;\n", m->sum);
+	assert_true(strncmp(buf, want, strlen(want)) == 0);
+	assert_non_null(strstr(buf, "\n[1] "));
+	assert_non_null(strstr(buf, ": a.json\n[2] "));
+	assert_null(strstr(buf, "rate"));
+	free(buf);
+	free(n);
+	free(d);
+	free(m);
+}
+
+/* read TEXT as NAME: must fail with exit 2 and a message naming NAME and holding WHY. */
+static void refused(const char *text, const char *why)
+{
+	struct atio_merge_doc *d = calloc(1, sizeof(*d));
+	struct atio_error e = { 0 };
+
+	assert_true(atio_merge_read_string(text, "bad.json", d, &e) < 0);
+	assert_int_equal(e.exit, 2);
+	if (strncmp(e.msg, "bad.json: ", 10) != 0 || !strstr(e.msg, why))
+		fail_msg("message '%s' lacks 'bad.json: ' or '%s'", e.msg, why);
+	free(d);
+}
+
+/* Replace the first @from in @s with @to; the caller frees. */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+	const char *p = strstr(s, from);
+	char *out;
+
+	assert_non_null(p);
+	out = malloc(strlen(s) + strlen(to) + 1);
+	assert_non_null(out);
+	memcpy(out, s, (size_t)(p - s));
+	strcpy(out + (p - s), to);
+	strcat(out, p + strlen(from));
+	return out;
+}
+
+static void test_merge_bad(void **state)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	struct atio_merge_doc *d = calloc(2, sizeof(*d));
+	struct atio_merge *m = calloc(1, sizeof(*m));
+	struct atio_error e = { 0 };
+	char *text, *bad;
+	size_t len;
+
+	(void)state;
+	node_init(n, 0, 5000, false);
+	text = to_json(&n->r);
+	len = strlen(text);
+	/* Cut anywhere: never read as a document. */
+	for (size_t cut = 0; cut + 2 < len; cut += len / 37 + 1) {
+		char *part = strndup(text, cut);
+
+		refused(part, cut ? "truncated" : "");
+		free(part);
+	}
+	refused("", "");
+	refused("not json at all", "not JSON");
+	refused("{\"name\": \"fio\", \"jobs\": []}", "not an atio --json result");
+	refused("[1, 2, 3]", "not an atio --json result");
+	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"settings\": {}}", "settings document");
+	bad = replaced(text, "\"result\":{", "\"result\":{\"x\":1,\"unit\":\"GB/s\",");
+	refused(bad, "");
+	free(bad);
+	bad = replaced(text, "\"sub_bits\":7", "\"sub_bits\":5");
+	refused(bad, "latency_ns.sub_bits");
+	free(bad);
+	bad = replaced(text, "\"latency_ns\":{\"count\":5000", "\"latency_ns\":{\"count\":5001");
+	refused(bad, "hold 5000 values, count says 5001");
+	free(bad);
+	bad = replaced(text, "\"ops\":5000", "\"ops\":-3");
+	refused(bad, "result.ops");
+	free(bad);
+	/* Units that do not add up. */
+	atio_merge_init(m);
+	assert_int_equal(atio_merge_read_string(text, "a.json", &d[0], &e), 0);
+	bad = replaced(text, "\"unit\":\"IOPS\"", "\"unit\":\"MB/s\"");
+	assert_int_equal(atio_merge_read_string(bad, "b.json", &d[1], &e), 0);
+	assert_int_equal(atio_merge_add(m, &d[0], &e), 0);
+	assert_true(atio_merge_add(m, &d[1], &e) < 0);
+	assert_int_equal(e.exit, 2);
+	assert_non_null(strstr(e.msg, "b.json: its value is in MB/s"));
+	free(bad);
+	/* A file that is not there. */
+	assert_true(atio_merge_read("/nonexistent/x.json", &d[0], &e) < 0);
+	assert_int_equal(e.exit, 2);
+	assert_non_null(strstr(e.msg, "/nonexistent/x.json: cannot open"));
+	free(text);
+	free(n);
+	free(d);
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_reads),
+		cmocka_unit_test(test_merge_syncs),
+		cmocka_unit_test(test_merge_text),
+		cmocka_unit_test(test_merge_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
