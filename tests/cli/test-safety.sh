@@ -45,6 +45,13 @@ refused() {
 	verdict "$what" "$OUT" "$ERR"
 }
 
+# Whatever an atio that ignored the rules below left in /dev and /dev/shm.
+teardown() {
+	rm -f /dev/atio-test-safety-$$.* /dev/shm/atio-test-safety-$$.*
+	cleanup
+}
+trap teardown EXIT
+
 # mark FILE: the value of FILE's user.atio attribute, or nothing.
 mark() {
 	getfattr --only-values -n user.atio "$1" 2>/dev/null || true
@@ -148,7 +155,7 @@ refused "a read test while a write test runs: exit 1, naming the writer" 1 \
 run_atio --write -t 0.2 -s 1M -p 2 -u 16M -f "$K"
 refused "a second write test: exit 1, naming the first" 1 "pid $FIRST \\(atio\\)"
 PID=$FIRST
-kill -TERM "$PID"
+kill -TERM "$PID" 2>/dev/null || true
 wait_exit 10
 expect_code "the first write test, stopped by SIGTERM: exit 130" 130
 OUT=$WORK/stdout
@@ -166,7 +173,7 @@ expect_code "two read tests on one dataset at once: exit 0" 0
 run_atio --write -t 0.2 -s 1M -p 2 -u 16M -f "$K"
 refused "a write test while a read test runs: exit 1, naming the reader" 1 "pid $FIRST \\(atio\\)"
 PID=$FIRST
-kill -TERM "$PID"
+kill -TERM "$PID" 2>/dev/null || true
 wait_exit 10
 OUT=$WORK/stdout
 ERR=$WORK/stderr
