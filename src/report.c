@@ -150,7 +150,8 @@ static void format_op(char *buf, size_t len, const struct atio_opts *o)
 
 /*
  * The at_io_iops header, line for line as at_io_iops printed it (with
- * "atio" as the title), then atio's Engine and Seed lines. The block size
+ * "atio" as the title), then atio's Engine, Buffers, Seed and Filesystem
+ * lines. The block size
  * is in KB as at_io_iops had it; a size that is not a whole number of KiB
  * (512 bytes, say) shows its fraction rather than rounding down to 0KB.
  */
