@@ -82,12 +82,22 @@ static int do_flock(struct atio_lock *l, bool exclusive, struct atio_error *e)
 			      exclusive ? ": a write test or a fill needs the dataset alone" : "");
 }
 
-/* Whether the open file @fd is an atio lock file: its text says so. */
+/*
+ * Whether the open file @fd is an atio lock file: its text says so. An
+ * empty file may be one that another atio has just created and not yet
+ * written: it gets up to a second to become one.
+ */
 static bool is_lock_file(int fd)
 {
 	char buf[sizeof(LOCK_TEXT)];
-	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	ssize_t n = 0;
 
+	for (int i = 0; i < 100; i++) {
+		n = pread(fd, buf, sizeof(buf), 0);
+		if (n != 0)
+			break;
+		usleep(10000);
+	}
 	return n == (ssize_t)strlen(LOCK_TEXT) && memcmp(buf, LOCK_TEXT, (size_t)n) == 0;
 }
 

@@ -14,6 +14,7 @@ MNT=$WORK/mnt
 DM=''
 
 # Detach what this test set up, then the usual cleanup.
+# shellcheck disable=SC2317 # called by the EXIT trap
 teardown() {
 	if mountpoint -q "$MNT" 2>/dev/null; then
 		umount "$MNT" || true
@@ -37,7 +38,9 @@ command -v losetup >/dev/null 2>&1 || skip "no losetup"
 IMG=$WORK/disk.img
 head -c 64M /dev/urandom >"$IMG"
 LOOP=$(losetup --find --show "$IMG" 2>/dev/null) || LOOP=''
-[ -n "$LOOP" ] && [ -b "$LOOP" ] || skip "losetup cannot set up a loop device here"
+if [ -z "$LOOP" ] || [ ! -b "$LOOP" ]; then
+	skip "losetup cannot set up a loop device here"
+fi
 
 # devsum: SHA-256 of the whole device.
 devsum() {

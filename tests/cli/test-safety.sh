@@ -46,6 +46,7 @@ refused() {
 }
 
 # Whatever an atio that ignored the rules below left in /dev and /dev/shm.
+# shellcheck disable=SC2317 # called by the EXIT trap
 teardown() {
 	rm -f /dev/atio-test-safety-$$.* /dev/shm/atio-test-safety-$$.*
 	cleanup
@@ -130,6 +131,7 @@ if fallocate -p -o 2M -l 1M "$U/atio.0" 2>/dev/null && fallocate -o 2M -l 1M "$U
 	run_atio -t 0.1 -s 1M -u 8M -f "$U"
 	expect_code "an unwritten extent in atio.0: exit 0" 0
 	expect_match "an unwritten extent in atio.0: the fill resumes there" "$ERR" '^atio: preparing.* 1 to resume'
+	# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
 	check "an unwritten extent in atio.0: none left after the fill" \
 		sh -c '! filefrag -v "$1" | grep -q unwritten' sh "$U/atio.0"
 	check "an unwritten extent in atio.0: it holds atio's data now" incompressible "$U/atio.0"
@@ -192,6 +194,7 @@ expect_count "a file grown under a read test: no result line" "$OUT" rate 0
 run_atio -t 0.2 -s 64K -u 8M -f /dev/shm/atio-test-safety-$$
 refused "-f on /dev/shm (tmpfs): exit 2" 2 \
 	"^atio: -f /dev/shm/atio-test-safety-$$: on tmpfs, a filesystem in memory: .*--allow-memory-fs"
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
 check "-f on /dev/shm: no file made there" sh -c '! ls /dev/shm/atio-test-safety-"$1".* 2>/dev/null' sh "$$"
 run_atio -t 0.2 -s 64K -u 8M -f /dev/atio-test-safety-$$
 refused "-f in /dev (devtmpfs): exit 2" 2 "^atio: -f /dev/atio-test-safety-$$: on devtmpfs, a filesystem in memory"
@@ -199,6 +202,7 @@ check "-f in /dev: no file made there" [ ! -e /dev/atio-test-safety-$$.0 ]
 run_atio -v -t 0.2 -s 64K -u 8M --remove --allow-memory-fs -f /dev/shm/atio-test-safety-$$
 expect_code "--allow-memory-fs on tmpfs: exit 0" 0
 expect_match "-v on tmpfs: the header names the filesystem" "$OUT" '^Filesystem: tmpfs$'
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
 check "--allow-memory-fs --remove: nothing left in /dev/shm" \
 	sh -c '! ls /dev/shm/atio-test-safety-"$1".* 2>/dev/null' sh "$$"
 run_atio -a --json -f "$K"
