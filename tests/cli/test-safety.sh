@@ -164,6 +164,38 @@ OUT=$WORK/stdout
 ERR=$FIRST_ERR
 check "after the lock checks: no lock file left behind" [ ! -e "$K/atio.lock" ]
 
+# Two write tests started 30 ms apart on a new directory: one fills and
+# runs, the other is refused at once naming it; the files end complete.
+T=$WORK/two
+mkdir "$T"
+"$ATIO" --write -s 1M -p 2 -u 64M -t 1 -f "$T" >"$WORK/a.out" 2>"$WORK/a.err" &
+A_PID=$!
+BG_PIDS+=("$A_PID")
+sleep 0.03
+"$ATIO" --write -s 1M -p 2 -u 64M -t 1 -f "$T" >"$WORK/b.out" 2>"$WORK/b.err" &
+B_PID=$!
+BG_PIDS+=("$B_PID")
+if wait "$A_PID"; then A_RC=0; else A_RC=$?; fi
+if wait "$B_PID"; then B_RC=0; else B_RC=$?; fi
+why=()
+case $A_RC.$B_RC in
+0.1)
+	grep -q "^atio: $T/atio.lock: another atio is working on this dataset (pid $A_PID (atio)" "$WORK/b.err" ||
+		why+=("the second does not name the first (pid $A_PID): $(head -c 300 "$WORK/b.err")")
+	;;
+1.0)
+	grep -q "^atio: $T/atio.lock: another atio is working on this dataset (pid $B_PID (atio)" "$WORK/a.err" ||
+		why+=("the first does not name the second (pid $B_PID): $(head -c 300 "$WORK/a.err")")
+	;;
+*) why+=("exits $A_RC and $B_RC, expected one 0 and one 1") ;;
+esac
+for f in "$T"/atio.0 "$T"/atio.1; do
+	[ "$(file_size "$f")" -eq 33554432 ] && not_sparse "$f" ||
+		why+=("$f: $(file_size "$f") bytes, $(alloc_size "$f") allocated, expected 33554432 of each")
+done
+verdict "two write tests 30 ms apart: one runs, the other is refused naming it, files complete" \
+	"$WORK/a.err" "$WORK/b.err"
+
 # Readers share the lock; a writer waits for none of them.
 start_atio --read --seq -s 1M -p 2 -u 16M -t 30 -f "$K"
 FIRST=$PID
