@@ -354,7 +354,8 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 		uint64_t reserve = fs->to_write / 100 + (16u << 20);
 
 		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-		if (fs->to_write + reserve > avail)
+		/* No blocks at all (ramfs): the filesystem does not count space. */
+		if (sv.f_blocks != 0 && fs->to_write + reserve > avail)
 			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOSPC,
 					     "%s: not enough free space: the files need %.2f MiB "
 					     "more and atio keeps %.2f MiB spare for metadata, but "

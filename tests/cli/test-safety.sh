@@ -247,6 +247,39 @@ fi
 run_atio -a -f "$K"
 expect_match "-a: the header names the filesystem" "$OUT" '^Filesystem: [a-z0-9]+$'
 
+# A filesystem without user extended attributes (ramfs): atio uses the files
+# it creates, and says it cannot mark them; the next run does not trust them.
+RAM=$WORK/ramfs
+mkdir "$RAM"
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+	unshare -m sh -c 'mount -t ramfs atio-test "$1"' sh "$RAM" 2>/dev/null; then
+	RAMWRAP=$WORK/ramfs-atio
+	cat >"$RAMWRAP" <<'EOF'
+#!/bin/sh
+# ramfs-atio ATIO DIR ARG...: ATIO twice (the ARGs) with a ramfs on DIR;
+# the output of the second run goes to DIR.second.*, its status is returned.
+atio=$1 dir=$2
+shift 2
+exec unshare -m sh -c 'dir=$1 atio=$2; shift 2
+	mount -t ramfs atio-test "$dir" || exit 99
+	"$atio" "$@" || exit 98
+	"$atio" "$@" >"$dir.second.out" 2>"$dir.second.err"' sh "$dir" "$atio" "$@"
+EOF
+	chmod +x "$RAMWRAP"
+	REAL=$ATIO
+	ATIO=$RAMWRAP
+	run_atio "$REAL" "$RAM" -t 0.1 -s 64K -u 4M --allow-memory-fs -f "$RAM"
+	ATIO=$REAL
+	expect_match "ramfs: the first run warns that it cannot mark its files" "$ERR" \
+		"^atio: warning: the filesystem of -f $RAM keeps no user extended attributes: atio could not mark the 1 file\\(s\\) it created"
+	expect_code "ramfs: the second run refuses the unmarked file, exit 2" 2
+	expect_match "ramfs: the second run says why" "$RAM.second.err" \
+		"^atio: $RAM/atio.0: not a file atio made: the filesystem keeps no user extended attributes"
+else
+	skip_check "a filesystem without user extended attributes" "cannot mount a ramfs in a private mount namespace here"
+fi
+
 # Kernel filesystems: not storage, exit 2 (not "not enough free space").
 run_atio -t 0.2 -s 64K -u 8M -f /proc
 refused "-f /proc: exit 2, cannot create files there" 2 \
