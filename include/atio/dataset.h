@@ -48,6 +48,9 @@
 #include "atio/error.h"
 #include "atio/lock.h"
 
+/* The fill appends in chunks of this size; a resumed fill restarts at one. */
+#define ATIO_FILL_CHUNK (4u << 20)
+
 struct atio_file {
 	char *path;
 	int fd;                    /* opened for the run, -1 before */
