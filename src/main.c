@@ -402,6 +402,7 @@ static int check_target(struct atio_opts *o, struct atio_target *tg, bool io)
 	if (atio_target_identify(tg, o->path, &e))
 		return o->settings_only || !io ? 0 : fail(&e);
 	o->fstype = tg->fstype[0] ? tg->fstype : NULL;
+	atio_target_defaults(tg, o);
 	if (!o->settings_only && io && atio_target_check(tg, o, &e))
 		return fail(&e);
 	return 0;

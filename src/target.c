@@ -147,9 +147,7 @@ static int check_device(const struct atio_target *t, struct atio_opts *o,
 				      "(%.2f MiB) is more than the block device %s holds "
 				      "(%.2f MiB usable in 4K blocks)", o->total, mib(o->total),
 				      o->path, mib(size));
-	o->nfiles = 1;
-	if (!o->total_given)
-		o->total = size;
+	atio_target_defaults(t, o);
 	k = o->threads;
 	min = (k * o->bs + 4095) & ~(uint64_t)4095;
 	if (o->total < min)
@@ -168,6 +166,16 @@ static int check_device(const struct atio_target *t, struct atio_opts *o,
 	if (o->mode != ATIO_MODE_READ)
 		return atio_blockdev_check_blank(o->path, e);
 	return 0;
+}
+
+void atio_target_defaults(const struct atio_target *t, struct atio_opts *o)
+{
+	if (t->kind != ATIO_TARGET_DEVICE)
+		return;
+	if (!o->nfiles_given)
+		o->nfiles = 1;
+	if (!o->total_given)
+		o->total = t->dev_size & ~(uint64_t)4095;
 }
 
 int atio_target_check(const struct atio_target *t, struct atio_opts *o, struct atio_error *e)

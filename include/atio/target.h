@@ -50,9 +50,14 @@ struct atio_target {
 int atio_target_identify(struct atio_target *t, const char *path, struct atio_error *e);
 
 /*
- * Judge the target for the run @o asks for (see above), and for a block
- * device set o->nfiles to 1 and o->total to the device's size when -n and
- * -u were not given. Returns 0, or -errno with @e filled (exit 2).
+ * For a block device, set o->nfiles to 1 and o->total to the device's size
+ * (in whole 4 KiB) where -n and -u were not given; nothing otherwise.
+ */
+void atio_target_defaults(const struct atio_target *t, struct atio_opts *o);
+
+/*
+ * Judge the target for the run @o asks for (see above), after applying
+ * atio_target_defaults(). Returns 0, or -errno with @e filled (exit 2).
  */
 int atio_target_check(const struct atio_target *t, struct atio_opts *o, struct atio_error *e);
 

@@ -79,6 +79,9 @@ check_result "an --uncached random read test: one result line" IOPS
 untouched "after the read tests: the device is unchanged"
 check "-f $LOOP made no $LOOP.0" [ ! -e "$LOOP.0" ]
 
+run_atio -a -p 4 -f "$LOOP"
+expect_match "-a on a device: one file, the whole device" "$OUT" '^Cmdline: -a --read --seq -s 16M --mbs -p 4 -n 1 -t 60 --cached -u 64M$'
+
 # What does not fit a device.
 run_atio --read -s 1M -t 0.2 -u 1G -f "$LOOP"
 refused "-u 1G on a 64 MiB device: exit 2" 2 "^atio: -u: 1073741824 bytes \\(1024.00 MiB\\) is more than the block device $LOOP holds \\(64.00 MiB"
