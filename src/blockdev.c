@@ -98,7 +98,7 @@ static int signature(const char *path, char *buf, size_t len)
 		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
 		blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
 		if (type)
-			snprintf(buf, len, "a %s signature (%s)", type,
+			snprintf(buf, len, "a signature of %s (%s)", type,
 				 !usage ? "unknown use"
 				 : strcmp(usage, "filesystem") == 0 ? "a filesystem"
 				 : strcmp(usage, "raid") == 0 ? "RAID or LVM member"
@@ -106,7 +106,7 @@ static int signature(const char *path, char *buf, size_t len)
 				 : strcmp(usage, "other") == 0 && strcmp(type, "swap") == 0
 				 ? "swap space" : usage);
 		else if (pt)
-			snprintf(buf, len, "a %s partition table", pt);
+			snprintf(buf, len, "a partition table of type %s", pt);
 		else
 			snprintf(buf, len, "a signature");
 	} else if (r == -2) {

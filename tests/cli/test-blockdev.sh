@@ -102,10 +102,10 @@ if command -v mkfs.ext4 >/dev/null 2>&1 && mkfs.ext4 -q -F "$LOOP" >/dev/null 2>
 	SUM=$(devsum)
 	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
 	refused "an ext4 signature: writes refused, exit 2" 2 \
-		"^atio: -f $LOOP: writes refused: libblkid finds a ext4 signature \\(a filesystem\\) on the device"
+		"^atio: -f $LOOP: writes refused: libblkid finds a signature of ext4 \\(a filesystem\\) on the device"
 	untouched "ext4 signature: the device is unchanged"
 	run_atio --fsync -s 4K -t 0.2 --allow-device-write -f "$LOOP"
-	refused "--fsync on an ext4 device: refused, exit 2" 2 "writes refused: libblkid finds a ext4 signature"
+	refused "--fsync on an ext4 device: refused, exit 2" 2 "writes refused: libblkid finds a signature of ext4"
 	mkdir "$MNT"
 	if mount "$LOOP" "$MNT" 2>/dev/null; then
 		run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
@@ -125,7 +125,7 @@ fi
 if command -v mkswap >/dev/null 2>&1 && wipefs -a -q "$LOOP" 2>/dev/null && mkswap "$LOOP" >/dev/null 2>&1; then
 	SUM=$(devsum)
 	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
-	refused "a swap signature: writes refused, exit 2" 2 "writes refused: libblkid finds a swap signature \\(swap space\\)"
+	refused "a swap signature: writes refused, exit 2" 2 "writes refused: libblkid finds a signature of swap \\(swap space\\)"
 	untouched "swap signature: the device is unchanged"
 else
 	skip_check "a swap signature" "no mkswap or wipefs"
@@ -139,7 +139,7 @@ with open(sys.argv[1], "r+b") as dev:
 ' "$LOOP" 2>/dev/null; then
 	SUM=$(devsum)
 	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
-	refused "a partition table: writes refused, exit 2" 2 "writes refused: libblkid finds a dos partition table on the device"
+	refused "a partition table: writes refused, exit 2" 2 "writes refused: libblkid finds a partition table of type dos on the device"
 	untouched "partition table: the device is unchanged"
 else
 	skip_check "a partition table" "no wipefs or python3"
