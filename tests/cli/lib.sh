@@ -427,3 +427,13 @@ direct_io_works() {
 free_bytes() {
 	df -P -B 1 "$1" | awk 'NR == 2 {print $4}'
 }
+
+# no_unwritten FILE: filefrag shows no unwritten (fallocated, never
+# written) extent inside FILE's size; XFS may keep one past the end, as
+# speculative preallocation, which no read reaches.
+no_unwritten() {
+	filefrag -v "$1" | awk '
+		/^File size of / { n = $0; sub(/.*\(/, "", n); n += 0 }
+		$1 ~ /^[0-9]+:$/ && $2 + 0 < n && /unwritten/ { bad = 1 }
+		END { exit bad || n == 0 }'
+}

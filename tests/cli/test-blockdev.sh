@@ -3,8 +3,10 @@
 # change nothing; writes need --allow-device-write and are refused even
 # then while the device is mounted, has holders, or carries a signature
 # (ext4, swap, a partition table), saying which; on a blank device they
-# run. -f /dev/loopN never makes /dev/loopN.0. Skipped (77) where no loop
-# device can be set up.
+# run. -f /dev/loopN never makes /dev/loopN.0. And on a real XFS (on a
+# second loop device), fallocated space in one of atio's files, cached, is
+# filled rather than read as data. Skipped (77) where no loop device can be
+# set up.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -12,12 +14,20 @@ set -eu
 LOOP=''
 MNT=$WORK/mnt
 DM=''
+XLOOP=''
+XMNT=$WORK/xfs
 
 # Detach what this test set up, then the usual cleanup.
 # shellcheck disable=SC2317 # called by the EXIT trap
 teardown() {
 	if mountpoint -q "$MNT" 2>/dev/null; then
 		umount "$MNT" || true
+	fi
+	if mountpoint -q "$XMNT" 2>/dev/null; then
+		umount "$XMNT" || true
+	fi
+	if [ -n "$XLOOP" ]; then
+		losetup -d "$XLOOP" 2>/dev/null || true
 	fi
 	if [ -n "$DM" ]; then
 		dmsetup remove "$DM" 2>/dev/null || true
@@ -183,5 +193,32 @@ PID=$FIRST
 kill -TERM "$PID" 2>/dev/null || true
 wait_exit 10
 check "-f $LOOP never made $LOOP.0" [ ! -e "$LOOP.0" ]
+
+# XFS counts cached pages over an unwritten extent as data for SEEK_HOLE;
+# FIEMAP says the extent is unwritten, and atio fills it.
+truncate -s 512M "$WORK/xfs.img"
+if command -v mkfs.xfs >/dev/null 2>&1 && command -v filefrag >/dev/null 2>&1 &&
+	XLOOP=$(losetup --find --show "$WORK/xfs.img" 2>/dev/null) &&
+	mkfs.xfs -q "$XLOOP" >/dev/null 2>&1 && mkdir "$XMNT" && mount "$XLOOP" "$XMNT"; then
+	run_atio -t 0.1 -s 1M -u 8M -f "$XMNT"
+	expect_code "XFS: a dataset of one 8 MiB file: exit 0" 0
+	fallocate -p -o 2M -l 1M "$XMNT/atio.0"
+	fallocate -o 2M -l 1M "$XMNT/atio.0"
+	dd if="$XMNT/atio.0" of=/dev/null bs=1M skip=2 count=1 status=none
+	if filefrag -v "$XMNT/atio.0" | grep -q unwritten; then
+		run_atio -t 0.1 -s 1M -u 8M -f "$XMNT"
+		expect_code "XFS: an unwritten extent, cached: exit 0" 0
+		expect_match "XFS: an unwritten extent, cached: the fill resumes" "$ERR" '^atio: preparing.* 1 to resume'
+		check "XFS: no unwritten extent left" no_unwritten "$XMNT/atio.0"
+		check "XFS: the range holds atio's data" incompressible "$XMNT/atio.0"
+	else
+		skip_check "XFS: an unwritten extent" "fallocate made no unwritten extent"
+	fi
+	umount "$XMNT"
+	losetup -d "$XLOOP"
+	XLOOP=''
+else
+	skip_check "XFS: an unwritten extent is filled" "no mkfs.xfs or filefrag, or no second loop device"
+fi
 
 finish
