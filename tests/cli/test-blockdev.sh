@@ -211,6 +211,9 @@ if command -v mkfs.xfs >/dev/null 2>&1 && command -v filefrag >/dev/null 2>&1 &&
 		expect_match "XFS: an unwritten extent, cached: the fill resumes" "$ERR" '^atio: preparing.* 1 to resume'
 		check "XFS: no unwritten extent left" no_unwritten "$XMNT/atio.0"
 		check "XFS: the range holds atio's data" incompressible "$XMNT/atio.0"
+		run_atio -t 0.1 -s 1M -u 8M -f "$XMNT"
+		expect_code "XFS: the next run: exit 0" 0
+		expect_no_match "XFS: the next run reuses the file (space kept past its end is no hole)" "$ERR" 'preparing'
 	else
 		skip_check "XFS: an unwritten extent" "fallocate made no unwritten extent"
 	fi
