@@ -437,3 +437,17 @@ no_unwritten() {
 		$1 ~ /^[0-9]+:$/ && $2 + 0 < n && /unwritten/ { bad = 1 }
 		END { exit bad || n == 0 }'
 }
+
+# wait_flock PID: wait, at most 20 s, until process PID holds a flock()
+# (atio's lock on its data set), as /proc/locks shows it.
+wait_flock() {
+	local i
+
+	for ((i = 0; i < 400; i++)); do
+		if awk -v p="$1" '$2 == "FLOCK" && $5 == p { f = 1 } END { exit !f }' /proc/locks; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}

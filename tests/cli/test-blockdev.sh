@@ -183,7 +183,7 @@ start_atio --read --seq -s 1M -t 30 -f "$LOOP"
 FIRST=$PID
 OUT=$WORK/stdout2
 ERR=$WORK/stderr2
-sleep 1
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
 run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
 refused "a write test while a read test runs on the device: exit 1, naming it" 1 \
 	"^atio: $LOOP: another atio is working on this dataset \\(pid $FIRST \\(atio\\) holds the device\\)"

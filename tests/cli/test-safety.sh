@@ -142,13 +142,12 @@ K=$WORK/lock
 mkdir "$K"
 run_atio -t 0.1 -s 1M -p 2 -u 16M -f "$K"
 expect_code "dataset for the lock checks: exit 0" 0
-before=$(sums "$K"/atio.0 "$K"/atio.1)
 start_atio --write --seq -s 1M -p 2 -u 16M -t 30 -S -f "$K"
 FIRST=$PID
 FIRST_ERR=$ERR
 OUT=$WORK/stdout2
 ERR=$WORK/stderr2
-sleep 1
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
 run_atio --read -t 0.2 -s 1M -p 2 -u 16M -f "$K"
 refused "a read test while a write test runs: exit 1, naming the writer" 1 \
 	"^atio: $K/atio.lock: another atio is working on this dataset \\(pid $FIRST \\(atio\\) holds its lock file\\)"
@@ -199,7 +198,7 @@ start_atio --read --seq -s 1M -p 2 -u 16M -t 30 -f "$K"
 FIRST=$PID
 OUT=$WORK/stdout2
 ERR=$WORK/stderr2
-sleep 1
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
 run_atio --read -t 0.2 -s 1M -p 2 -u 16M -f "$K"
 expect_code "two read tests on one dataset at once: exit 0" 0
 run_atio --write -t 0.2 -s 1M -p 2 -u 16M -f "$K"
@@ -212,7 +211,7 @@ ERR=$WORK/stderr
 
 # A file that changes under a run: the run fails, without a result.
 start_atio --read --rand -s 4K -p 1 -u 16M -n 2 -t 3 -f "$K"
-sleep 1
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
 truncate -s 9M "$K/atio.1"
 wait_exit 20
 expect_code "a file grown under a read test: exit 1" 1
