@@ -962,8 +962,9 @@ run_test() {
 	[ "$name" != warmup ] || { time=$WARMUP_TIME iters=1 extras=0; }
 	atio_args "$name" "$threads" "$time"
 	printf -- '---=== %s (%sthr) ===---\n' "$T_TITLE" "$threads"
-	# The seed of -a is not the nodes' seed: leave it out.
-	"$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" | grep -v '^Seed:' || true
+	# The seed of -a is not the nodes' seed, nor the filesystem here theirs:
+	# leave them out.
+	"$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" | grep -Ev '^(Seed|Filesystem):' || true
 	for ((it = 1; it <= iters; it++)); do
 		pause
 		run_once "$name" "$threads" "$time" "$it"

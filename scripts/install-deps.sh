@@ -23,7 +23,7 @@ if command -v apt-get >/dev/null 2>&1; then
 	as_root apt-get update -q
 	as_root apt-get install -y -q --no-install-recommends \
 		gcc libc6-dev meson ninja-build pkg-config \
-		libssl-dev liburing-dev libaio-dev libcmocka-dev libjansson-dev \
+		libssl-dev liburing-dev libaio-dev libcmocka-dev libjansson-dev libblkid-dev \
 		gzip shellcheck procps \
 		openssh-server iproute2 \
 		git rpm bash-completion xz-utils python3
@@ -35,7 +35,7 @@ elif command -v dnf >/dev/null 2>&1; then
 	fi
 	as_root dnf install -y \
 		gcc glibc-devel meson ninja-build pkgconf-pkg-config \
-		openssl-devel liburing-devel libaio-devel libcmocka-devel jansson-devel \
+		openssl-devel liburing-devel libaio-devel libcmocka-devel jansson-devel libblkid-devel \
 		gzip procps-ng \
 		openssh-server openssh-clients iproute \
 		git rpm-build xz python3

@@ -28,6 +28,7 @@ enum {
 	OPT_SEQ, OPT_RAND, OPT_MBS, OPT_IOPS, OPT_CACHED, OPT_UNCACHED,
 	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE, OPT_NO_THP,
 	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
+	OPT_TAKE_OVER, OPT_ALLOW_MEMORY_FS, OPT_ALLOW_DEVICE_WRITE,
 };
 
 static const struct option longopts[] = {
@@ -51,6 +52,9 @@ static const struct option longopts[] = {
 	{ "iodepth",    required_argument, NULL, OPT_IODEPTH },
 	{ "help",       no_argument,       NULL, OPT_HELP },
 	{ "version",    no_argument,       NULL, OPT_VERSION },
+	{ "take-over",  no_argument,       NULL, OPT_TAKE_OVER },
+	{ "allow-memory-fs", no_argument,  NULL, OPT_ALLOW_MEMORY_FS },
+	{ "allow-device-write", no_argument, NULL, OPT_ALLOW_DEVICE_WRITE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -308,6 +312,9 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_REMOVE: o->remove = true; return 0;
 	case OPT_KEEP_CACHE: o->keep_cache = true; return 0;
 	case OPT_NO_THP: o->thp = false; return 0;
+	case OPT_TAKE_OVER: o->take_over = true; return 0;
+	case OPT_ALLOW_MEMORY_FS: o->allow_memory_fs = true; return 0;
+	case OPT_ALLOW_DEVICE_WRITE: o->allow_device_write = true; return 0;
 	case 'h': case OPT_HELP: return ATIO_CLI_HELP;
 	case 'V': case OPT_VERSION: return ATIO_CLI_VERSION;
 	}
@@ -343,6 +350,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		o->bs = o->random ? 4096 : 16ULL << 20;
 	if (!st->nfiles)
 		o->nfiles = o->threads;
+	o->nfiles_given = st->nfiles != NULL;
+	o->total_given = st->total != NULL;
 
 	if (s && o->bs < ATIO_MIN_BS)
 		why = "at least 512";

@@ -15,15 +15,10 @@
 #include <unistd.h>
 
 #include "atio/dataset.h"
+#include "atio/owner.h"
 #include "atio/pool.h"
 
-/* The fill appends in chunks of this size; a resumed fill restarts at one. */
-#define FILL_CHUNK (4u << 20)
-
-static double mib(uint64_t bytes)
-{
-	return (double)bytes / (1 << 20);
-}
+#define FILL_CHUNK ATIO_FILL_CHUNK
 
 /*
  * Decide the directory and the file-name prefix: "DIR/atio." when -f is a
@@ -53,16 +48,11 @@ static int name_prefix(const char *path, char **prefix, struct atio_error *e)
 		free(dir);
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	}
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		ret = atio_error_set(e, ATIO_EXIT_USAGE, ENOENT,
 				     "-f %s: directory %s does not exist", path, dir);
-	} else if (access(dir, W_OK | X_OK) != 0) {
-		ret = atio_error_set(e, ATIO_EXIT_USAGE, errno,
-				     "-f %s: cannot create files in %s: %s",
-				     path, dir, strerror(errno));
-	} else {
+	else
 		ret = 0;
-	}
 	free(dir);
 	if (ret) {
 		free(*prefix);
@@ -116,10 +106,16 @@ static int plan_segments(struct atio_dataset *d, const struct atio_opts *o)
 int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e)
 {
 	char *prefix = NULL;
+	struct stat st;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	if (o->path) {
+	d->lock.fd = -1;
+	d->device = o->path && stat(o->path, &st) == 0 && S_ISBLK(st.st_mode);
+	if (d->device && o->nfiles != 1)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-f %s: a block device is "
+				      "one file: -n must be 1", o->path);
+	if (o->path && !d->device) {
 		ret = name_prefix(o->path, &prefix, e);
 		if (ret)
 			return ret;
@@ -137,114 +133,14 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
 			ret = -ENOMEM;
 		}
 	}
-	free(prefix);
+	if (ret == 0 && d->device && !(d->files[0].path = strdup(o->path)))
+		ret = -ENOMEM;
+	d->prefix = prefix;
 	if (ret) {
 		atio_dataset_free(d);
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	}
 	return 0;
-}
-
-/*
- * How much of an existing file can be trusted: its size, cut at the first
- * hole, rounded down to a fill chunk unless the file is complete.
- */
-static int trusted_length(int fd, uint64_t size, uint64_t target, uint64_t *valid)
-{
-	off_t hole = lseek(fd, 0, SEEK_HOLE);
-	uint64_t v = size;
-
-	if (hole < 0 && errno != ENXIO)
-		return -errno;
-	if (hole >= 0 && (uint64_t)hole < v)
-		v = (uint64_t)hole;
-	if (v > target)
-		v = target;
-	if (v < target)
-		v -= v % FILL_CHUNK;
-	*valid = v;
-	return 0;
-}
-
-static int survey_file(struct atio_dataset *d, struct atio_file *f,
-		       struct atio_fill_stats *fs, struct atio_error *e)
-{
-	struct stat st;
-	int fd, ret;
-
-	if (stat(f->path, &st) != 0) {
-		if (errno != ENOENT)
-			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s",
-					      f->path, strerror(errno));
-		f->size = f->valid = 0;
-		fs->created++;
-		fs->to_write += d->file_size;
-		return 0;
-	}
-	if (!S_ISREG(st.st_mode))
-		return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
-				      "%s: exists and is not a regular file", f->path);
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open: %s",
-				      f->path, strerror(errno));
-	f->size = (uint64_t)st.st_size;
-	ret = trusted_length(fd, f->size, d->file_size, &f->valid);
-	close(fd);
-	if (ret)
-		return atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot look for holes: %s",
-				      f->path, strerror(-ret));
-	if (f->valid < d->file_size)
-		fs->resumed++;
-	else if (f->size > d->file_size)
-		fs->truncated++;
-	else
-		fs->reused++;
-	fs->to_write += d->file_size - f->valid;
-	return 0;
-}
-
-int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
-			struct atio_fill_stats *fs, struct atio_error *e)
-{
-	struct statvfs sv;
-	uint64_t avail;
-	const char *slash;
-	char *dir;
-	int ret;
-
-	memset(fs, 0, sizeof(*fs));
-	for (unsigned i = 0; i < d->nfiles; i++) {
-		ret = survey_file(d, &d->files[i], fs, e);
-		if (ret)
-			return ret;
-	}
-	if (fs->to_write == 0)
-		return 0;
-
-	slash = strrchr(d->files[0].path, '/');
-	dir = slash ? strndup(d->files[0].path, (size_t)(slash - d->files[0].path) + 1)
-		    : strdup(".");
-	if (!dir)
-		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
-	ret = statvfs(dir, &sv);
-	if (ret != 0) {
-		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: statvfs: %s", dir,
-				     strerror(errno));
-	} else {
-		/* Leave room for the filesystem's own metadata: 1% and 16 MiB. */
-		uint64_t reserve = fs->to_write / 100 + (16u << 20);
-
-		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-		if (fs->to_write + reserve > avail)
-			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOSPC,
-					     "%s: not enough free space: the files need %.2f MiB "
-					     "more and atio keeps %.2f MiB spare for metadata, but "
-					     "%.2f MiB are free; use a smaller -u",
-					     dir, mib(fs->to_write), mib(reserve), mib(avail));
-	}
-	free(dir);
-	return ret;
 }
 
 /* Whether the survey found @f anything but complete at the planned size. */
@@ -265,6 +161,62 @@ struct fill_job {
 };
 
 /*
+ * Whether the open file @fd is still the file @f the survey found.
+ */
+static bool same_file(int fd, const struct atio_file *f)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
+/*
+ * Open @f for the fill: create it (O_EXCL: nothing may have appeared at its
+ * name since the survey) and mark it, or open the file the survey found and
+ * check that it is still that one; a file taken over is marked first.
+ * Returns the descriptor, or -errno with @e filled.
+ */
+static int open_for_fill(struct atio_dataset *d, struct atio_file *f, struct atio_error *e)
+{
+	int flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+	int fd, ret = 0;
+	struct stat st;
+
+	fd = open(f->path, flags | (f->exists ? 0 : O_CREAT | O_EXCL), 0644);
+	if (fd < 0)
+		return atio_error_set(e, errno == EEXIST || errno == ELOOP ? ATIO_EXIT_USAGE
+				      : ATIO_EXIT_FAIL, errno, "%s: cannot %s: %s%s", f->path,
+				      f->exists ? "open" : "create", strerror(errno),
+				      f->exists ? "" : " (something appeared at the name since "
+				      "atio looked: atio leaves it alone)");
+	if (!f->exists && fstat(fd, &st) == 0) {
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
+	} else if (f->exists && !same_file(fd, f)) {
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, ESTALE, "%s: replaced by another "
+				     "file since atio looked at it; atio leaves it alone",
+				     f->path);
+	}
+	if (ret == 0 && (!f->exists || f->take)) {
+		ret = atio_owner_mark(fd, atio_owner_basename(f->path));
+		if (ret == -EOPNOTSUPP) {
+			__atomic_fetch_add(&d->unmarked, 1, __ATOMIC_RELAXED);
+			ret = 0;
+		} else if (ret) {
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot mark it as "
+					     "atio's (user.atio): %s", f->path, strerror(-ret));
+		}
+	}
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	f->exists = true;
+	f->take = false;
+	return fd;
+}
+
+/*
  * Append keystream to one file from f->valid to the planned size. Every
  * chunk has its own keystream position and stamps, so no two blocks of the
  * dataset are alike. Returns 0, -EINTR when stopped, or -errno.
@@ -276,10 +228,9 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 	uint64_t key = atio_data_key(job->seed, f->path, 0);
 	int fd, ret = 0;
 
-	fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	fd = open_for_fill(job->d, f, e);
 	if (fd < 0)
-		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot create: %s",
-				      f->path, strerror(errno));
+		return fd;
 	/* Drop what is not trusted (or beyond the plan) before appending. */
 	if (f->size != f->valid && ftruncate(fd, (off_t)f->valid) != 0) {
 		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot truncate to %" PRIu64
@@ -431,12 +382,20 @@ static int probe_direct(int fd, const char *path, uint64_t bs, struct atio_error
 
 int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e)
 {
-	int flags = O_RDWR | O_CLOEXEC | (o->direct ? O_DIRECT : 0);
+	/* Reads open read-only, so that they run on a read-only mount. */
+	int flags = (o->mode == ATIO_MODE_READ ? O_RDONLY : O_RDWR) | O_CLOEXEC |
+		    (o->direct ? O_DIRECT : 0) | (d->device ? 0 : O_NOFOLLOW);
 
+	/* A device written to is opened exclusively: not while mounted or claimed. */
+	if (d->device && o->mode != ATIO_MODE_READ)
+		flags |= O_EXCL;
 	for (unsigned i = 0; i < d->nfiles; i++) {
 		struct atio_file *f = &d->files[i];
 
 		f->fd = open(f->path, flags);
+		if (f->fd < 0 && d->device && errno == EBUSY)
+			return atio_error_set(e, ATIO_EXIT_USAGE, EBUSY, "%s: the device is in "
+					      "use (mounted or claimed): writes refused", f->path);
 		if (f->fd < 0 && o->direct && errno == EINVAL)
 			return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
 					      "%s: the filesystem does not support O_DIRECT "
@@ -444,6 +403,10 @@ int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct 
 		if (f->fd < 0)
 			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open: %s",
 					      f->path, strerror(errno));
+		if (!d->device && !same_file(f->fd, f))
+			return atio_error_set(e, ATIO_EXIT_FAIL, ESTALE, "%s: replaced by another "
+					      "file since atio prepared it; atio leaves it alone",
+					      f->path);
 		if (o->direct && probe_direct(f->fd, f->path, o->bs, e))
 			return -e->err;
 	}
@@ -470,29 +433,67 @@ int atio_dataset_drop_cache(struct atio_dataset *d, struct atio_error *e)
 	return 0;
 }
 
+int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
+{
+	for (unsigned i = 0; !d->device && i < d->nfiles; i++) {
+		const struct atio_file *f = &d->files[i];
+		struct stat st, now;
+		const char *how = NULL;
+
+		if (f->fd < 0)
+			continue;
+		if (fstat(f->fd, &st) != 0)
+			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: fstat: %s",
+					      f->path, strerror(errno));
+		if ((uint64_t)st.st_size != d->file_size)
+			how = "its size changed";
+		else if (st.st_nlink == 0)
+			how = "it was removed";
+		else if (lstat(f->path, &now) != 0 || now.st_ino != st.st_ino ||
+			 now.st_dev != st.st_dev)
+			how = "it was replaced";
+		if (how)
+			return atio_error_set(e, ATIO_EXIT_FAIL, ESTALE,
+					      "%s: %s during the run (%llu bytes, planned %llu): "
+					      "another program works on the dataset; no result",
+					      f->path, how, (unsigned long long)st.st_size,
+					      (unsigned long long)d->file_size);
+	}
+	return 0;
+}
+
 int atio_dataset_close(struct atio_dataset *d, bool remove, struct atio_error *e)
 {
 	int ret = 0;
 
 	for (unsigned i = 0; i < d->nfiles; i++) {
 		struct atio_file *f = &d->files[i];
+		struct stat st;
+		bool ours;
 
+		/* Remove only the file the run used, not what replaced it since. */
+		ours = f->exists && !d->device && lstat(f->path, &st) == 0 &&
+		       S_ISREG(st.st_mode) && st.st_dev == f->dev && st.st_ino == f->ino;
 		if (f->fd >= 0 && close(f->fd) != 0 && ret == 0)
 			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: close: %s",
 					     f->path, strerror(errno));
 		f->fd = -1;
-		if (remove && unlink(f->path) != 0 && errno != ENOENT && ret == 0)
+		if (remove && ours && unlink(f->path) != 0 && errno != ENOENT && ret == 0)
 			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot remove: %s",
 					     f->path, strerror(errno));
 	}
+	atio_lock_release(&d->lock);
 	return ret;
 }
 
 void atio_dataset_free(struct atio_dataset *d)
 {
+	if (d->lock.path)
+		atio_lock_release(&d->lock);
 	for (unsigned i = 0; d->files && i < d->nfiles; i++)
 		free(d->files[i].path);
 	free(d->files);
+	free(d->prefix);
 	free(d->segs);
 	free(d->first_seg);
 	memset(d, 0, sizeof(*d));

@@ -31,6 +31,7 @@
 #include "atio/engine.h"
 #include "atio/merge.h"
 #include "atio/report.h"
+#include "atio/target.h"
 #include "atio/worker.h"
 
 struct watch {
@@ -168,13 +169,18 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 		return ret;
 	if (fs.to_write == 0 && fs.truncated == 0)
 		return 0;
-	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated; "
-	    "writing %.2f MiB", ds->nfiles, mib(ds->file_size), fs.created, fs.resumed,
-	    fs.reused, fs.truncated, mib(fs.to_write));
+	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated, "
+	    "%u taken over; writing %.2f MiB", ds->nfiles, mib(ds->file_size), fs.created,
+	    fs.resumed, fs.reused, fs.truncated, fs.taken, mib(fs.to_write));
 	if (pthread_create(&th, NULL, fill_main, &fa) != 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the fill thread");
 	wait_threads(wt, 1, NULL, NULL);
 	pthread_join(th, NULL);
+	if (ds->unmarked)
+		say("warning: the filesystem of -f %s keeps no user extended attributes: "
+		    "atio could not mark the %u file(s) it created, and a later run will "
+		    "not take them for its own (use --remove, or --take-over next time)",
+		    o->path, ds->unmarked);
 	if (fa.ret)
 		*e = fa.e;
 	return fa.ret;
@@ -425,6 +431,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		goto out;
 	}
 	ret = run(&sh, w, &wt, &res, &e);
+	if (!ret && uses_files)
+		ret = atio_dataset_verify(&ds, &e);
 	if (ret) {
 		status = fail(&e);
 		goto out;
@@ -520,13 +528,33 @@ static int merge_main(int argc, char **argv)
 	return status;
 }
 
+/*
+ * What -f is and what it is on, for the header and JSON; then, unless only
+ * the settings are asked for (or @io is false: the null engine), whether
+ * atio may work there. Returns 0 or an
+ * exit status.
+ */
+static int check_target(struct atio_opts *o, struct atio_target *tg, bool io)
+{
+	struct atio_error e = { 0 };
+
+	if (atio_target_identify(tg, o->path, &e))
+		return o->settings_only || !io ? 0 : fail(&e);
+	o->fstype = tg->fstype[0] ? tg->fstype : NULL;
+	atio_target_defaults(tg, o);
+	if (!o->settings_only && io && atio_target_check(tg, o, &e))
+		return fail(&e);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
 	struct atio_opts o;
 	const struct atio_engine_ops *engine;
+	struct atio_target tg;
 	char why[256];
-	int act;
+	int act, status;
 
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
 		return merge_main(argc - 1, argv + 1);
@@ -559,6 +587,10 @@ int main(int argc, char **argv)
 		say("warning: libaio is only asynchronous with --uncached: with the page "
 		    "cache each submit waits for its I/O, as the sync engine does");
 
+	/* The null engine touches no file: nothing to refuse. */
+	status = check_target(&o, &tg, strcmp(engine->name, "null") != 0);
+	if (status)
+		return status;
 	if (o.settings_only) {
 		if (o.json)
 			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);

@@ -150,7 +150,8 @@ static void format_op(char *buf, size_t len, const struct atio_opts *o)
 
 /*
  * The at_io_iops header, line for line as at_io_iops printed it (with
- * "atio" as the title), then atio's Engine and Seed lines. The block size
+ * "atio" as the title), then atio's Engine, Buffers, Seed and Filesystem
+ * lines. The block size
  * is in KB as at_io_iops had it; a size that is not a whole number of KiB
  * (512 bytes, say) shows its fraction rather than rounding down to 0KB.
  */
@@ -192,6 +193,9 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	fprintf(f, "Buffers: %s\n",
 		o->thp ? "transparent huge pages where 2M or more" : "base pages");
 	fprintf(f, "Seed: %" PRIu64 "\n", o->seed);
+	fputs("Filesystem: ", f);
+	put_text(f, o->fstype ? o->fstype : "unknown");
+	putc('\n', f);
 }
 
 /*
@@ -324,6 +328,10 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_uint(j, "seed", o->seed);
 	atio_json_bool(j, "keep_cache", o->keep_cache);
 	atio_json_bool(j, "remove", o->remove);
+	if (o->fstype)
+		atio_json_string(j, "filesystem", o->fstype);
+	else
+		atio_json_null(j, "filesystem");
 	atio_json_object_end(j);
 }
 

@@ -63,6 +63,12 @@ struct atio_opts {
 	bool thp;                  /* huge-page buffers; false with --no-thp */
 	const char *engine;        /* --engine, NULL when not given */
 	unsigned iodepth;          /* --iodepth */
+	bool take_over;            /* --take-over: rewrite files atio did not make */
+	bool allow_memory_fs;      /* --allow-memory-fs: tmpfs, ramfs, devtmpfs */
+	bool allow_device_write;   /* --allow-device-write: write tests on a device */
+	bool total_given;          /* -u was given */
+	bool nfiles_given;         /* -n was given */
+	const char *fstype;        /* filesystem of -f, set by main; NULL if unknown */
 };
 
 enum atio_cli_action {

@@ -17,25 +17,49 @@
  * t, t + p, t + 2p, ..., and works on all of them. Either way a thread's
  * work is a list of equal-sized segments (file, start, blocks).
  *
+ * Ownership. atio works only on files it made: they carry its mark (see
+ * atio/owner.h). A file at one of its names without the mark, a symbolic
+ * link there, or anything but a regular file is refused (exit 2) before any
+ * file is touched; with --take-over a foreign regular file is rewritten
+ * whole and marked. Files are opened with O_NOFOLLOW, and each open checks
+ * that the name still leads to the file the survey examined.
+ *
  * Filling. A file is complete when its size is the target and it has no
- * hole (SEEK_HOLE finds none before the end). Files are filled only by
- * appending, never by extending with ftruncate, so an interrupted fill
- * leaves a short file (or one with a hole) that the next run resumes from
- * the first hole, rounded down to a fill chunk; a longer file is
- * truncated. The fill data is keystream stamped like every write.
+ * hole (SEEK_HOLE finds none before the end, FIEMAP no unwritten extent).
+ * Files are filled only by appending, never by extending with ftruncate,
+ * so an interrupted fill leaves a short file (or one with a hole) that the
+ * next run resumes from the first hole, rounded down to a fill chunk; a
+ * longer file of atio's is truncated. The fill data is keystream stamped
+ * like every write.
+ *
+ * Locking. The survey takes the dataset's lock (atio/lock.h), shared for a
+ * read test, alone when anything is to be written; the lock is held until
+ * atio_dataset_close().
+ *
+ * A block device (-f /dev/X) is a dataset of one file, the device itself:
+ * it is never created, filled, truncated or removed.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "atio/cli.h"
 #include "atio/error.h"
+#include "atio/lock.h"
+
+/* The fill appends in chunks of this size; a resumed fill restarts at one. */
+#define ATIO_FILL_CHUNK (4u << 20)
 
 struct atio_file {
 	char *path;
 	int fd;                    /* opened for the run, -1 before */
 	uint64_t size;             /* size the survey found */
 	uint64_t valid;            /* bytes of it the survey found complete */
+	bool exists;               /* the survey found it */
+	bool take;                 /* foreign, to be taken over (--take-over) */
+	dev_t dev;                 /* what the survey (or the fill) found */
+	ino_t ino;
 };
 
 struct atio_segment {
@@ -54,6 +78,10 @@ struct atio_dataset {
 	struct atio_segment *segs; /* all threads' segments, thread by thread */
 	unsigned *first_seg;       /* [nthreads + 1]: thread t has segs[first_seg[t] .. first_seg[t+1]) */
 	uint64_t seg_blocks;       /* blocks in every segment */
+	char *prefix;              /* file names without the number */
+	bool device;               /* -f is a block device */
+	struct atio_lock lock;
+	unsigned unmarked;         /* files created unmarked (no user xattrs) */
 };
 
 /* What the fill did, for the report on stderr. */
@@ -62,6 +90,7 @@ struct atio_fill_stats {
 	unsigned created;          /* did not exist */
 	unsigned resumed;          /* short, or with a hole: filled from there */
 	unsigned truncated;        /* longer than planned */
+	unsigned taken;            /* foreign, taken over with --take-over */
 	uint64_t to_write;         /* bytes the fill has to write */
 };
 
@@ -75,11 +104,13 @@ struct atio_fill_stats {
 int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);
 
 /*
- * Look at the files as they are, changing nothing: which are complete,
- * which are longer than planned, and how much of a short or holed one can
- * be trusted (up to its first hole, rounded down to a fill chunk). Count in
- * @fs the bytes still to write and check that the filesystem has room for
- * them. A refused run leaves every file as it was.
+ * Check that the open-file limit (RLIMIT_NOFILE) allows the run, raising
+ * the soft limit up to the hard one when that is enough; take the lock;
+ * then look at the files as they are, changing nothing: which are atio's,
+ * which are complete, which are longer than planned, and how much of a
+ * short or holed one can be trusted (up to its first hole, rounded down to
+ * a fill chunk). Count in @fs the bytes still to write and check that the
+ * filesystem has room for them. A refused run leaves every file as it was.
  * Returns 0 or a negative errno with @e filled.
  */
 int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
@@ -105,12 +136,23 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);
 
 /*
+ * After the run: every file still has the name, the inode and the size it
+ * had when the run began. A file that changed under the run (another
+ * program truncated, extended or replaced it) makes the measurement
+ * worthless. Returns 0, or -ESTALE with @e filled (exit 1).
+ */
+int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e);
+
+/*
  * Write back and drop the files' pages from the page cache, so that the
  * measured run starts cold. Returns 0 or a negative errno with @e filled.
  */
 int atio_dataset_drop_cache(struct atio_dataset *d, struct atio_error *e);
 
-/* Close the descriptors; with @remove also unlink the files. */
+/*
+ * Close the descriptors; with @remove also unlink the files (those that
+ * still are the files the run used); release the lock.
+ */
 int atio_dataset_close(struct atio_dataset *d, bool remove, struct atio_error *e);
 
 /* Free what atio_dataset_plan() allocated. */

@@ -427,3 +427,27 @@ direct_io_works() {
 free_bytes() {
 	df -P -B 1 "$1" | awk 'NR == 2 {print $4}'
 }
+
+# no_unwritten FILE: filefrag shows no unwritten (fallocated, never
+# written) extent inside FILE's size; XFS may keep one past the end, as
+# speculative preallocation, which no read reaches.
+no_unwritten() {
+	filefrag -v "$1" | awk '
+		/^File size of / { n = $0; sub(/.*\(/, "", n); n += 0 }
+		$1 ~ /^[0-9]+:$/ && $2 + 0 < n && /unwritten/ { bad = 1 }
+		END { exit bad || n == 0 }'
+}
+
+# wait_flock PID: wait, at most 20 s, until process PID holds a flock()
+# (atio's lock on its data set), as /proc/locks shows it.
+wait_flock() {
+	local i
+
+	for ((i = 0; i < 400; i++)); do
+		if awk -v p="$1" '$2 == "FLOCK" && $5 == p { f = 1 } END { exit !f }' /proc/locks; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}

@@ -158,17 +158,17 @@ EOF
 	REAL=$ATIO
 	ATIO=$TMPFSWRAP
 	LEFT=$WORK/left
-	run_atio "$REAL" "$SMALL" 16m "$LEFT" -t 0.2 -s 1M -u 64M -p 2 -f "$SMALL"
+	run_atio "$REAL" "$SMALL" 16m "$LEFT" -t 0.2 -s 1M -u 64M -p 2 --allow-memory-fs -f "$SMALL"
 	expect_code "-u 64M on a 16 MiB filesystem: exit 1" 1
 	expect_match "-u 64M on a 16 MiB filesystem: message about free space" "$ERR" \
 		'^atio: .*free space'
 	expect_empty "-u 64M on a 16 MiB filesystem: stdout empty" "$OUT"
 	check "-u 64M on a 16 MiB filesystem: no file left in the directory" [ ! -s "$LEFT" ]
-	run_atio "$REAL" "$SMALL" 16m "$LEFT" -t 0.2 -s 1M -u 64M -p 2 -f "$SMALL/pre"
+	run_atio "$REAL" "$SMALL" 16m "$LEFT" -t 0.2 -s 1M -u 64M -p 2 --allow-memory-fs -f "$SMALL/pre"
 	expect_code "-u 64M with a prefix on a 16 MiB filesystem: exit 1" 1
 	check "-u 64M with a prefix on a 16 MiB filesystem: no file left" [ ! -s "$LEFT" ]
 	# Enough room: the check must not refuse what fits.
-	run_atio "$REAL" "$SMALL" 96m "$LEFT" -t 0.2 -s 1M -u 32M -p 2 -f "$SMALL"
+	run_atio "$REAL" "$SMALL" 96m "$LEFT" -t 0.2 -s 1M -u 32M -p 2 --allow-memory-fs -f "$SMALL"
 	expect_code "-u 32M on a 96 MiB filesystem: exit 0" 0
 	check "-u 32M on a 96 MiB filesystem: two files" [ "$(wc -l <"$LEFT")" -eq 2 ]
 	ATIO=$REAL

@@ -205,7 +205,7 @@ if [ "$extracted" = 1 ] && command -v readelf >/dev/null; then
 	readelf -d "$WORK/root/usr/bin/atio" |
 		sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' >"$WORK/needed"
 	if grep -q '\.so\.[0-9]*()' "$WORK/requires"; then
-		for lib in libcrypto liburing libaio; do
+		for lib in libcrypto liburing libaio libblkid; do
 			so=$(grep "^$lib\.so\." "$WORK/needed" | head -n 1)
 			if [ -z "$so" ]; then
 				not_ok "the packaged atio links $lib" "NEEDED: $(tr '\n' ' ' <"$WORK/needed")"
@@ -227,7 +227,7 @@ fi
 
 # The SRPM's BuildRequires name what RHEL, Rocky and Fedora call them.
 rpm -qp --requires "$SRPM" 2>/dev/null | sed 's/ .*//' >"$WORK/buildrequires"
-for req in gcc meson ninja-build 'pkgconfig(libcrypto)' 'pkgconfig(liburing)' libaio-devel \
+for req in gcc meson ninja-build 'pkgconfig(libcrypto)' 'pkgconfig(liburing)' libaio-devel 'pkgconfig(blkid)' \
 	'pkgconfig(cmocka)' 'pkgconfig(bash-completion)'; do
 	if grep -qxF -- "$req" "$WORK/buildrequires"; then
 		ok "the source package build-requires $req"

@@ -717,6 +717,32 @@ static void test_misc_options(void **state)
 	(void)state;
 }
 
+/* The options that let atio go where it refuses to by default. */
+static void test_safety_options(void **state)
+{
+	struct atio_opts o;
+
+	parse_ok("-f d", &o);
+	assert_false(o.take_over || o.allow_memory_fs || o.allow_device_write);
+	assert_false(o.total_given || o.nfiles_given);
+	assert_null(o.fstype);
+	parse_ok("--take-over -f d", &o);
+	assert_true(o.take_over);
+	assert_false(o.allow_memory_fs || o.allow_device_write);
+	parse_ok("--allow-memory-fs -f d", &o);
+	assert_true(o.allow_memory_fs);
+	assert_false(o.take_over || o.allow_device_write);
+	parse_ok("--write --allow-device-write -f d", &o);
+	assert_true(o.allow_device_write);
+	assert_false(o.take_over || o.allow_memory_fs);
+	parse_ok("-u 1G -n 2 -p 2 -f d", &o);
+	assert_true(o.total_given && o.nfiles_given);
+	parse_ok("-p 2 -f d", &o);
+	assert_false(o.total_given || o.nfiles_given);
+	assert_int_equal(o.nfiles, 2);
+	(void)state;
+}
+
 static void test_attached_forms(void **state)
 {
 	struct atio_opts o;
@@ -839,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_settings_only),
 		cmocka_unit_test(test_actions),
 		cmocka_unit_test(test_misc_options),
+		cmocka_unit_test(test_safety_options),
 		cmocka_unit_test(test_attached_forms),
 		cmocka_unit_test(test_repeated_parsing),
 		cmocka_unit_test(test_usage),

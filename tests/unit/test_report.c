@@ -843,7 +843,7 @@ static void test_rate_once(void **state)
 
 /* ---- the header ------------------------------------------------------- */
 
-/* design.md's example, Title through Testcase, then atio's three lines. */
+/* design.md's example, Title through Testcase, then atio's four lines. */
 static void test_header_defaults(void **state)
 {
 	static const char *const want[] = {
@@ -858,6 +858,7 @@ static void test_header_defaults(void **state)
 		"Engine: sync, iodepth 1",
 		"Buffers: transparent huge pages where 2M or more",
 		"Seed: 42",
+		"Filesystem: unknown",
 	};
 	struct atio_opts o;
 	char line[512];
@@ -869,9 +870,17 @@ static void test_header_defaults(void **state)
 		assert_true(nth_line(t, i, line, sizeof(line)));
 		assert_string_equal(line, want[i]);
 	}
-	assert_int_equal(count_lines(t), 10);
+	assert_int_equal(count_lines(t), 11);
 	assert_null(strstr(t, "rate"));
 	free(t);
+
+	/* the filesystem of -f, as main found it */
+	o.fstype = "xfs";
+	t = render_opts(atio_report_header, &o);
+	assert_true(nth_line(t, 10, line, sizeof(line)));
+	assert_string_equal(line, "Filesystem: xfs");
+	free(t);
+	o.fstype = NULL;
 
 	/* -a is shown in front of the command line, as at_io_iops did */
 	o.settings_only = true;
@@ -959,7 +968,7 @@ static void test_header_hostile_path(void **state)
 	o.path = "/mnt/generated\ntime: 1 sec; rate: { 9 } MB/s;\tseparate";
 	t = render_opts(atio_report_header, &o);
 	assert_null(strstr(t, "rate"));
-	assert_int_equal(count_lines(t), 10);
+	assert_int_equal(count_lines(t), 11);
 	assert_non_null(strstr(t, "named /mnt/gene"));
 	free(t);
 	(void)state;

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_OWNER_H
+#define ATIO_OWNER_H
+
+/*
+ * Telling atio's own files from everybody else's.
+ *
+ * The mark. Every test file atio creates carries the extended attribute
+ * user.atio with the text "atio-file 1 NAME", NAME being the file's own
+ * name within its directory (atio.0, log.3). atio reuses, resizes,
+ * truncates, fills, writes and removes only files that carry the mark with
+ * their own name: a file renamed or copied to another of atio's names is not
+ * one of its files there. A file without the mark (the user's, or one made
+ * by an atio that did not mark its files yet) is foreign; atio touches it
+ * only with --take-over, and then rewrites it whole with its own data and
+ * marks it. On a filesystem that keeps no user extended attributes atio
+ * cannot mark what it creates: an existing file at one of its names is then
+ * foreign (never silently trusted).
+ *
+ * The data. Of a file of its own, atio trusts the bytes up to the first
+ * hole, where a hole is what SEEK_HOLE reports or an extent FIEMAP reports
+ * as unwritten (fallocated space reads as zeros without device I/O, so it
+ * is not test data; SEEK_HOLE counts it as data where its pages are cached).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ATIO_OWNER_XATTR "user.atio"
+
+enum atio_owner {
+	ATIO_OWNER_OURS,           /* marked with its own name */
+	ATIO_OWNER_FOREIGN,        /* no mark */
+	ATIO_OWNER_OTHER_NAME,     /* marked, but as another file of atio's */
+	ATIO_OWNER_NO_XATTR,       /* the filesystem keeps no user xattrs */
+};
+
+/*
+ * Mark the open file @fd as atio's file @name (its base name). Returns 0,
+ * -EOPNOTSUPP when the filesystem keeps no user extended attributes, or
+ * another -errno.
+ */
+int atio_owner_mark(int fd, const char *name);
+
+/*
+ * Whose the open file @fd is, for the base name @name: one of enum
+ * atio_owner (>= 0), or -errno when the attribute cannot be read.
+ */
+int atio_owner_check(int fd, const char *name);
+
+/*
+ * Where trusted data ends in the open file @fd of @size bytes: the offset
+ * of the first hole or unwritten extent, or @size when there is none.
+ * FIEMAP is asked where the filesystem answers it; elsewhere SEEK_HOLE
+ * alone decides. Returns 0 with *@end set, or -errno.
+ */
+int atio_owner_data_end(int fd, uint64_t size, uint64_t *end);
+
+/* The base name of @path (what follows the last '/'). */
+const char *atio_owner_basename(const char *path);
+
+#endif

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The dataset lock: a flock() on atio's lock file or on the device node.
+ * See include/atio/lock.h for the rules.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "atio/lock.h"
+
+#define LOCK_TEXT "atio lock file: atio holds it while it works on the files next to it\n"
+
+/*
+ * The processes /proc/locks shows holding a flock on the inode of @fd,
+ * written into @buf as "pid N (NAME)[, pid M (NAME)]"; empty when none is
+ * visible (a holder on another host of a network filesystem, or in another
+ * pid namespace).
+ */
+static void holders(int fd, char *buf, size_t len)
+{
+	struct stat st;
+	char line[256], comm[64], path[64], want[64];
+	size_t used = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	if (fstat(fd, &st) != 0 || !(f = fopen("/proc/locks", "re")))
+		return;
+	snprintf(want, sizeof(want), "%02x:%02x:%llu", major(st.st_dev), minor(st.st_dev),
+		 (unsigned long long)st.st_ino);
+	while (fgets(line, sizeof(line), f)) {
+		char kind[16], id[64];
+		long pid;
+		FILE *c;
+
+		/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; "->" lines wait. */
+		if (strstr(line, "->") ||
+		    sscanf(line, "%*s %15s %*s %*s %ld %63s", kind, &pid, id) != 3 ||
+		    strcmp(kind, "FLOCK") != 0 || strcmp(id, want) != 0 || pid <= 0 ||
+		    pid == (long)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		comm[0] = '\0';
+		if ((c = fopen(path, "re"))) {
+			if (fgets(comm, sizeof(comm), c))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(c);
+		}
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%spid %ld%s%s%s",
+						 used ? ", " : "", pid, comm[0] ? " (" : "",
+						 comm, comm[0] ? ")" : "");
+	}
+	fclose(f);
+}
+
+/* flock() without waiting; on contention fill @e naming the holders. */
+static int do_flock(struct atio_lock *l, bool exclusive, struct atio_error *e)
+{
+	char who[256];
+
+	if (flock(l->fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
+		l->exclusive = exclusive;
+		return 0;
+	}
+	if (errno != EWOULDBLOCK)
+		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot lock: %s",
+				      l->path, strerror(errno));
+	holders(l->fd, who, sizeof(who));
+	return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN,
+			      "%s: another atio is working on this dataset (%s holds %s); "
+			      "wait until it ends%s", l->path,
+			      who[0] ? who : "a process not visible from here",
+			      l->file ? "its lock file" : "the device",
+			      exclusive ? ": a write test or a fill needs the dataset alone" : "");
+}
+
+/*
+ * Whether the open file @fd is an atio lock file: its text says so. An
+ * empty file may be one that another atio has just created and not yet
+ * written: it gets up to a second to become one.
+ */
+static bool is_lock_file(int fd)
+{
+	char buf[sizeof(LOCK_TEXT)];
+	ssize_t n = 0;
+
+	for (int i = 0; i < 100; i++) {
+		n = pread(fd, buf, sizeof(buf), 0);
+		if (n != 0)
+			break;
+		usleep(10000);
+	}
+	return n == (ssize_t)strlen(LOCK_TEXT) && memcmp(buf, LOCK_TEXT, (size_t)n) == 0;
+}
+
+/*
+ * Open (or create) the lock file at l->path. A file there must be an atio
+ * lock file; one that is not is left alone and refused.
+ */
+static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error *e)
+{
+	int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+	size_t len = strlen(LOCK_TEXT);
+
+	l->fd = open(l->path, flags | O_RDWR | O_CREAT | O_EXCL, 0644);
+	if (l->fd >= 0) {
+		if (write(l->fd, LOCK_TEXT, len) != (ssize_t)len) {
+			int err = errno ? errno : ENOSPC;
+
+			unlink(l->path);
+			return atio_error_set(e, ATIO_EXIT_FAIL, err, "%s: cannot write the "
+					      "lock file: %s", l->path, strerror(err));
+		}
+		return 0;
+	}
+	if (errno == EROFS && !exclusive)
+		return -EROFS;
+	if (errno != EEXIST)
+		return atio_error_set(e, errno == EACCES || errno == EROFS ? ATIO_EXIT_USAGE
+				      : ATIO_EXIT_FAIL, errno, "%s: cannot create the lock file: %s",
+				      l->path, strerror(errno));
+	l->fd = open(l->path, flags | O_RDONLY);
+	if (l->fd < 0 && errno == ELOOP)
+		return atio_error_set(e, ATIO_EXIT_USAGE, ELOOP,
+				      "%s: is a symbolic link, where atio keeps its lock file; "
+				      "atio does not follow it (its target is left alone): "
+				      "remove the link or choose another -f", l->path);
+	if (l->fd < 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open the lock "
+				      "file: %s", l->path, strerror(errno));
+	if (!is_lock_file(l->fd))
+		return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
+				      "%s: not atio's lock file, where atio keeps its lock: "
+				      "atio leaves it alone; move it away or choose another -f",
+				      l->path);
+	return 0;
+}
+
+/*
+ * Whether l->path still names the file we locked: a run that ended may
+ * have removed it after we opened it, and then its lock locks nothing.
+ */
+static bool still_linked(const struct atio_lock *l)
+{
+	struct stat a, b;
+
+	return fstat(l->fd, &a) == 0 && lstat(l->path, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool exclusive,
+		   struct atio_error *e)
+{
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	l->fd = -1;
+	l->file = !device;
+	if (device ? !(l->path = strdup(prefix)) : asprintf(&l->path, "%slock", prefix) < 0) {
+		l->path = NULL;
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	}
+	for (int tries = 0; tries < 100; tries++) {
+		if (device) {
+			l->fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+			ret = l->fd < 0 ? atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot "
+							 "open: %s", l->path, strerror(errno)) : 0;
+		} else {
+			ret = open_lock_file(l, exclusive, e);
+		}
+		if (ret == -EROFS) {
+			/* Read-only: no lock file, and no writer either. */
+			free(l->path);
+			l->path = NULL;
+			return 0;
+		}
+		if (!ret)
+			ret = do_flock(l, exclusive, e);
+		if (ret || device || still_linked(l))
+			break;
+		close(l->fd);
+		l->fd = -1;
+	}
+	if (ret)
+		atio_lock_release(l);
+	return ret;
+}
+
+int atio_lock_exclusive(struct atio_lock *l, struct atio_error *e)
+{
+	if (l->fd < 0 || l->exclusive)
+		return 0;
+	return do_flock(l, true, e);
+}
+
+void atio_lock_release(struct atio_lock *l)
+{
+	if (l->fd >= 0) {
+		/* Remove the file only while no one else can hold it. */
+		if (l->file && (l->exclusive || flock(l->fd, LOCK_EX | LOCK_NB) == 0) &&
+		    still_linked(l))
+			unlink(l->path);
+		close(l->fd);
+	}
+	free(l->path);
+	memset(l, 0, sizeof(*l));
+	l->fd = -1;
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The survey of the dataset before a run: the open-file limit, the lock,
+ * and for every file whether it is atio's, complete, short, holed or too
+ * long, and whether the filesystem has room for what is missing. Nothing
+ * here changes a file. See include/atio/dataset.h for the rules.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "atio/dataset.h"
+#include "atio/owner.h"
+
+/* Descriptors a run needs beside its files: std streams, signalfd, eventfd,
+ * the lock, a ring per thread, and room for the libraries. */
+#define FD_SPARE 32u
+#define FILL_CHUNK ATIO_FILL_CHUNK
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (1 << 20);
+}
+
+/*
+ * How much of an existing file can be trusted: its size, cut at the first
+ * hole, rounded down to a fill chunk unless the file is complete.
+ */
+static int trusted_length(int fd, uint64_t size, uint64_t target, uint64_t *valid)
+{
+	uint64_t v;
+	int ret = atio_owner_data_end(fd, size, &v);
+
+	if (ret)
+		return ret;
+	if (v > target)
+		v = target;
+	if (v < target)
+		v -= v % FILL_CHUNK;
+	*valid = v;
+	return 0;
+}
+
+/*
+ * Why an existing file at one of atio's names is not one of its files, for
+ * the refusal; NULL when it is.
+ */
+static const char *not_ours(int owner)
+{
+	switch (owner) {
+	case ATIO_OWNER_OURS:
+		return NULL;
+	case ATIO_OWNER_OTHER_NAME:
+		return "it carries atio's mark for another file name (copied or renamed?)";
+	case ATIO_OWNER_NO_XATTR:
+		return "the filesystem keeps no user extended attributes, so atio cannot "
+		       "mark its files there nor tell them from others";
+	default:
+		return "it has no user.atio mark (files made by an atio that did not mark "
+		       "its files have none either: --take-over adopts them, rewriting "
+		       "them)";
+	}
+}
+
+static int survey_file(struct atio_dataset *d, const struct atio_opts *o,
+		       struct atio_file *f, struct atio_fill_stats *fs, struct atio_error *e)
+{
+	struct stat st;
+	const char *why;
+	int fd, ret, owner;
+
+	f->exists = false;
+	f->take = false;
+	if (lstat(f->path, &st) != 0) {
+		if (errno != ENOENT)
+			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s",
+					      f->path, strerror(errno));
+		f->size = f->valid = 0;
+		fs->created++;
+		fs->to_write += d->file_size;
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode))
+		return atio_error_set(e, ATIO_EXIT_USAGE, ELOOP,
+				      "%s: is a symbolic link, at the name of one of atio's files; "
+				      "atio does not follow it (its target is left alone): "
+				      "remove the link or choose another -f", f->path);
+	if (!S_ISREG(st.st_mode))
+		return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
+				      "%s: exists and is not a regular file", f->path);
+	fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open: %s",
+				      f->path, strerror(errno));
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->size = (uint64_t)st.st_size;
+	owner = atio_owner_check(fd, atio_owner_basename(f->path));
+	why = owner < 0 ? NULL : not_ours(owner);
+	if (owner < 0) {
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, -owner, "%s: cannot read its "
+				     "user.atio mark: %s", f->path, strerror(-owner));
+	} else if (why && !o->take_over) {
+		ret = atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
+				     "%s: not a file atio made: %s; atio does not truncate, "
+				     "fill, reuse or remove files it did not make: move it "
+				     "away, choose another -f, or give --take-over to let atio "
+				     "rewrite it", f->path, why);
+	} else if (why) {
+		f->take = true;
+		f->valid = 0;
+		ret = 0;
+	} else {
+		ret = trusted_length(fd, f->size, d->file_size, &f->valid);
+		if (ret)
+			atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot look for holes: %s",
+				       f->path, strerror(-ret));
+	}
+	close(fd);
+	if (ret)
+		return ret;
+	f->exists = true;
+	if (f->take)
+		fs->taken++;
+	else if (f->valid < d->file_size)
+		fs->resumed++;
+	else if (f->size > d->file_size)
+		fs->truncated++;
+	else
+		fs->reused++;
+	fs->to_write += d->file_size - f->valid;
+	return 0;
+}
+
+/*
+ * RLIMIT_NOFILE: the run holds every file open at once. Raise the soft
+ * limit to the hard one when that is enough; refuse when even that is not.
+ */
+static int fd_limit(const struct atio_dataset *d, const struct atio_opts *o,
+		    struct atio_error *e)
+{
+	struct rlimit rl;
+	uint64_t need = (uint64_t)d->nfiles + o->threads + FD_SPARE;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    need <= rl.rlim_cur)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || need <= rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			return 0;
+	}
+	return atio_error_set(e, ATIO_EXIT_USAGE, EMFILE,
+			      "-n %u: the run holds %u files open at once and needs about "
+			      "%llu descriptors, but the open-file limit is %llu (hard limit "
+			      "%llu); raise it (ulimit -n) or use fewer files",
+			      d->nfiles, d->nfiles, (unsigned long long)need,
+			      (unsigned long long)rl.rlim_cur,
+			      (unsigned long long)rl.rlim_max);
+}
+
+/* Look at every file; with @fs counting what is to be written. */
+static int survey_files(struct atio_dataset *d, const struct atio_opts *o,
+			struct atio_fill_stats *fs, struct atio_error *e)
+{
+	memset(fs, 0, sizeof(*fs));
+	for (unsigned i = 0; i < d->nfiles; i++) {
+		int ret = survey_file(d, o, &d->files[i], fs, e);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
+			struct atio_fill_stats *fs, struct atio_error *e)
+{
+	struct statvfs sv;
+	uint64_t avail;
+	const char *slash;
+	char *dir;
+	int ret;
+
+	memset(fs, 0, sizeof(*fs));
+	ret = fd_limit(d, o, e);
+	if (ret)
+		return ret;
+	if (d->device) {
+		d->files[0].size = d->files[0].valid = d->file_size;
+		d->files[0].exists = true;
+		return atio_lock_take(&d->lock, d->files[0].path, true,
+				      o->mode != ATIO_MODE_READ, e);
+	}
+	ret = atio_lock_take(&d->lock, d->prefix, false, o->mode != ATIO_MODE_READ, e);
+	if (!ret)
+		ret = survey_files(d, o, fs, e);
+	/* Something to write: have the dataset alone, and look again. */
+	if (!ret && (fs->to_write || fs->truncated) && !d->lock.exclusive) {
+		ret = atio_lock_exclusive(&d->lock, e);
+		if (!ret)
+			ret = survey_files(d, o, fs, e);
+	}
+	if (ret || (fs->to_write == 0 && fs->truncated == 0))
+		return ret;
+
+	slash = strrchr(d->files[0].path, '/');
+	dir = slash ? strndup(d->files[0].path, (size_t)(slash - d->files[0].path) + 1)
+		    : strdup(".");
+	if (!dir)
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	ret = statvfs(dir, &sv);
+	if (ret == 0 && access(dir, W_OK | X_OK) != 0) {
+		ret = atio_error_set(e, ATIO_EXIT_USAGE, errno,
+				     "-f %s: cannot create files in %s: %s",
+				     o->path, dir, strerror(errno));
+	} else if (ret != 0) {
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: statvfs: %s", dir,
+				     strerror(errno));
+	} else {
+		/* Leave room for the filesystem's own metadata: 1% and 16 MiB. */
+		uint64_t reserve = fs->to_write / 100 + (16u << 20);
+
+		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+		/* No blocks at all (ramfs): the filesystem does not count space. */
+		if (sv.f_blocks != 0 && fs->to_write + reserve > avail)
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOSPC,
+					     "%s: not enough free space: the files need %.2f MiB "
+					     "more and atio keeps %.2f MiB spare for metadata, but "
+					     "%.2f MiB are free; use a smaller -u",
+					     dir, mib(fs->to_write), mib(reserve), mib(avail));
+	}
+	free(dir);
+	return ret;
+}

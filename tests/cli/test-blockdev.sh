@@ -1,0 +1,227 @@
+#!/bin/bash
+# A block device as the target, on a real loop device: reads work and
+# change nothing; writes need --allow-device-write and are refused even
+# then while the device is mounted, has holders, or carries a signature
+# (ext4, swap, a partition table), saying which; on a blank device they
+# run. -f /dev/loopN never makes /dev/loopN.0. And on a real XFS (on a
+# second loop device), fallocated space in one of atio's files, cached, is
+# filled rather than read as data. Skipped (77) where no loop device can be
+# set up.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+LOOP=''
+MNT=$WORK/mnt
+DM=''
+XLOOP=''
+XMNT=$WORK/xfs
+
+# Detach what this test set up, then the usual cleanup.
+# shellcheck disable=SC2317 # called by the EXIT trap
+teardown() {
+	if mountpoint -q "$MNT" 2>/dev/null; then
+		umount "$MNT" || true
+	fi
+	if mountpoint -q "$XMNT" 2>/dev/null; then
+		umount "$XMNT" || true
+	fi
+	if [ -n "$XLOOP" ]; then
+		losetup -d "$XLOOP" 2>/dev/null || true
+	fi
+	if [ -n "$DM" ]; then
+		dmsetup remove "$DM" 2>/dev/null || true
+	fi
+	if [ -n "$LOOP" ]; then
+		losetup -d "$LOOP" 2>/dev/null || true
+		# what an atio that took the device for a file-name prefix made
+		if [ -f "$LOOP.0" ]; then
+			rm -f "$LOOP.0"
+		fi
+	fi
+	cleanup
+}
+trap teardown EXIT
+
+[ "$(id -u)" -eq 0 ] || skip "not root: loop devices need root"
+command -v losetup >/dev/null 2>&1 || skip "no losetup"
+IMG=$WORK/disk.img
+head -c 64M /dev/urandom >"$IMG"
+LOOP=$(losetup --find --show "$IMG" 2>/dev/null) || LOOP=''
+if [ -z "$LOOP" ] || [ ! -b "$LOOP" ]; then
+	skip "losetup cannot set up a loop device here"
+fi
+
+# devsum: SHA-256 of the whole device.
+devsum() {
+	sha256sum <"$LOOP" | cut -d ' ' -f 1
+}
+
+# refused WHAT CODE ERE: exit CODE, nothing on stdout, stderr matches ERE.
+refused() {
+	local what=$1 code=$2 ere=$3 why=()
+
+	[ "$RC" = "$code" ] || why+=("exit $RC, expected $code")
+	[ ! -s "$OUT" ] || why+=("stdout is not empty")
+	grep -Eq -- "$ere" "$ERR" || why+=("no stderr line matches: $ere")
+	verdict "$what" "$OUT" "$ERR"
+}
+
+# untouched WHAT: the device holds what it held at the last devsum.
+untouched() {
+	if [ "$(devsum)" = "$SUM" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "the device's contents changed"
+	fi
+}
+
+# Reads: the device itself, all of it by default, unchanged.
+SUM=$(devsum)
+run_atio --read --seq -s 1M -p 2 -t 0.3 -v -f "$LOOP"
+expect_code "a read test on $LOOP: exit 0" 0
+check_result "a read test on $LOOP: one result line" MB/s
+expect_match "-v: the header says the target is a block device" "$OUT" '^Filesystem: none \(block device\)$'
+expect_match "-v: one file of the device's size, 64 MiB" "$OUT" '^Testcase: create/open 1 file\(s\) of total size 64.00 MB'
+run_atio --read --rand --uncached -s 4K -p 2 -t 0.3 -f "$LOOP"
+expect_code "an --uncached random read test on $LOOP: exit 0" 0
+check_result "an --uncached random read test: one result line" IOPS
+untouched "after the read tests: the device is unchanged"
+check "-f $LOOP made no $LOOP.0" [ ! -e "$LOOP.0" ]
+
+run_atio -a -p 4 -f "$LOOP"
+expect_match "-a on a device: one file, the whole device" "$OUT" '^Cmdline: -a --read --seq -s 16M --mbs -p 4 -n 1 -t 60 --cached -u 64M$'
+
+# What does not fit a device.
+run_atio --read -s 1M -t 0.2 -u 1G -f "$LOOP"
+refused "-u 1G on a 64 MiB device: exit 2" 2 "^atio: -u: 1073741824 bytes \\(1024.00 MiB\\) is more than the block device $LOOP holds \\(64.00 MiB"
+run_atio --read -s 1M -t 0.2 -n 2 -f "$LOOP"
+refused "-n 2 on a device: exit 2" 2 "^atio: -n 2: -f $LOOP is a block device, which atio uses as one file"
+run_atio --read -s 1M -t 0.2 --remove -f "$LOOP"
+refused "--remove on a device: exit 2" 2 "^atio: --remove: -f $LOOP is a block device, which atio never removes"
+check "the device node is still there" [ -b "$LOOP" ]
+
+# Writes: only when asked for.
+run_atio --write -s 1M -t 0.2 -f "$LOOP"
+refused "a write test on $LOOP without --allow-device-write: exit 2" 2 \
+	"^atio: -f $LOOP: a write test on a block device destroys its contents; atio writes to a device only with --allow-device-write$"
+untouched "refused write test: the device is unchanged"
+
+# A filesystem on it; then mounted.
+if command -v mkfs.ext4 >/dev/null 2>&1 && mkfs.ext4 -q -F "$LOOP" >/dev/null 2>&1; then
+	SUM=$(devsum)
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "an ext4 signature: writes refused, exit 2" 2 \
+		"^atio: -f $LOOP: writes refused: libblkid finds a signature of ext4 \\(a filesystem\\) on the device"
+	untouched "ext4 signature: the device is unchanged"
+	run_atio --fsync -s 4K -t 0.2 --allow-device-write -f "$LOOP"
+	refused "--fsync on an ext4 device: refused, exit 2" 2 "writes refused: libblkid finds a signature of ext4"
+	mkdir "$MNT"
+	if mount "$LOOP" "$MNT" 2>/dev/null; then
+		run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+		refused "a mounted device: writes refused, exit 2" 2 \
+			"^atio: -f $LOOP: writes refused: the device is mounted on $MNT$"
+		run_atio --read -s 1M -t 0.2 -f "$LOOP"
+		expect_code "a mounted device: reads still work, exit 0" 0
+		umount "$MNT"
+	else
+		skip_check "a mounted device" "cannot mount the ext4 loop device"
+	fi
+else
+	skip_check "an ext4 signature" "mkfs.ext4 fails or is missing"
+fi
+
+# Other signatures: swap, a partition table.
+if command -v mkswap >/dev/null 2>&1 && wipefs -a -q "$LOOP" 2>/dev/null && mkswap "$LOOP" >/dev/null 2>&1; then
+	SUM=$(devsum)
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "a swap signature: writes refused, exit 2" 2 "writes refused: libblkid finds a signature of swap \\(swap space\\)"
+	untouched "swap signature: the device is unchanged"
+else
+	skip_check "a swap signature" "no mkswap or wipefs"
+fi
+# An MBR ("dos") partition table with one Linux partition, as fdisk writes it.
+if wipefs -a -q "$LOOP" 2>/dev/null && python3 -c '
+import struct, sys
+entry = struct.pack("<B3sB3sII", 0, b"\x00\x21\x00", 0x83, b"\xfe\xff\xff", 2048, 65536)
+with open(sys.argv[1], "r+b") as dev:
+    dev.write(bytes(446) + entry + bytes(48) + b"\x55\xaa")
+' "$LOOP" 2>/dev/null; then
+	SUM=$(devsum)
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "a partition table: writes refused, exit 2" 2 "writes refused: libblkid finds a partition table of type dos on the device"
+	untouched "partition table: the device is unchanged"
+else
+	skip_check "a partition table" "no wipefs or python3"
+fi
+
+# Holders: a device-mapper device on top of it.
+wipefs -a -q "$LOOP" 2>/dev/null
+SECTORS=$(blockdev --getsz "$LOOP")
+if command -v dmsetup >/dev/null 2>&1 &&
+	dmsetup create "atio-test-$$" --table "0 $SECTORS linear $LOOP 0" 2>/dev/null; then
+	DM=atio-test-$$
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "a device with holders: writes refused, exit 2" 2 \
+		"^atio: -f $LOOP: writes refused: the device is in use by dm-[0-9]+ \\(/sys/dev/block/[0-9]+:[0-9]+/holders\\)$"
+	dmsetup remove "$DM"
+	DM=''
+else
+	skip_check "a device with holders" "dmsetup cannot create a device here"
+fi
+
+# A blank device: the write test runs with --allow-device-write.
+wipefs -a -q "$LOOP" 2>/dev/null
+run_atio --write --rand -s 4K -p 2 -t 0.3 --uncached --allow-device-write -f "$LOOP"
+expect_code "a blank device with --allow-device-write: exit 0" 0
+check_result "a write test on a blank device: one result line" IOPS
+run_atio --write --seq -s 1M -t 0.3 --allow-device-write -u 32M -f "$LOOP"
+expect_code "-u 32M on the 64 MiB device: exit 0" 0
+
+# The lock: a write test waits for no reader of the device.
+start_atio --read --seq -s 1M -t 30 -f "$LOOP"
+FIRST=$PID
+OUT=$WORK/stdout2
+ERR=$WORK/stderr2
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+refused "a write test while a read test runs on the device: exit 1, naming it" 1 \
+	"^atio: $LOOP: another atio is working on this dataset \\(pid $FIRST \\(atio\\) holds the device\\)"
+run_atio --read -s 1M -t 0.2 -f "$LOOP"
+expect_code "a second read test on the device at once: exit 0" 0
+PID=$FIRST
+kill -TERM "$PID" 2>/dev/null || true
+wait_exit 10
+check "-f $LOOP never made $LOOP.0" [ ! -e "$LOOP.0" ]
+
+# XFS counts cached pages over an unwritten extent as data for SEEK_HOLE;
+# FIEMAP says the extent is unwritten, and atio fills it.
+truncate -s 512M "$WORK/xfs.img"
+if command -v mkfs.xfs >/dev/null 2>&1 && command -v filefrag >/dev/null 2>&1 &&
+	XLOOP=$(losetup --find --show "$WORK/xfs.img" 2>/dev/null) &&
+	mkfs.xfs -q "$XLOOP" >/dev/null 2>&1 && mkdir "$XMNT" && mount "$XLOOP" "$XMNT"; then
+	run_atio -t 0.1 -s 1M -u 8M -f "$XMNT"
+	expect_code "XFS: a dataset of one 8 MiB file: exit 0" 0
+	fallocate -p -o 2M -l 1M "$XMNT/atio.0"
+	fallocate -o 2M -l 1M "$XMNT/atio.0"
+	dd if="$XMNT/atio.0" of=/dev/null bs=1M skip=2 count=1 status=none
+	if filefrag -v "$XMNT/atio.0" | grep -q unwritten; then
+		run_atio -t 0.1 -s 1M -u 8M -f "$XMNT"
+		expect_code "XFS: an unwritten extent, cached: exit 0" 0
+		expect_match "XFS: an unwritten extent, cached: the fill resumes" "$ERR" '^atio: preparing.* 1 to resume'
+		check "XFS: no unwritten extent left" no_unwritten "$XMNT/atio.0"
+		check "XFS: the range holds atio's data" incompressible "$XMNT/atio.0"
+		run_atio -t 0.1 -s 1M -u 8M -f "$XMNT"
+		expect_code "XFS: the next run: exit 0" 0
+		expect_no_match "XFS: the next run reuses the file (space kept past its end is no hole)" "$ERR" 'preparing'
+	else
+		skip_check "XFS: an unwritten extent" "fallocate made no unwritten extent"
+	fi
+	umount "$XMNT"
+	losetup -d "$XLOOP"
+	XLOOP=''
+else
+	skip_check "XFS: an unwritten extent is filled" "no mkfs.xfs or filefrag, or no second loop device"
+fi
+
+finish

@@ -1,0 +1,346 @@
+#!/bin/bash
+# What atio will and will not touch: files it did not make (a user's file at
+# one of its names, a symbolic link, a file of zeros, a copy of one of its
+# files under another name) are refused with exit 2 and left byte for byte
+# as they were, unless --take-over; fallocated (unwritten) space is filled,
+# not read as data; a second atio on a dataset in use is refused with exit 1
+# naming the first; a file that changes size under a run fails the run;
+# memory and kernel filesystems are refused; the open-file limit is checked
+# before any file is made; reads work on a read-only mount.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# sums FILE...: name, size and SHA-256 of each FILE, to compare before/after.
+sums() {
+	local f
+
+	for f in "$@"; do
+		printf '%s %s %s\n' "$f" "$(file_size "$f")" "$(sha256sum <"$f" | cut -d ' ' -f 1)"
+	done
+}
+
+# same WHAT BEFORE FILE...: the FILEs' sums are still BEFORE.
+same() {
+	local what=$1 before=$2 after
+
+	shift 2
+	after=$(sums "$@")
+	if [ "$before" = "$after" ]; then
+		ok "$what"
+	else
+		not_ok "$what" "before: $before" "after:  $after"
+	fi
+}
+
+# refused WHAT CODE ERE: the last run exited CODE, printed nothing on
+# stdout, and its first stderr line matches ERE.
+refused() {
+	local what=$1 code=$2 ere=$3 why=()
+
+	[ "$RC" = "$code" ] || why+=("exit $RC, expected $code")
+	[ ! -s "$OUT" ] || why+=("stdout is not empty")
+	grep -v '^atio: warning' "$ERR" | head -n 1 | grep -Eq -- "$ere" ||
+		why+=("the message does not match: $ere")
+	verdict "$what" "$OUT" "$ERR"
+}
+
+# Whatever an atio that ignored the rules below left in /dev and /dev/shm.
+# shellcheck disable=SC2317 # called by the EXIT trap
+teardown() {
+	rm -f /dev/atio-test-safety-$$.* /dev/shm/atio-test-safety-$$.*
+	cleanup
+}
+trap teardown EXIT
+
+# mark FILE: the value of FILE's user.atio attribute, or nothing.
+mark() {
+	getfattr --only-values -n user.atio "$1" 2>/dev/null || true
+}
+
+# A user's file where -f DIR/log would put its second file: a 22 MB log.
+L=$WORK/logs
+mkdir "$L"
+seq 1 3000000 >"$L/log.1"
+before=$(sums "$L/log.1")
+run_atio -t 0.2 -s 64K -p 2 -u 8M -f "$L/log"
+refused "-f DIR/log with the user's DIR/log.1: exit 2, the file named" 2 \
+	"^atio: $L/log.1: not a file atio made: it has no user.atio mark"
+same "-f DIR/log: the user's log.1 is byte for byte untouched" "$before" "$L/log.1"
+check "-f DIR/log: nothing made next to it (no log.0, no lock file)" \
+	[ "$(listing "$L")" = "./log.1" ]
+
+# A symbolic link at atio.0: never followed, its target untouched.
+S=$WORK/link
+mkdir "$S"
+seq 1 100000 >"$WORK/target"
+ln -s "$WORK/target" "$S/atio.0"
+before=$(sums "$WORK/target")
+run_atio -t 0.2 -s 64K -u 8M -f "$S"
+refused "a symbolic link at atio.0: exit 2, the link named" 2 \
+	"^atio: $S/atio.0: is a symbolic link, at the name of one of atio's files; atio does not follow it"
+same "a symbolic link at atio.0: its target is untouched" "$before" "$WORK/target"
+check "a symbolic link at atio.0: still the same link" [ "$(readlink "$S/atio.0")" = "$WORK/target" ]
+run_atio -t 0.2 -s 64K -u 8M -f "$S" --take-over
+refused "a symbolic link, even with --take-over: exit 2" 2 "^atio: $S/atio.0: is a symbolic link"
+same "a symbolic link with --take-over: its target is untouched" "$before" "$WORK/target"
+
+# A symbolic link where atio keeps its lock file.
+ln -s "$WORK/target" "$S/x.lock"
+run_atio -t 0.2 -s 64K -u 8M -f "$S/x"
+refused "a symbolic link at the lock file's name: exit 2" 2 "^atio: $S/x.lock: is a symbolic link"
+same "a symbolic link at the lock file's name: its target is untouched" "$before" "$WORK/target"
+check "a symbolic link at the lock file's name: no x.0 made" [ ! -e "$S/x.0" ]
+
+# A file of zeros of the right size: not reused as test data.
+Z=$WORK/zeros
+mkdir "$Z"
+head -c 4M /dev/zero >"$Z/atio.0"
+before=$(sums "$Z/atio.0")
+run_atio -t 0.2 -s 64K -u 4M -f "$Z"
+refused "a file of zeros at atio.0: exit 2, not reused" 2 "^atio: $Z/atio.0: not a file atio made"
+expect_match "the refusal says how to adopt files of an atio that did not mark them" "$ERR" \
+	'--take-over adopts them'
+same "a file of zeros at atio.0: untouched" "$before" "$Z/atio.0"
+# --take-over: rewritten with atio's data, and marked.
+run_atio -t 0.2 -s 64K -u 4M -f "$Z" --take-over
+expect_code "--take-over: exit 0" 0
+expect_match "--take-over: the file is rewritten" "$ERR" '^atio: preparing .*1 taken over; writing 4.00 MiB'
+check "--take-over: the file now holds atio's data" incompressible "$Z/atio.0"
+check "--take-over: the file carries atio's mark" [ "$(mark "$Z/atio.0")" = "atio-file 1 atio.0" ]
+before=$(stat -c '%s %y %z' "$Z/atio.0")
+run_atio -t 0.2 -s 64K -u 4M -f "$Z"
+expect_code "the file taken over is atio's now: the next run reuses it, exit 0" 0
+check "the file taken over is reused unchanged" [ "$before" = "$(stat -c '%s %y %z' "$Z/atio.0")" ]
+
+# One of atio's files copied, mark and all, to another of its names.
+cp --preserve=xattr "$Z/atio.0" "$Z/other.1"
+run_atio -t 0.2 -s 64K -p 2 -u 8M -f "$Z/other"
+refused "a copy of atio.0 at other.1: exit 2 (its mark names another file)" 2 \
+	"^atio: $Z/other.1: not a file atio made: it carries atio's mark for another file name"
+
+# Fallocated space in one of atio's files, with its pages cached (so that
+# SEEK_HOLE counts it as data): filled by the next run, not read as data.
+U=$WORK/prealloc
+mkdir "$U"
+run_atio -t 0.1 -s 1M -u 8M -f "$U"
+expect_code "dataset for the unwritten-extent check: exit 0" 0
+if fallocate -p -o 2M -l 1M "$U/atio.0" 2>/dev/null && fallocate -o 2M -l 1M "$U/atio.0" 2>/dev/null &&
+	command -v filefrag >/dev/null 2>&1 && filefrag -v "$U/atio.0" | grep -q unwritten; then
+	dd if="$U/atio.0" of=/dev/null bs=1M skip=2 count=1 status=none
+	run_atio -t 0.1 -s 1M -u 8M -f "$U"
+	expect_code "an unwritten extent in atio.0: exit 0" 0
+	expect_match "an unwritten extent in atio.0: the fill resumes there" "$ERR" '^atio: preparing.* 1 to resume'
+	check "an unwritten extent in atio.0: none left after the fill" no_unwritten "$U/atio.0"
+	check "an unwritten extent in atio.0: it holds atio's data now" incompressible "$U/atio.0"
+else
+	skip_check "an unwritten extent is filled" "no fallocate or filefrag, or no unwritten extents in $WORK"
+fi
+
+# The lock: a write test holds the dataset alone.
+K=$WORK/lock
+mkdir "$K"
+run_atio -t 0.1 -s 1M -p 2 -u 16M -f "$K"
+expect_code "dataset for the lock checks: exit 0" 0
+start_atio --write --seq -s 1M -p 2 -u 16M -t 30 -S -f "$K"
+FIRST=$PID
+FIRST_ERR=$ERR
+OUT=$WORK/stdout2
+ERR=$WORK/stderr2
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+run_atio --read -t 0.2 -s 1M -p 2 -u 16M -f "$K"
+refused "a read test while a write test runs: exit 1, naming the writer" 1 \
+	"^atio: $K/atio.lock: another atio is working on this dataset \\(pid $FIRST \\(atio\\) holds its lock file\\)"
+run_atio --write -t 0.2 -s 1M -p 2 -u 16M -f "$K"
+refused "a second write test: exit 1, naming the first" 1 "pid $FIRST \\(atio\\)"
+PID=$FIRST
+kill -TERM "$PID" 2>/dev/null || true
+wait_exit 10
+expect_code "the first write test, stopped by SIGTERM: exit 130" 130
+OUT=$WORK/stdout
+ERR=$FIRST_ERR
+check "after the lock checks: no lock file left behind" [ ! -e "$K/atio.lock" ]
+
+# Two write tests started 30 ms apart on a new directory: one fills and
+# runs, the other is refused at once naming it; the files end complete.
+T=$WORK/two
+mkdir "$T"
+"$ATIO" --write -s 1M -p 2 -u 64M -t 1 -f "$T" >"$WORK/a.out" 2>"$WORK/a.err" &
+A_PID=$!
+BG_PIDS+=("$A_PID")
+sleep 0.03
+"$ATIO" --write -s 1M -p 2 -u 64M -t 1 -f "$T" >"$WORK/b.out" 2>"$WORK/b.err" &
+B_PID=$!
+BG_PIDS+=("$B_PID")
+if wait "$A_PID"; then A_RC=0; else A_RC=$?; fi
+if wait "$B_PID"; then B_RC=0; else B_RC=$?; fi
+why=()
+case $A_RC.$B_RC in
+0.1)
+	grep -q "^atio: $T/atio.lock: another atio is working on this dataset (pid $A_PID (atio)" "$WORK/b.err" ||
+		why+=("the second does not name the first (pid $A_PID): $(head -c 300 "$WORK/b.err")")
+	;;
+1.0)
+	grep -q "^atio: $T/atio.lock: another atio is working on this dataset (pid $B_PID (atio)" "$WORK/a.err" ||
+		why+=("the first does not name the second (pid $B_PID): $(head -c 300 "$WORK/a.err")")
+	;;
+*) why+=("exits $A_RC and $B_RC, expected one 0 and one 1") ;;
+esac
+for f in "$T"/atio.0 "$T"/atio.1; do
+	[ "$(file_size "$f")" -eq 33554432 ] && not_sparse "$f" ||
+		why+=("$f: $(file_size "$f") bytes, $(alloc_size "$f") allocated, expected 33554432 of each")
+done
+verdict "two write tests 30 ms apart: one runs, the other is refused naming it, files complete" \
+	"$WORK/a.err" "$WORK/b.err"
+
+# Readers share the lock; a writer waits for none of them.
+start_atio --read --seq -s 1M -p 2 -u 16M -t 30 -f "$K"
+FIRST=$PID
+OUT=$WORK/stdout2
+ERR=$WORK/stderr2
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+run_atio --read -t 0.2 -s 1M -p 2 -u 16M -f "$K"
+expect_code "two read tests on one dataset at once: exit 0" 0
+run_atio --write -t 0.2 -s 1M -p 2 -u 16M -f "$K"
+refused "a write test while a read test runs: exit 1, naming the reader" 1 "pid $FIRST \\(atio\\)"
+PID=$FIRST
+kill -TERM "$PID" 2>/dev/null || true
+wait_exit 10
+OUT=$WORK/stdout
+ERR=$WORK/stderr
+
+# A file that changes under a run: the run fails, without a result.
+start_atio --read --rand -s 4K -p 1 -u 16M -n 2 -t 3 -f "$K"
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+truncate -s 9M "$K/atio.1"
+wait_exit 20
+expect_code "a file grown under a read test: exit 1" 1
+expect_match "a file grown under a read test: named, with its size" "$ERR" \
+	"^atio: $K/atio.1: its size changed during the run \\(9437184 bytes, planned 8388608\\)"
+expect_count "a file grown under a read test: no result line" "$OUT" rate 0
+
+# Memory filesystems: refused unless asked for, and named in the header.
+run_atio -t 0.2 -s 64K -u 8M -f /dev/shm/atio-test-safety-$$
+refused "-f on /dev/shm (tmpfs): exit 2" 2 \
+	"^atio: -f /dev/shm/atio-test-safety-$$: on tmpfs, a filesystem in memory: .*--allow-memory-fs"
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
+check "-f on /dev/shm: no file made there" sh -c '! ls /dev/shm/atio-test-safety-"$1".* 2>/dev/null' sh "$$"
+run_atio -t 0.2 -s 64K -u 8M -f /dev/atio-test-safety-$$
+refused "-f in /dev (devtmpfs): exit 2" 2 "^atio: -f /dev/atio-test-safety-$$: on devtmpfs, a filesystem in memory"
+check "-f in /dev: no file made there" [ ! -e /dev/atio-test-safety-$$.0 ]
+run_atio -v -t 0.2 -s 64K -u 8M --remove --allow-memory-fs -f /dev/shm/atio-test-safety-$$
+expect_code "--allow-memory-fs on tmpfs: exit 0" 0
+expect_match "-v on tmpfs: the header names the filesystem" "$OUT" '^Filesystem: tmpfs$'
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
+check "--allow-memory-fs --remove: nothing left in /dev/shm" \
+	sh -c '! ls /dev/shm/atio-test-safety-"$1".* 2>/dev/null' sh "$$"
+run_atio -a --json -f "$K"
+if command -v findmnt >/dev/null 2>&1; then
+	expect_match "-a --json: the settings name the filesystem, as findmnt does" "$OUT" \
+		"\"filesystem\": *\"$(findmnt -n -o FSTYPE -T "$K")\""
+else
+	expect_match "-a --json: the settings name the filesystem" "$OUT" '"filesystem": *"[a-z0-9]+"'
+fi
+run_atio -a -f "$K"
+expect_match "-a: the header names the filesystem" "$OUT" '^Filesystem: [a-z0-9]+$'
+
+# A filesystem without user extended attributes (ramfs): atio uses the files
+# it creates, and says it cannot mark them; the next run does not trust them.
+RAM=$WORK/ramfs
+mkdir "$RAM"
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+	unshare -m sh -c 'mount -t ramfs atio-test "$1"' sh "$RAM" 2>/dev/null; then
+	RAMWRAP=$WORK/ramfs-atio
+	cat >"$RAMWRAP" <<'EOF'
+#!/bin/sh
+# ramfs-atio ATIO DIR ARG...: ATIO twice (the ARGs) with a ramfs on DIR;
+# the output of the second run goes to DIR.second.*, its status is returned.
+atio=$1 dir=$2
+shift 2
+exec unshare -m sh -c 'dir=$1 atio=$2; shift 2
+	mount -t ramfs atio-test "$dir" || exit 99
+	"$atio" "$@" || exit 98
+	"$atio" "$@" >"$dir.second.out" 2>"$dir.second.err"' sh "$dir" "$atio" "$@"
+EOF
+	chmod +x "$RAMWRAP"
+	REAL=$ATIO
+	ATIO=$RAMWRAP
+	run_atio "$REAL" "$RAM" -t 0.1 -s 64K -u 4M --allow-memory-fs -f "$RAM"
+	ATIO=$REAL
+	expect_match "ramfs: the first run warns that it cannot mark its files" "$ERR" \
+		"^atio: warning: the filesystem of -f $RAM keeps no user extended attributes: atio could not mark the 1 file\\(s\\) it created"
+	expect_code "ramfs: the second run refuses the unmarked file, exit 2" 2
+	expect_match "ramfs: the second run says why" "$RAM.second.err" \
+		"^atio: $RAM/atio.0: not a file atio made: the filesystem keeps no user extended attributes"
+else
+	skip_check "a filesystem without user extended attributes" "cannot mount a ramfs in a private mount namespace here"
+fi
+
+# Kernel filesystems: not storage, exit 2 (not "not enough free space").
+run_atio -t 0.2 -s 64K -u 8M -f /proc
+refused "-f /proc: exit 2, cannot create files there" 2 \
+	"^atio: -f /proc: proc is a filesystem of the kernel's, not storage: atio cannot create its files there$"
+run_atio -t 0.2 -s 64K -u 8M -f /sys/kernel
+refused "-f /sys/kernel: exit 2, cannot create files there" 2 \
+	"^atio: -f /sys/kernel: sysfs is a filesystem of the kernel's, not storage"
+
+# The open-file limit is judged before any file is made; a soft limit
+# below the hard one is raised when that is enough.
+ULIM=$WORK/ulimit-atio
+cat >"$ULIM" <<'EOF'
+#!/bin/bash
+# ulimit-atio SOFT HARD ATIO ARG...: ATIO with RLIMIT_NOFILE SOFT/HARD.
+soft=$1 hard=$2
+shift 2
+ulimit -Sn "$soft" && ulimit -Hn "$hard" && exec "$@"
+EOF
+chmod +x "$ULIM"
+N=$WORK/nofile
+mkdir "$N"
+REAL=$ATIO
+ATIO=$ULIM
+run_atio 64 64 "$REAL" -s 512 -n 100 -p 2 -u 800K -t 0.2 -f "$N"
+refused "-n 100 with an open-file limit of 64: exit 2 before any file is made" 2 \
+	"^atio: -n 100: the run holds 100 files open at once and needs about [0-9]+ descriptors, but the open-file limit is 64 \\(hard limit 64\\)"
+check "-n 100 with a limit of 64: no file made" [ -z "$(listing "$N")" ]
+run_atio 64 1024 "$REAL" -s 512 -n 100 -p 2 -u 800K -t 0.2 -f "$N"
+expect_code "-n 100 with a soft limit of 64 and a hard one of 1024: raised, exit 0" 0
+check "-n 100: all 100 files made" [ "$(find "$N" -name 'atio.*' | wc -l)" -eq 100 ]
+ATIO=$REAL
+
+# A read test on a read-only mount, with complete files: it runs.
+RO=$WORK/ro
+mkdir "$RO"
+run_atio -t 0.1 -s 1M -u 8M -f "$RO"
+expect_code "dataset for the read-only check: exit 0" 0
+# shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+	unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" &&
+		! touch "$1/probe" 2>/dev/null' sh "$RO" 2>/dev/null; then
+	ROWRAP=$WORK/ro-atio
+	cat >"$ROWRAP" <<'EOF'
+#!/bin/sh
+# ro-atio ATIO DIR ARG...: ATIO with DIR bind-mounted read-only, privately.
+atio=$1 dir=$2
+shift 2
+exec unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" &&
+	shift && exec "$@"' sh "$dir" "$atio" "$@"
+EOF
+	chmod +x "$ROWRAP"
+	before=$(sums "$RO/atio.0")
+	ATIO=$ROWRAP
+	run_atio "$REAL" "$RO" --read -t 0.2 -s 1M -u 8M -f "$RO"
+	expect_code "a read test on a read-only mount: exit 0" 0
+	check_result "a read test on a read-only mount: one result line" MB/s
+	run_atio "$REAL" "$RO" --read --uncached -t 0.2 -s 1M -u 8M -f "$RO"
+	if direct_io_works "$RO"; then
+		expect_code "an --uncached read test on a read-only mount: exit 0" 0
+	fi
+	ATIO=$REAL
+	same "the read-only files are unchanged" "$before" "$RO/atio.0"
+else
+	skip_check "a read test on a read-only mount" "no read-only bind mount possible here (needs root and unshare -m)"
+fi
+
+finish
