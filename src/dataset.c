@@ -302,7 +302,7 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 			atio_error_set(e, ATIO_EXIT_FAIL, EIO, "keystream generation failed");
 			break;
 		}
-		atio_stamp(buf, len, off, 0);
+		atio_stamp_put(buf, len, off, off, key, 0, ATIO_STAMP_FILL);
 		while (done < len) {
 			ssize_t n = pwrite(fd, buf + done, len - done, (off_t)(off + done));
 
