@@ -3,10 +3,13 @@
  * atio: parse, plan, prepare, run, report. The only file that prints
  * diagnostics and decides the exit status.
  *
- * Signals. SIGINT and SIGTERM are blocked in every thread and read from a
- * signalfd by the main thread, which meanwhile waits for the worker (or
- * fill) threads on an eventfd. The first signal asks the threads to stop and
- * the results of the time run are printed; a second one exits at once.
+ * Signals. SIGINT, SIGTERM and SIGHUP (a terminal or an SSH session gone)
+ * are blocked in every thread and read from a signalfd by the main thread,
+ * which meanwhile waits for the worker (or fill) threads on an eventfd. The
+ * first signal asks the threads to stop and the results of the time run
+ * are printed (none when the measured time had not begun); a second one
+ * exits at once. SIGPIPE is ignored, so that output gone with the session
+ * is an error to report, not the end of the process before --remove.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,6 +40,7 @@ struct watch {
 	int done_fd;
 	int *stop;                 /* the flag the threads poll */
 	int signo;                 /* first signal received, or 0 */
+	uint64_t sig_ns;           /* CLOCK_MONOTONIC instant of it */
 };
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -70,9 +74,14 @@ static struct timespec ns_to_ts(uint64_t ns)
 				  .tv_nsec = (long)(ns % 1000000000u) };
 }
 
+static const char *sig_name(int signo)
+{
+	return signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
 /*
- * Handle what arrived on the signalfd: the first SIGINT or SIGTERM sets the
- * stop flag, a second one ends the process without results.
+ * Handle what arrived on the signalfd: the first SIGINT, SIGTERM or SIGHUP
+ * sets the stop flag, a second one ends the process without results.
  */
 static void take_signal(struct watch *wt)
 {
@@ -84,9 +93,9 @@ static void take_signal(struct watch *wt)
 			_exit(ATIO_EXIT_INTERRUPTED);
 		}
 		wt->signo = (int)si.ssi_signo;
+		wt->sig_ns = atio_now_ns();
 		__atomic_store_n(wt->stop, 1, __ATOMIC_RELAXED);
-		say("%s: stopping; press Ctrl-C again to exit at once",
-		    si.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM");
+		say("%s: stopping; press Ctrl-C again to exit at once", sig_name(wt->signo));
 	}
 }
 
@@ -257,6 +266,9 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 			break;
 		}
 	}
+	/* Every thread is ready: a warning about the measurement is due now. */
+	if (!ret && strcmp(sh->engine->name, "null") != 0)
+		warn_cache(o);
 	if (!ret && o->start_at_ns) {
 		uint64_t now = realtime_ns();
 
@@ -295,6 +307,21 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	return ret;
 }
 
+/*
+ * Flush stdout and say when anything written to it was lost (a full disk,
+ * a closed pipe), naming @what. Returns 0, or -1 after the message.
+ */
+static int flush_stdout(const char *what)
+{
+	int bad = fflush(stdout) != 0, err = errno;
+
+	if (!bad && !ferror(stdout))
+		return 0;
+	say("cannot write %s to standard output: %s", what,
+	    strerror(bad && err ? err : errno ? errno : EIO));
+	return -1;
+}
+
 static int fail(const struct atio_error *e)
 {
 	say("%s", e->msg);
@@ -317,7 +344,9 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
 	wt.sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	wt.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	sh.done_fd = wt.done_fd;
@@ -331,7 +360,6 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	/* The null engine does no I/O: no file is made, opened or dropped. */
 	uses_files = strcmp(engine->name, "null") != 0;
 	if (uses_files) {
-		warn_cache(o);
 		ret = prepare(&ds, o, &wt, &e);
 		if (!ret)
 			ret = atio_dataset_open(&ds, o, &e);
@@ -361,6 +389,10 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	res.threads = per;
 	res.interrupted = wt.signo != 0;
 	res.signo = wt.signo;
+	res.nothing_measured = wt.signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
+	if (res.nothing_measured)
+		say("%s before the measured time began (%s): no result", sig_name(wt.signo),
+		    sh.start_ns > wt.sig_ns ? "waiting for --start-at" : "in the warm-up");
 	if (o->json)
 		atio_report_json(stdout, &res);
 	else
@@ -374,10 +406,8 @@ out:
 	free(w);
 	free(per);
 	atio_dataset_free(&ds);
-	if (fflush(stdout) != 0 && status == ATIO_EXIT_OK) {
-		say("cannot write the results: %s", strerror(errno));
+	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
 		status = ATIO_EXIT_FAIL;
-	}
 	return status;
 }
 
@@ -396,12 +426,13 @@ int main(int argc, char **argv)
 		return ATIO_EXIT_USAGE;
 	}
 	if (act == ATIO_CLI_HELP) {
+		errno = 0;
 		atio_cli_usage(stdout);
-		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+		return flush_stdout("the help") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
 	if (act == ATIO_CLI_VERSION) {
 		printf("atio %s\n", ATIO_VERSION);
-		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+		return flush_stdout("the version") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
 	if (!o.seed_given && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
 		o.seed = realtime_ns() ^ ((uint64_t)getpid() << 32);
@@ -422,7 +453,7 @@ int main(int argc, char **argv)
 			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);
 		else
 			atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
-		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+		return flush_stdout("the settings") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
 	if (o.verbose && !o.json) {
 		atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
