@@ -32,6 +32,7 @@
 #include "atio/clock.h"
 #include "atio/dataset.h"
 #include "atio/engine.h"
+#include "atio/pool.h"
 #include "atio/report.h"
 #include "atio/worker.h"
 
@@ -307,6 +308,45 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	return ret;
 }
 
+/* MemAvailable from /proc/meminfo in bytes, or 0 when it cannot be read. */
+static uint64_t mem_available(void)
+{
+	char line[128];
+	unsigned long long kib = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib << 10;
+}
+
+/*
+ * The memory the threads' buffers take, checked against MemAvailable
+ * before anything starts: a write pool each (atio/pool.h), or a read
+ * buffer per request in flight. Returns 0, or -ENOMEM with @e filled
+ * (exit 2) and the figures.
+ */
+static int check_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
+{
+	uint64_t each = o->mode == ATIO_MODE_READ ? o->bs * depth
+						  : atio_pool_bytes(o->bs, depth);
+	uint64_t need = each * o->threads, avail = mem_available();
+
+	if (!avail || need <= avail)
+		return 0;
+	return atio_error_set(e, ATIO_EXIT_USAGE, ENOMEM,
+			      "-p %u: the threads' buffers need %.2f MiB of memory (%.2f MiB a "
+			      "thread: %s), more than the %.2f MiB available (MemAvailable); "
+			      "use fewer threads (-p), a smaller -s or --iodepth",
+			      o->threads, mib(need), mib(each),
+			      o->mode == ATIO_MODE_READ ? "a read buffer per I/O in flight"
+							: "its write pool", mib(avail));
+}
+
 /*
  * Flush stdout and say when anything written to it was lost (a full disk,
  * a closed pipe), naming @what. Returns 0, or -1 after the message.
@@ -355,7 +395,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		return ATIO_EXIT_FAIL;
 	}
 
-	if (atio_dataset_plan(&ds, o, &e))
+	if (check_memory(o, sh.depth, &e) || atio_dataset_plan(&ds, o, &e))
 		return fail(&e);
 	/* The null engine does no I/O: no file is made, opened or dropped. */
 	uses_files = strcmp(engine->name, "null") != 0;
@@ -441,6 +481,8 @@ int main(int argc, char **argv)
 		return fail(&e);
 	if (why[0])
 		say("%s", why);
+	if (atio_engine_check_depth(engine, o.threads, o.iodepth, &e))
+		return fail(&e);
 	/* Say what the buffers will be, not what was hoped for. */
 	if (o.thp && !atio_buf_thp_available())
 		o.thp = false;
