@@ -18,7 +18,7 @@
 #include "atio/pool.h"
 
 /* The fill appends in chunks of this size; a resumed fill restarts at one. */
-#define FILL_CHUNK (4u << 20)
+#define FILL_CHUNK ATIO_FILL_CHUNK
 
 static double mib(uint64_t bytes)
 {

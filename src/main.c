@@ -145,6 +145,50 @@ static void wait_realtime(struct watch *wt, uint64_t ns)
 	}
 }
 
+/* MemAvailable from /proc/meminfo in bytes, or 0 when it cannot be read. */
+static uint64_t mem_available(void)
+{
+	char line[128];
+	unsigned long long kib = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib << 10;
+}
+
+/*
+ * The memory @n threads' buffers of @each bytes take (@what they are),
+ * checked against MemAvailable before they are made. Returns 0, or
+ * -ENOMEM with @e filled (exit 2) and the figures.
+ */
+static int check_memory(unsigned n, uint64_t each, const char *what, struct atio_error *e)
+{
+	uint64_t need = each * n, avail = mem_available();
+
+	if (!avail || need <= avail)
+		return 0;
+	return atio_error_set(e, ATIO_EXIT_USAGE, ENOMEM,
+			      "-p %u: the %s need %.2f MiB of memory (%.2f MiB a thread), "
+			      "more than the %.2f MiB available (MemAvailable); use fewer "
+			      "threads (-p), a smaller -s or --iodepth",
+			      n, what, mib(need), mib(each), mib(avail));
+}
+
+/* The run's buffers: a write pool a thread (atio/pool.h), or a read buffer per I/O. */
+static int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
+{
+	if (o->mode == ATIO_MODE_READ)
+		return check_memory(o->threads, o->bs * depth,
+				    "threads' read buffers (one per I/O in flight)", e);
+	return check_memory(o->threads, atio_pool_bytes(o->bs, depth),
+			    "threads' write pools", e);
+}
+
 struct fill_arg {
 	struct atio_dataset *ds;
 	const struct atio_opts *o;
@@ -170,6 +214,7 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	struct atio_fill_stats fs;
 	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
 	pthread_t th;
+	unsigned nfill;
 	int ret;
 
 	ret = atio_dataset_survey(ds, o, &fs, e);
@@ -177,6 +222,12 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 		return ret;
 	if (fs.to_write == 0 && fs.truncated == 0)
 		return 0;
+	/* One fill thread per file to fill, at most -p, each with a chunk buffer. */
+	nfill = fs.created + fs.resumed + fs.truncated;
+	ret = check_memory(nfill < o->threads ? nfill : o->threads, ATIO_FILL_CHUNK,
+			   "fill threads' buffers", e);
+	if (ret)
+		return ret;
 	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated; "
 	    "writing %.2f MiB", ds->nfiles, mib(ds->file_size), fs.created, fs.resumed,
 	    fs.reused, fs.truncated, mib(fs.to_write));
@@ -308,45 +359,6 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	return ret;
 }
 
-/* MemAvailable from /proc/meminfo in bytes, or 0 when it cannot be read. */
-static uint64_t mem_available(void)
-{
-	char line[128];
-	unsigned long long kib = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-			break;
-	fclose(f);
-	return (uint64_t)kib << 10;
-}
-
-/*
- * The memory the threads' buffers take, checked against MemAvailable
- * before anything starts: a write pool each (atio/pool.h), or a read
- * buffer per request in flight. Returns 0, or -ENOMEM with @e filled
- * (exit 2) and the figures.
- */
-static int check_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
-{
-	uint64_t each = o->mode == ATIO_MODE_READ ? o->bs * depth
-						  : atio_pool_bytes(o->bs, depth);
-	uint64_t need = each * o->threads, avail = mem_available();
-
-	if (!avail || need <= avail)
-		return 0;
-	return atio_error_set(e, ATIO_EXIT_USAGE, ENOMEM,
-			      "-p %u: the threads' buffers need %.2f MiB of memory (%.2f MiB a "
-			      "thread: %s), more than the %.2f MiB available (MemAvailable); "
-			      "use fewer threads (-p), a smaller -s or --iodepth",
-			      o->threads, mib(need), mib(each),
-			      o->mode == ATIO_MODE_READ ? "a read buffer per I/O in flight"
-							: "its write pool", mib(avail));
-}
-
 /*
  * Flush stdout and say when anything written to it was lost (a full disk,
  * a closed pipe), naming @what. Returns 0, or -1 after the message.
@@ -395,7 +407,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		return ATIO_EXIT_FAIL;
 	}
 
-	if (check_memory(o, sh.depth, &e) || atio_dataset_plan(&ds, o, &e))
+	if (check_run_memory(o, sh.depth, &e) || atio_dataset_plan(&ds, o, &e))
 		return fail(&e);
 	/* The null engine does no I/O: no file is made, opened or dropped. */
 	uses_files = strcmp(engine->name, "null") != 0;
@@ -432,7 +444,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	res.nothing_measured = wt.signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
 	if (res.nothing_measured)
 		say("%s before the measured time began (%s): no result", sig_name(wt.signo),
-		    sh.start_ns > wt.sig_ns ? "waiting for --start-at" : "in the warm-up");
+		    sh.start_ns <= wt.sig_ns ? "in the warm-up"
+		    : o->start_at_ns ? "waiting for --start-at" : "while preparing");
 	if (o->json)
 		atio_report_json(stdout, &res);
 	else

@@ -31,6 +31,9 @@
 #include "atio/cli.h"
 #include "atio/error.h"
 
+/* The fill appends in chunks of this size, one buffer of it per fill thread. */
+#define ATIO_FILL_CHUNK (4u << 20)
+
 struct atio_file {
 	char *path;
 	int fd;                    /* opened for the run, -1 before */
