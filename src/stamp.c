@@ -28,7 +28,7 @@ int atio_stamp_get(const void *sector, struct atio_stamp *st)
 		return -EBADMSG;
 	st->version = ATIO_STAMP_VERSION;
 	st->kind = (enum atio_stamp_kind)kind;
-	st->offset = n * ATIO_SECTOR;
+	st->offset = (n - 1) * ATIO_SECTOR;
 	st->gen = atio_stamp_load(s + 16) ^ n * ATIO_STAMP_K2;
 	st->key = atio_stamp_load(s + 24) ^ n * ATIO_STAMP_K3;
 	st->pos = atio_stamp_load(s + 32) ^ n * ATIO_STAMP_K4;

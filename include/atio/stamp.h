@@ -10,15 +10,15 @@
  * The data of a sector is AES-128-CTR keystream (atio_keystream()) of a
  * 64-bit key, from a byte position pos; atio overwrites its first 40 bytes
  * with five little-endian 64-bit words that encode the stamp's fields,
- * each masked by the sector number n = offset / 512 times an odd constant
- * (arithmetic mod 2^64):
+ * each masked by n = offset / 512 + 1 (the sector number plus one, so that
+ * sector 0 is masked too) times an odd constant (arithmetic mod 2^64):
  *
  *   bytes   word
  *   0..7    head ^ n * ATIO_STAMP_K0, head being the magic 0x6f697461
  *           ("atio") in bits 0-31, the version (1) in bits 32-39, the
  *           kind (1 fill, 2 write) in bits 40-47, 0 above
  *   8..15   n * ATIO_STAMP_K1: the sector's offset in its file is
- *           512 * (this word times the inverse of K1)
+ *           512 * (this word times the inverse of K1, minus 1)
  *   16..23  generation ^ n * ATIO_STAMP_K2: 0 for the fill; for a write,
  *           the write's number in its thread's run (1, 2, ...)
  *   24..31  key ^ n * ATIO_STAMP_K3: the keystream's key
@@ -104,7 +104,7 @@ static inline void atio_stamp_put(void *buf, size_t len, uint64_t off, uint64_t 
 {
 	const uint64_t head = ATIO_STAMP_MAGIC | (uint64_t)ATIO_STAMP_VERSION << 32 |
 			      (uint64_t)kind << 40;
-	uint64_t n = off / ATIO_SECTOR;
+	uint64_t n = off / ATIO_SECTOR + 1;
 	uint64_t m0 = n * ATIO_STAMP_K0, m1 = n * ATIO_STAMP_K1, m2 = n * ATIO_STAMP_K2;
 	uint64_t m3 = n * ATIO_STAMP_K3, m4 = n * ATIO_STAMP_K4;
 	unsigned char *s = buf;

@@ -251,6 +251,8 @@ static void test_stamp_looks_random(void **state)
 	for (size_t i = 512; i < p.window; i += 512)
 		same += memcmp(w, w + i, 4) == 0 || memcmp(w + 24, w + i + 24, 4) == 0;
 	assert_int_equal(same, 0);
+	/* Sector 0 of a file is masked too: no plain magic at offset 0. */
+	assert_memory_not_equal(w, "atio", 4);
 	assert_true(chi_square_bytes(w, p.window) < 400);
 	atio_pool_free(&p);
 }
