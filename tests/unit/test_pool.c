@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the write-data pool and the sector stamp: keystream, windows, stamps. */
+/* Unit tests of the write-data pool: keystream, windows by position, stamps on take. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -193,47 +193,6 @@ static void test_no_two_sectors_alike(void **state)
 	atio_pool_free(&p);
 }
 
-/* A stamped sector checks; a damaged, moved or foreign one does not, and says why. */
-static void test_stamp_check(void **state)
-{
-	unsigned char sec[1024], zero[512] = { 0 };
-	struct atio_stamp st;
-	size_t bad = 0;
-
-	assert_int_equal(atio_keystream(sec, sizeof(sec), 77, 8192), 0);
-	atio_stamp_put(sec, sizeof(sec), 1 << 20, 8192, 77, 0, ATIO_STAMP_FILL);
-	assert_int_equal(atio_stamp_check(sec, 1 << 20, &st, &bad), 0);
-	assert_int_equal(st.kind, ATIO_STAMP_FILL);
-	assert_int_equal(st.gen, 0);
-	assert_int_equal(atio_stamp_check(sec + 512, (1 << 20) + 512, &st, &bad), 0);
-	assert_int_equal(st.pos, 8192 + 512);
-
-	/* Read at another offset: misplaced, and the stamp says where it belongs. */
-	assert_int_equal(atio_stamp_check(sec + 512, 0, &st, &bad), -EFAULT);
-	assert_int_equal(st.offset, (1 << 20) + 512);
-
-	/* A byte of the data changed: the first bad byte is named. */
-	sec[300] ^= 1;
-	assert_int_equal(atio_stamp_check(sec, 1 << 20, &st, &bad), -EILSEQ);
-	assert_int_equal(bad, 300);
-	sec[300] ^= 1;
-
-	/* A byte of the magic changed: the stamp no longer decodes. */
-	sec[2] ^= 0x80;
-	assert_int_equal(atio_stamp_get(sec, &st), -EBADMSG);
-	sec[2] ^= 0x80;
-	/* A byte of the offset word changed: the magic no longer decodes either. */
-	sec[12] ^= 0x01;
-	assert_int_equal(atio_stamp_get(sec, &st), -EBADMSG);
-	sec[12] ^= 0x01;
-	assert_int_equal(atio_stamp_check(sec, 1 << 20, &st, &bad), 0);
-
-	/* Zeros and plain keystream carry no stamp. */
-	assert_int_equal(atio_stamp_get(zero, &st), -EBADMSG);
-	assert_int_equal(atio_keystream(sec, 512, 77, 0), 0);
-	assert_int_equal(atio_stamp_get(sec, &st), -EBADMSG);
-}
-
 /*
  * The stamp's fields are masked: across the sectors of a window, the bytes
  * that hold the same magic and key differ, so a compressor sees no
@@ -266,7 +225,6 @@ int main(void)
 		cmocka_unit_test(test_take_by_position),
 		cmocka_unit_test(test_take_in_flight),
 		cmocka_unit_test(test_no_two_sectors_alike),
-		cmocka_unit_test(test_stamp_check),
 		cmocka_unit_test(test_stamp_looks_random),
 	};
 
