@@ -70,6 +70,7 @@ static const char shortopts[] = ":as:p:n:t:w:u:q:Sf:vhV";
 struct pstate {
 	int mode, order, unit, cache;
 	const char *bs, *nfiles, *total, *qsync, *iodepth;
+	const char *given[OPT_VERSION + 1];  /* value of each option seen, by id */
 };
 
 /* See cli.h. Only at_io_iops' options appear, so its scripts still match. */
@@ -240,6 +241,25 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e)
 }
 
 /*
+ * An option with a value given a second time is an error, as two members
+ * of a group are: taking the last one silently would run a test other
+ * than the one half of the command line asks for. Flags may repeat (-v
+ * counts them).
+ */
+static int once(int id, const char *arg, struct pstate *st, struct atio_error *e)
+{
+	char a[24];
+
+	if (!arg || id < 0 || id > OPT_VERSION)
+		return 0;
+	if (st->given[id])
+		return USAGE("%s given twice (%s and %s): give it once",
+			     optname(id, a, sizeof(a)), st->given[id], arg);
+	st->given[id] = arg;
+	return 0;
+}
+
+/*
  * Apply option @id with value @arg (NULL for flags). Returns 0, a negative
  * errno on bad usage, or the action (help, version) that ends parsing.
  */
@@ -247,8 +267,10 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		 struct pstate *st, struct atio_error *e)
 {
 	uint64_t v = 0;
-	int r;
+	int r = once(id, arg, st, e);
 
+	if (r)
+		return r;
 	switch (id) {
 	case OPT_READ: case OPT_WRITE: case OPT_FSYNC: case OPT_FDATASYNC:
 		return pick(&st->mode, id, "workload", e);

@@ -18,6 +18,7 @@
 #include "atio/owner.h"
 #include "atio/pool.h"
 
+/* The fill appends in chunks of this size; a resumed fill restarts at one. */
 #define FILL_CHUNK ATIO_FILL_CHUNK
 
 /*
@@ -253,7 +254,7 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 			atio_error_set(e, ATIO_EXIT_FAIL, EIO, "keystream generation failed");
 			break;
 		}
-		atio_stamp(buf, len, off, 0);
+		atio_stamp_put(buf, len, off, off, key, 0, ATIO_STAMP_FILL);
 		while (done < len) {
 			ssize_t n = pwrite(fd, buf + done, len - done, (off_t)(off + done));
 

@@ -117,3 +117,26 @@ const struct atio_engine_ops *atio_engine_choose(const char *name, unsigned *dep
 	*depth = 1;
 	return &atio_engine_sync;
 }
+
+int atio_engine_check_depth(const struct atio_engine_ops *eng, unsigned threads,
+			    unsigned depth, struct atio_error *e)
+{
+	unsigned max = 0;
+	int ret;
+
+	if (!eng->depth_limit || depth <= 1)
+		return 0;
+	ret = eng->depth_limit(threads, depth, &max);
+	if (ret == -E2BIG && max == 0)
+		return atio_error_set(e, ATIO_EXIT_USAGE, E2BIG,
+				      "--iodepth %u: the kernel lets %s run no I/O in flight for "
+				      "%u threads now (see fs.aio-max-nr and fs.aio-nr); use "
+				      "fewer threads or another engine", depth, eng->name, threads);
+	if (ret == -E2BIG)
+		return atio_error_set(e, ATIO_EXIT_USAGE, E2BIG,
+				      "--iodepth %u: the kernel lets %s have at most %u I/Os in "
+				      "flight per thread%s; use --iodepth %u or less",
+				      depth, eng->name, max,
+				      threads > 1 ? " with these threads" : "", max);
+	return 0;
+}

@@ -41,6 +41,38 @@ static int uring_probe(void)
 	return ret;
 }
 
+/*
+ * A ring of @depth entries is refused with EINVAL above the kernel's
+ * IORING_MAX_ENTRIES (32768 today): find the largest accepted, by halving.
+ * Rings are per thread, so the thread count does not matter.
+ */
+static int uring_depth_limit(unsigned threads, unsigned depth, unsigned *max)
+{
+	struct io_uring ring;
+	unsigned lo = 1, hi = depth;
+	int ret = io_uring_queue_init(depth, &ring, 0);
+
+	(void)threads;
+	if (ret == 0) {
+		io_uring_queue_exit(&ring);
+		return 0;
+	}
+	if (ret != -EINVAL)
+		return ret;
+	while (lo + 1 < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (io_uring_queue_init(mid, &ring, 0) == 0) {
+			io_uring_queue_exit(&ring);
+			lo = mid;
+		} else {
+			hi = mid;
+		}
+	}
+	*max = lo;
+	return -E2BIG;
+}
+
 /* Create the ring with the best set-up flags this kernel accepts. */
 static int make_ring(struct io_uring *ring, unsigned entries)
 {
@@ -145,10 +177,21 @@ static int uring_reap(struct atio_worker *w, unsigned min, unsigned max)
 	return (int)n;
 }
 
+/*
+ * The kernel tears a ring down in a work item after close, holding its
+ * registered files (and so their filesystem: umount says "busy") for tens
+ * of milliseconds after the process has gone. Unregistering waits until
+ * the kernel has let go of them, so the files are closed for real when
+ * atio exits.
+ */
 static void uring_cleanup(struct atio_worker *w)
 {
 	struct uring *u = w->engine_data;
 
+	if (u->fixed_files)
+		io_uring_unregister_files(&u->ring);
+	if (u->fixed_bufs)
+		io_uring_unregister_buffers(&u->ring);
 	io_uring_queue_exit(&u->ring);
 	free(u);
 	w->engine_data = NULL;
@@ -159,6 +202,7 @@ const struct atio_engine_ops atio_engine_io_uring = {
 	.async = true,
 	.max_iodepth = ATIO_MAX_IODEPTH,
 	.probe = uring_probe,
+	.depth_limit = uring_depth_limit,
 	.init = uring_init,
 	.queue = uring_queue,
 	.submit = uring_submit,

@@ -40,6 +40,50 @@ static int aio_probe(void)
 	return ret;
 }
 
+/* A number from a /proc/sys file, or -1. */
+static long long proc_number(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "re");
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * Each thread's io_setup() takes max(depth, 4 x possible CPUs) events of
+ * fs.aio-max-nr, shared by every process; fs.aio-nr counts those taken.
+ * The contexts of all threads must fit in what is left.
+ */
+static int aio_depth_limit(unsigned threads, unsigned depth, unsigned long long *left)
+{
+	long long max = proc_number("/proc/sys/fs/aio-max-nr");
+	long long used = proc_number("/proc/sys/fs/aio-nr");
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long long each = depth, room;
+
+	if (max < 0 || used < 0)
+		return -ENOENT;
+	if (ncpu > 0 && each < 4ULL * (unsigned long long)ncpu)
+		each = 4ULL * (unsigned long long)ncpu;
+	room = max > used ? (unsigned long long)(max - used) : 0;
+	*left = room / threads;
+	return each * threads <= room ? 0 : -E2BIG;
+}
+
+static int aio_depth_check(unsigned threads, unsigned depth, unsigned *max)
+{
+	unsigned long long left = 0;
+	int ret = aio_depth_limit(threads, depth, &left);
+
+	*max = left > depth ? depth : (unsigned)left;
+	return ret;
+}
+
 static void aio_free(struct aio *a)
 {
 	free(a->pending);
@@ -185,6 +229,7 @@ const struct atio_engine_ops atio_engine_libaio = {
 	.async = true,
 	.max_iodepth = ATIO_MAX_IODEPTH,
 	.probe = aio_probe,
+	.depth_limit = aio_depth_check,
 	.init = aio_init,
 	.queue = aio_queue,
 	.submit = aio_submit,

@@ -36,28 +36,69 @@ static bool *first_slot(struct atio_json *j)
 }
 
 /*
+ * The length of the valid UTF-8 sequence at @p (1 to 4), or 0 when the
+ * bytes there are not one: a stray continuation byte, a truncated
+ * sequence, an overlong form, a surrogate or a code point above U+10FFFF.
+ */
+static int utf8_len(const unsigned char *p)
+{
+	int n;
+	uint32_t c;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/*
  * Write a JSON string literal. The quote, the backslash and the control
  * characters U+0000..U+001F are escaped, the control characters as \u00XX
- * as RFC 8259 allows for all of them. Bytes from 0x80 up pass through
- * untouched: atio's strings (paths above all) are bytes, and re-encoding
- * them would print a path other than the one the user gave.
+ * as RFC 8259 allows for all of them. Valid UTF-8 passes through as it is.
+ * atio's strings (paths above all) are bytes, not necessarily UTF-8: a byte
+ * that is not part of valid UTF-8 is written as \u00XX, its value. Since
+ * the characters U+0080..U+00FF themselves are never escaped (they pass
+ * through as UTF-8), an escape \u0080..\u00ff in atio's JSON always stands
+ * for one raw byte, and a reader gets the exact path back by turning each
+ * into that byte. The document stays valid JSON (and UTF-8) whatever the
+ * path holds.
  */
 static void put_string(FILE *f, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 
 	putc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		int n = utf8_len(p);
+
 		if (*p == '"' || *p == '\\') {
 			putc('\\', f);
 			putc(*p, f);
-		} else if (*p < 0x20) {
+		} else if (*p < 0x20 || n == 0) {
 			fputs("\\u00", f);
 			putc(hex[*p >> 4], f);
 			putc(hex[*p & 0xf], f);
 		} else {
-			putc(*p, f);
+			fwrite(p, 1, (size_t)n, f);
+			p += n;
+			continue;
 		}
+		p++;
 	}
 	putc('"', f);
 }

@@ -3,10 +3,13 @@
  * atio: parse, plan, prepare, run, report. The only file that prints
  * diagnostics and decides the exit status.
  *
- * Signals. SIGINT and SIGTERM are blocked in every thread and read from a
- * signalfd by the main thread, which meanwhile waits for the worker (or
- * fill) threads on an eventfd. The first signal asks the threads to stop and
- * the results of the time run are printed; a second one exits at once.
+ * Signals. SIGINT, SIGTERM and SIGHUP (a terminal or an SSH session gone)
+ * are blocked in every thread and read from a signalfd by the main thread,
+ * which meanwhile waits for the worker (or fill) threads on an eventfd. The
+ * first signal asks the threads to stop and the results of the time run
+ * are printed (none when the measured time had not begun); a second one
+ * exits at once. SIGPIPE is ignored, so that output gone with the session
+ * is an error to report, not the end of the process before --remove.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,6 +33,7 @@
 #include "atio/dataset.h"
 #include "atio/engine.h"
 #include "atio/merge.h"
+#include "atio/pool.h"
 #include "atio/report.h"
 #include "atio/target.h"
 #include "atio/worker.h"
@@ -39,6 +43,7 @@ struct watch {
 	int done_fd;
 	int *stop;                 /* the flag the threads poll */
 	int signo;                 /* first signal received, or 0 */
+	uint64_t sig_ns;           /* CLOCK_MONOTONIC instant of it */
 };
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -72,9 +77,14 @@ static struct timespec ns_to_ts(uint64_t ns)
 				  .tv_nsec = (long)(ns % 1000000000u) };
 }
 
+static const char *sig_name(int signo)
+{
+	return signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
 /*
- * Handle what arrived on the signalfd: the first SIGINT or SIGTERM sets the
- * stop flag, a second one ends the process without results.
+ * Handle what arrived on the signalfd: the first SIGINT, SIGTERM or SIGHUP
+ * sets the stop flag, a second one ends the process without results.
  */
 static void take_signal(struct watch *wt)
 {
@@ -86,9 +96,9 @@ static void take_signal(struct watch *wt)
 			_exit(ATIO_EXIT_INTERRUPTED);
 		}
 		wt->signo = (int)si.ssi_signo;
+		wt->sig_ns = atio_now_ns();
 		__atomic_store_n(wt->stop, 1, __ATOMIC_RELAXED);
-		say("%s: stopping; press Ctrl-C again to exit at once",
-		    si.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM");
+		say("%s: stopping; press Ctrl-C again to exit at once", sig_name(wt->signo));
 	}
 }
 
@@ -137,6 +147,50 @@ static void wait_realtime(struct watch *wt, uint64_t ns)
 	}
 }
 
+/* MemAvailable from /proc/meminfo in bytes, or 0 when it cannot be read. */
+static uint64_t mem_available(void)
+{
+	char line[128];
+	unsigned long long kib = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib << 10;
+}
+
+/*
+ * The memory @n threads' buffers of @each bytes take (@what they are),
+ * checked against MemAvailable before they are made. Returns 0, or
+ * -ENOMEM with @e filled (exit 2) and the figures.
+ */
+static int check_memory(unsigned n, uint64_t each, const char *what, struct atio_error *e)
+{
+	uint64_t need = each * n, avail = mem_available();
+
+	if (!avail || need <= avail)
+		return 0;
+	return atio_error_set(e, ATIO_EXIT_USAGE, ENOMEM,
+			      "-p %u: the %s need %.2f MiB of memory (%.2f MiB a thread), "
+			      "more than the %.2f MiB available (MemAvailable); use fewer "
+			      "threads (-p), a smaller -s or --iodepth",
+			      n, what, mib(need), mib(each), mib(avail));
+}
+
+/* The run's buffers: a write pool a thread (atio/pool.h), or a read buffer per I/O. */
+static int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
+{
+	if (o->mode == ATIO_MODE_READ)
+		return check_memory(o->threads, o->bs * depth,
+				    "threads' read buffers (one per I/O in flight)", e);
+	return check_memory(o->threads, atio_pool_bytes(o->bs, depth),
+			    "threads' write pools", e);
+}
+
 struct fill_arg {
 	struct atio_dataset *ds;
 	const struct atio_opts *o;
@@ -162,6 +216,7 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	struct atio_fill_stats fs;
 	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
 	pthread_t th;
+	unsigned nfill;
 	int ret;
 
 	ret = atio_dataset_survey(ds, o, &fs, e);
@@ -169,6 +224,12 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 		return ret;
 	if (fs.to_write == 0 && fs.truncated == 0)
 		return 0;
+	/* One fill thread per file to fill, at most -p, each with a chunk buffer. */
+	nfill = fs.created + fs.resumed + fs.truncated;
+	ret = check_memory(nfill < o->threads ? nfill : o->threads, ATIO_FILL_CHUNK,
+			   "fill threads' buffers", e);
+	if (ret)
+		return ret;
 	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated, "
 	    "%u taken over; writing %.2f MiB", ds->nfiles, mib(ds->file_size), fs.created,
 	    fs.resumed, fs.reused, fs.truncated, fs.taken, mib(fs.to_write));
@@ -329,6 +390,9 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 			break;
 		}
 	}
+	/* Every thread is ready: a warning about the measurement is due now. */
+	if (!ret && strcmp(sh->engine->name, "null") != 0)
+		warn_cache(o);
 	if (!ret && o->start_at_stdin) {
 		ret = read_start_at(wt, &start_at, e);
 		if (ret)
@@ -375,6 +439,21 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	return ret;
 }
 
+/*
+ * Flush stdout and say when anything written to it was lost (a full disk,
+ * a closed pipe), naming @what. Returns 0, or -1 after the message.
+ */
+static int flush_stdout(const char *what)
+{
+	int bad = fflush(stdout) != 0, err = errno;
+
+	if (!bad && !ferror(stdout))
+		return 0;
+	say("cannot write %s to standard output: %s", what,
+	    strerror(bad && err ? err : errno ? errno : EIO));
+	return -1;
+}
+
 static int fail(const struct atio_error *e)
 {
 	say("%s", e->msg);
@@ -397,7 +476,9 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
 	wt.sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	wt.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	sh.done_fd = wt.done_fd;
@@ -406,12 +487,11 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		return ATIO_EXIT_FAIL;
 	}
 
-	if (atio_dataset_plan(&ds, o, &e))
+	if (check_run_memory(o, sh.depth, &e) || atio_dataset_plan(&ds, o, &e))
 		return fail(&e);
 	/* The null engine does no I/O: no file is made, opened or dropped. */
 	uses_files = strcmp(engine->name, "null") != 0;
 	if (uses_files) {
-		warn_cache(o);
 		ret = prepare(&ds, o, &wt, &e);
 		if (!ret)
 			ret = atio_dataset_open(&ds, o, &e);
@@ -443,6 +523,11 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	res.threads = per;
 	res.interrupted = wt.signo != 0;
 	res.signo = wt.signo;
+	res.nothing_measured = wt.signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
+	if (res.nothing_measured)
+		say("%s before the measured time began (%s): no result", sig_name(wt.signo),
+		    sh.start_ns <= wt.sig_ns ? "in the warm-up"
+		    : o->start_at_ns ? "waiting for --start-at" : "while preparing");
 	if (o->json)
 		atio_report_json(stdout, &res);
 	else
@@ -456,10 +541,8 @@ out:
 	free(w);
 	free(per);
 	atio_dataset_free(&ds);
-	if (fflush(stdout) != 0 && status == ATIO_EXIT_OK) {
-		say("cannot write the results: %s", strerror(errno));
+	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
 		status = ATIO_EXIT_FAIL;
-	}
 	return status;
 }
 
@@ -566,12 +649,13 @@ int main(int argc, char **argv)
 		return ATIO_EXIT_USAGE;
 	}
 	if (act == ATIO_CLI_HELP) {
+		errno = 0;
 		atio_cli_usage(stdout);
-		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+		return flush_stdout("the help") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
 	if (act == ATIO_CLI_VERSION) {
 		printf("atio %s\n", ATIO_VERSION);
-		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+		return flush_stdout("the version") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
 	if (!o.seed_given && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
 		o.seed = realtime_ns() ^ ((uint64_t)getpid() << 32);
@@ -580,6 +664,8 @@ int main(int argc, char **argv)
 		return fail(&e);
 	if (why[0])
 		say("%s", why);
+	if (atio_engine_check_depth(engine, o.threads, o.iodepth, &e))
+		return fail(&e);
 	/* Say what the buffers will be, not what was hoped for. */
 	if (o.thp && !atio_buf_thp_available())
 		o.thp = false;
@@ -596,7 +682,7 @@ int main(int argc, char **argv)
 			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);
 		else
 			atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
-		return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+		return flush_stdout("the settings") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
 	if (o.verbose && !o.json) {
 		atio_report_header(stdout, &o, ATIO_VERSION, engine->name);

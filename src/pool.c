@@ -5,6 +5,7 @@
  * far less than writing it, unlike reading /dev/urandom.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -70,32 +71,87 @@ uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n)
 	return atio_splitmix64(&x);
 }
 
-int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
-		   bool huge)
+size_t atio_pool_bytes(size_t window, unsigned inflight)
 {
-	size_t nwin = (size_t)inflight + 1;
-	void *mem;
-	int ret;
+	uint64_t nwin = (uint64_t)inflight + 1;
 
 	if (nwin * window < ATIO_POOL_MIN)
 		nwin = (ATIO_POOL_MIN + window - 1) / window;
+	/* Small windows: a mask instead of a division per write. */
+	if (window <= (1u << 20)) {
+		while (nwin & (nwin - 1))
+			nwin += nwin & -nwin;
+		if (inflight > 1)
+			nwin += inflight;
+	}
+	return nwin * window;
+}
+
+void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off)
+{
+	unsigned char *buf;
+
+	if (p->spare) {
+		buf = p->spare + (size_t)slot * p->window;
+		memcpy(buf, p->base + w * p->window, p->window);
+	} else {
+		while (p->busy[w])
+			w = w + 1 == p->nwin ? 0 : w + 1;
+		p->busy[w] = 1;
+		p->held[slot] = (uint32_t)w;
+		buf = p->base + w * p->window;
+	}
+	atio_stamp_put(buf, p->window, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE);
+	return buf;
+}
+
+int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
+		   bool huge)
+{
+	size_t size = atio_pool_bytes(window, inflight ? inflight : 1);
+	void *mem;
+	int ret;
+
 	memset(p, 0, sizeof(*p));
-	mem = atio_buf_alloc(nwin * window, huge);
-	if (!mem)
+	p->nslots = inflight ? inflight : 1;
+	p->nwin = size / window;
+	if (p->nslots > 1 && window <= (1u << 20))
+		p->nwin -= p->nslots;
+	if (p->nslots > 1) {
+		p->held = malloc(p->nslots * sizeof(*p->held));
+		p->busy = calloc(p->nwin, 1);
+		if (!p->held || !p->busy) {
+			atio_pool_free(p);
+			return -ENOMEM;
+		}
+		memset(p->held, 0xff, p->nslots * sizeof(*p->held));
+	}
+	mem = atio_buf_alloc(size, huge);
+	if (!mem) {
+		atio_pool_free(p);
 		return -ENOMEM;
-	ret = atio_keystream(mem, nwin * window, key, 0);
+	}
+	ret = atio_keystream(mem, p->nwin * window, key, 0);
 	if (ret) {
-		atio_buf_free(mem, nwin * window);
+		atio_buf_free(mem, size);
+		atio_pool_free(p);
 		return ret;
 	}
 	p->base = mem;
-	p->size = nwin * window;
+	p->size = size;
 	p->window = window;
+	p->mask = (p->nwin & (p->nwin - 1)) == 0 ? p->nwin - 1 : 0;
+	if (size > p->nwin * window)
+		p->spare = p->base + p->nwin * window;
+	p->key = key;
 	return 0;
 }
 
 void atio_pool_free(struct atio_pool *p)
 {
-	atio_buf_free(p->base, p->size);
+	if (p->base)
+		atio_buf_free(p->base, p->size);
+	free(p->held);
+	free(p->busy);
 	memset(p, 0, sizeof(*p));
 }

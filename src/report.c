@@ -262,6 +262,12 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	const struct atio_stats *t = &r->total;
 	char t_sec[32], sig[32];
 
+	if (r->nothing_measured) {
+		fprintf(f, "interrupted: by %s before the measured time began; nothing was "
+			"measured\n", signal_name(r->signo, sig, sizeof(sig)));
+		fprintf(f, "seed: %" PRIu64 "\n", o->seed);
+		return;
+	}
 	fprintf(f, "time: %f sec; rate: { %.5f } %s;\n", ns_to_sec(r->elapsed_ns),
 		atio_result_value(r), atio_unit_name(o));
 
@@ -305,7 +311,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
  */
 static void json_settings(struct atio_json *j, const struct atio_opts *o, const char *engine)
 {
-	char cmd[256];
+	char cmd[256], seed[24];
 
 	atio_json_object_begin(j, "settings");
 	atio_cli_cmdline(cmd, sizeof(cmd), o);
@@ -326,6 +332,9 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_uint(j, "iodepth", o->iodepth);
 	atio_json_bool(j, "thp", o->thp);
 	atio_json_uint(j, "seed", o->seed);
+	/* The same as a string: a parser that reads numbers as doubles keeps it whole. */
+	snprintf(seed, sizeof(seed), "%" PRIu64, o->seed);
+	atio_json_string(j, "seed_string", seed);
 	atio_json_bool(j, "keep_cache", o->keep_cache);
 	atio_json_bool(j, "remove", o->remove);
 	if (o->fstype)
@@ -513,11 +522,15 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		atio_json_string(&j, "signal", signal_name(r->signo, sig, sizeof(sig)));
 	else
 		atio_json_null(&j, "signal");
-	json_result(&j, r);
+	atio_json_bool(&j, "measured", !r->nothing_measured);
+	if (r->nothing_measured)
+		atio_json_null(&j, "result");
+	else
+		json_result(&j, r);
 	json_hist(&j, "latency_ns", &r->total.lat, true);
 	json_hist(&j, "sync_latency_ns", &r->total.sync_lat, true);
 	atio_json_array_begin(&j, "threads");
-	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
+	for (unsigned i = 0; r->threads && !r->nothing_measured && i < r->nthreads; i++)
 		json_thread(&j, r, i);
 	atio_json_array_end(&j);
 	atio_json_object_end(&j);

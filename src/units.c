@@ -187,16 +187,15 @@ int atio_format_size(char *buf, size_t len, uint64_t bytes)
  */
 int atio_format_time(char *buf, size_t len, uint64_t ns)
 {
-	uint64_t ms = ns / 1000000 + (ns % 1000000 >= 500000 || ns < 1000000);
-	char d[8];
+	char d[10];
 	int i;
 
-	if (ns % NS_PER_SEC == 0 || ms % 1000 == 0)
-		return snprintf(buf, len, "%" PRIu64, ms / 1000);
-	snprintf(d, sizeof(d), "%03u", (unsigned)(ms % 1000));
-	for (i = 2; d[i] == '0'; i--)
+	if (ns % NS_PER_SEC == 0)
+		return snprintf(buf, len, "%" PRIu64, (uint64_t)(ns / NS_PER_SEC));
+	snprintf(d, sizeof(d), "%09u", (unsigned)(ns % NS_PER_SEC));
+	for (i = 8; d[i] == '0'; i--)
 		d[i] = '\0';
-	return snprintf(buf, len, "%" PRIu64 ".%s", ms / 1000, d);
+	return snprintf(buf, len, "%" PRIu64 ".%s", (uint64_t)(ns / NS_PER_SEC), d);
 }
 
 /* See units.h. */

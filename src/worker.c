@@ -220,7 +220,7 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 	r->slot = seg->slot;
 	r->off = seg->start + block * r->len;
 	if (writing)
-		r->buf = atio_pool_take(&w->pool, r->off);
+		r->buf = atio_pool_take(&w->pool, r->index, block, r->off);
 }
 
 /* Count a completed read or write. */

@@ -51,6 +51,9 @@
 /* The fill appends in chunks of this size; a resumed fill restarts at one. */
 #define ATIO_FILL_CHUNK (4u << 20)
 
+/* The fill appends in chunks of this size, one buffer of it per fill thread. */
+#define ATIO_FILL_CHUNK (4u << 20)
+
 struct atio_file {
 	char *path;
 	int fd;                    /* opened for the run, -1 before */

@@ -65,6 +65,12 @@ struct atio_engine_ops {
 	bool async;                /* requests complete in reap(), not in queue() */
 	unsigned max_iodepth;      /* requests one thread can have in flight */
 	int (*probe)(void);
+	/*
+	 * Optional: the largest depth the kernel lets @threads threads run at
+	 * once, into *@max, when @depth is above it: -E2BIG; 0 when @depth
+	 * runs; another negative errno when the kernel cannot tell.
+	 */
+	int (*depth_limit)(unsigned threads, unsigned depth, unsigned *max);
 	int (*init)(struct atio_worker *w);
 	enum atio_q (*queue)(struct atio_worker *w, struct atio_req *r);
 	int (*submit)(struct atio_worker *w);
@@ -101,5 +107,14 @@ const char *atio_engine_names(void);
 const struct atio_engine_ops *atio_engine_choose(const char *name, unsigned *depth,
 						 char *why, size_t whylen,
 						 struct atio_error *e);
+
+/*
+ * Check before the run that @threads threads of @eng can each have @depth
+ * I/Os in flight, as the kernel allows (io_uring's ring size, libaio's
+ * fs.aio-max-nr). Returns 0, or a negative errno with @e filled (exit 2,
+ * naming the depth and the limit).
+ */
+int atio_engine_check_depth(const struct atio_engine_ops *eng, unsigned threads,
+			    unsigned depth, struct atio_error *e);
 
 #endif

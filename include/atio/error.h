@@ -24,7 +24,7 @@ enum atio_exit {
 struct atio_error {
 	int err;                   /* errno behind the failure, or 0 */
 	int exit;                  /* one of enum atio_exit */
-	char msg[1024];
+	char msg[9216];           /* room for two paths of PATH_MAX and a reason */
 };
 
 /*

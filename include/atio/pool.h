@@ -3,46 +3,69 @@
 #define ATIO_POOL_H
 
 /*
- * Incompressible write buffers.
+ * Incompressible write buffers whose every 512-byte sector is unique.
  *
  * A pool is one 4 KiB-aligned buffer filled once with AES-128-CTR keystream
- * (OpenSSL), cut into windows of the block size. Each write takes the next
- * window, round robin, and before it is submitted atio_pool_take() stamps
- * the first 16 bytes of every 4 KiB of the window with the file offset that
- * 4 KiB will land at and a per-pool sequence number. No two blocks written
- * are therefore alike (deduplication cannot help) while the cost per write
- * is two stores per 4 KiB. The pool holds at least ATIO_POOL_MIN bytes and
- * at least inflight + 1 windows, so no window is rewritten while a write
- * using it may still be in flight, and repeats of keystream lie megabytes
- * apart, far outside any compressor's window.
+ * (OpenSSL), cut into windows of the block size. A write of block b of a
+ * thread's segment takes window b mod nwin, so that a block's data depends
+ * on where it goes: within any nwin consecutive blocks of a segment no two
+ * blocks hold the same keystream, however often they are rewritten, and a
+ * compressor with a window as long as the file finds nothing to take when
+ * a thread's segment fits in its pool (8 MiB and more). Before the write is
+ * submitted, atio_pool_take() stamps every 512-byte sector of the window
+ * (include/atio/stamp.h: offset, generation, key, keystream position), so
+ * no two sectors written are alike, whatever a deduplicating store
+ * compares. The cost per write is five stores and five additions per
+ * sector, all in the sector's first cache line.
+ *
+ * A window in use by a request still in flight is never stamped again.
+ * With windows of 1 MiB or less the write then takes a copy of it in a
+ * spare window of its own request (one per request that may be in flight,
+ * after the windows), so the data still depends only on where it goes. With
+ * larger windows, where a copy would cost more than it saves, the write
+ * takes the next free window: that data also lies elsewhere in the segment
+ * (the stamps still make every sector unique). The pool has at least
+ * inflight + 1 windows, so one is always free.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define ATIO_POOL_MIN (8u << 20)
-#define ATIO_STAMP_EVERY 4096u
+#include "atio/stamp.h"
 
-struct atio_stamp {
-	uint64_t offset;           /* file offset of this 4 KiB */
-	uint64_t seq;              /* writes taken from the pool so far */
-};
+#define ATIO_POOL_MIN (8u << 20)
+#define ATIO_POOL_NONE UINT32_MAX
 
 struct atio_pool {
 	unsigned char *base;
-	size_t size;               /* window * nwindows */
+	size_t size;               /* window * nwin, and the spares if any */
 	size_t window;             /* bytes per window: the block size */
-	size_t next;               /* offset of the next window in base */
-	uint64_t seq;
+	uint64_t nwin;
+	uint64_t mask;             /* nwin - 1 when nwin is a power of two, else 0 */
+	uint64_t key;              /* the keystream's key */
+	uint64_t gen;              /* writes taken so far: the last generation */
+	unsigned nslots;           /* requests that may be in flight */
+	uint32_t *held;            /* [nslots]: window the slot's request holds */
+	unsigned char *busy;       /* [nwin]: held by a request */
+	unsigned char *spare;      /* [nslots] windows after the nwin, or NULL */
 };
 
 /*
- * Allocate and fill a pool of windows of @window bytes, enough for
- * @inflight writes in flight at once (at least 1). @key selects the
- * keystream: pools with different keys hold different data. @huge lets a
- * pool of 2 MiB or more live in huge pages (see atio/buf.h). Returns 0, or
- * -ENOMEM, or -EIO when OpenSSL fails.
+ * Bytes a pool of windows of @window bytes for @inflight requests takes
+ * (the bookkeeping is a few bytes a window on top), without making it: at
+ * least ATIO_POOL_MIN and inflight + 1 windows, a power of two of them
+ * when windows are 1 MiB or less, and then with more than one request in
+ * flight a spare window per request.
+ */
+size_t atio_pool_bytes(size_t window, unsigned inflight);
+
+/*
+ * Allocate and fill a pool of windows of @window bytes (a multiple of 512),
+ * enough for @inflight writes in flight at once (at least 1). @key selects
+ * the keystream: pools with different keys hold different data. @huge lets
+ * a pool of 2 MiB or more live in huge pages (see atio/buf.h). Returns 0,
+ * or -ENOMEM, or -EIO when OpenSSL fails.
  */
 int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
 		   bool huge);
@@ -60,42 +83,41 @@ uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n);
 
 /*
  * Fill @len bytes at @buf with keystream of @key, starting at keystream
- * byte @pos (a multiple of 16). Used by atio_pool_init() and by the dataset
- * fill. Returns 0 or -EIO.
+ * byte @pos (a multiple of 16). Used by atio_pool_init(), the dataset fill
+ * and atio_stamp_check(). Returns 0 or -EIO.
  */
 int atio_keystream(void *buf, size_t len, uint64_t key, uint64_t pos);
 
+/* atio_pool_take() when window @w is held by a request in flight. */
+void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off);
+
 /*
- * Stamp @len bytes at @buf, written at file offset @off, with sequence
- * number @seq: the first 16 bytes of every 4 KiB, counted from @buf.
- * When @len is below 4 KiB the block still gets one stamp if it has room.
+ * Take a window for the write of request @slot (below the pool's
+ * inflight), of block @block of its segment, at file offset @off: the
+ * window of that block, or the next free one while a request in flight
+ * holds it. The window the slot took before is free again: the caller
+ * takes for a slot only once its previous write has completed. The
+ * window comes back stamped with the next generation. Returns a pointer
+ * into the pool.
  */
-static inline void atio_stamp(void *buf, size_t len, uint64_t off, uint64_t seq)
+static inline void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t block,
+				   uint64_t off)
 {
-	unsigned char *b = buf;
+	uint64_t w = p->mask ? block & p->mask : block % p->nwin;
+	unsigned char *buf;
 
-	if (len < sizeof(struct atio_stamp))
-		return;
-	for (size_t i = 0; i < len; i += ATIO_STAMP_EVERY) {
-		struct atio_stamp st = { off + i, seq };
-
-		__builtin_memcpy(b + i, &st, sizeof(st));
+	if (p->nslots > 1) {
+		if (p->held[slot] != ATIO_POOL_NONE)
+			p->busy[p->held[slot]] = 0;
+		p->held[slot] = ATIO_POOL_NONE;
+		if (p->busy[w])
+			return atio_pool_take_held(p, slot, w, off);
+		p->busy[w] = 1;
+		p->held[slot] = (uint32_t)w;
 	}
-}
-
-/*
- * Take the next window for a write of the whole window at file offset
- * @off, stamped as above. Returns a pointer into the pool.
- */
-static inline void *atio_pool_take(struct atio_pool *p, uint64_t off)
-{
-	unsigned char *w = p->base + p->next;
-
-	p->next += p->window;
-	if (p->next == p->size)
-		p->next = 0;
-	atio_stamp(w, p->window, off, ++p->seq);
-	return w;
+	buf = p->base + w * p->window;
+	atio_stamp_put(buf, p->window, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE);
+	return buf;
 }
 
 #endif

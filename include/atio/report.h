@@ -29,6 +29,7 @@ struct atio_result {
 	struct timespec wall_end;
 	bool interrupted;
 	int signo;                 /* the signal that interrupted, or 0 */
+	bool nothing_measured;     /* interrupted before the measured time began */
 };
 
 /*
@@ -51,12 +52,16 @@ void atio_report_settings_json(FILE *f, const struct atio_opts *o, const char *v
 /*
  * The result line, exactly "time: %f sec; rate: { %.5f } UNIT;", then
  * latency, CPU, operation counts and the seed; with -v one line per thread.
+ * When nothing was measured, no result line: only the "interrupted:" line
+ * and the seed.
  */
 void atio_report_text(FILE *f, const struct atio_result *r);
 
 /*
  * One JSON document: settings, totals, per-thread results, latency
- * percentiles and histogram buckets, start and end wall-clock times.
+ * percentiles and histogram buckets, start and end wall-clock times. When
+ * nothing was measured, "measured" is false, "result" is null and there
+ * are no threads.
  */
 void atio_report_json(FILE *f, const struct atio_result *r);
 

@@ -50,8 +50,9 @@ int atio_parse_seconds(const char *s, uint64_t *whole, uint32_t *nanos);
 int atio_format_size(char *buf, size_t len, uint64_t bytes);
 
 /*
- * Write a duration in seconds: "60", "0.5", "1.25"; rounded to the
- * millisecond but never to "0". Returns what snprintf returns.
+ * Write a duration in seconds: "60", "0.5", "1.25", "0.0004": exactly the
+ * nanoseconds that will run, without trailing zeros. Returns what snprintf
+ * returns.
  */
 int atio_format_time(char *buf, size_t len, uint64_t ns);
 

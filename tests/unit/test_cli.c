@@ -413,6 +413,31 @@ static void test_contradictions(void **state)
 	(void)state;
 }
 
+/* An option with a value given twice is refused, whatever the values. */
+static void test_repeated_options(void **state)
+{
+	struct atio_opts o;
+
+	expect_message("-p 2 -p 3 -f d", "-p given twice (2 and 3): give it once");
+	expect_error("-s 4K -s 8K -f d", "-s given twice (4K and 8K)");
+	expect_error("--seed 1 --seed 2 -f d", "--seed given twice (1 and 2)");
+	expect_error("--seed=1 --seed 1 -f d", "--seed given twice (1 and 1)");
+	expect_error("-f a -f b", "-f given twice (a and b)");
+	expect_error("-u 1G -t 5 -u 2G -f d", "-u given twice");
+	expect_error("-t 5 -t 6 -f d", "-t given twice");
+	expect_error("-w 1 -w 1 -f d", "-w given twice");
+	expect_error("-n 2 -n 3 -f d", "-n given twice");
+	expect_error("--fsync -q 2 -q 3 -f d", "-q given twice");
+	expect_error("--engine sync --engine null -f d", "--engine given twice");
+	expect_error("--iodepth 2 --iodepth 4 -f d", "--iodepth given twice");
+	expect_error("--start-at 2000000000 --start-at 2000000001 -f d",
+		     "--start-at given twice");
+	/* Flags may repeat; -v counts. */
+	parse_ok("-v -v --remove --remove --json --json -f d", &o);
+	assert_int_equal(o.verbose, 2);
+	(void)state;
+}
+
 static void test_value_errors(void **state)
 {
 	expect_message("-p 0 -f d", "-p 0: number of threads must be between 1 and 4096");
@@ -633,11 +658,14 @@ static void test_cmdline(void **state)
 	expect_cmdline("-t 2m -w 1h -u 1536M -f d",
 		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 120 -w 3600 --cached -u 1536M");
 	expect_cmdline("-t 0.0005 -w 0.1234 -f d",
-		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 0.001 -w 0.123 --cached -u 16G");
+		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 0.0005 -w 0.1234 --cached -u 16G");
 	expect_cmdline("-t 1.0004 -w 0.0000001 -f d",
-		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 1 -w 0.001 --cached -u 16G");
+		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 1.0004 -w 0.0000001 --cached -u 16G");
+	/* The times are the ones that will run, to the nanosecond, not rounded. */
+	expect_cmdline("-t 0.0004 -w 0.000000001 -f d",
+		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 0.0004 -w 0.000000001 --cached -u 16G");
 	expect_cmdline("-t 59.9996 -w 2.0625 -f d",
-		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 -w 2.063 --cached -u 16G");
+		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 59.9996 -w 2.0625 --cached -u 16G");
 	/* atio's own options stay out of the at_io_iops line. */
 	expect_cmdline("--json --seed 7 --remove --keep-cache -v --engine sync -f d",
 		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G");
@@ -710,10 +738,6 @@ static void test_misc_options(void **state)
 	parse_ok("--no-thp -f d", &o);
 	assert_false(o.thp);
 	assert_true(o.warmup_ns == 0);
-	parse_ok("-f a -f b", &o);
-	assert_string_equal(o.path, "b");
-	parse_ok("-s 4K -s 8K -f d", &o);
-	assert_true(o.bs == 8 * KiB);
 	(void)state;
 }
 
@@ -855,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_rand),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_contradictions),
+		cmocka_unit_test(test_repeated_options),
 		cmocka_unit_test(test_value_errors),
 		cmocka_unit_test(test_option_errors),
 		cmocka_unit_test(test_empty_values),

@@ -452,6 +452,37 @@ static void test_null(void **state)
 	f->engine_up = false;
 }
 
+/*
+ * The depth check: a depth the kernel takes passes; the engines that have a
+ * kernel limit refuse one far above it (65536 threads of 65536) with exit
+ * 2 and a message naming the depth and a limit below it; sync and null,
+ * which run one I/O at a time, have no limit to check.
+ */
+static void test_depth_limit(void **state)
+{
+	struct atio_error e = { 0 };
+	unsigned max = 0;
+	int ret;
+
+	assert_int_equal(atio_engine_check_depth(eng, 1, 1, &e), 0);
+	assert_int_equal(atio_engine_check_depth(eng, 1, 8, &e), 0);
+	if (!eng->depth_limit) {
+		assert_true(strcmp(eng->name, "sync") == 0 || strcmp(eng->name, "null") == 0);
+		return;
+	}
+	ret = eng->depth_limit(65536, 65536, &max);
+	assert_int_equal(ret, -E2BIG);
+	assert_true(max < 65536);
+	assert_int_equal(atio_engine_check_depth(eng, 65536, 65536, &e), -E2BIG);
+	assert_int_equal(e.exit, ATIO_EXIT_USAGE);
+	assert_non_null(strstr(e.msg, "--iodepth 65536: the kernel lets "));
+	assert_non_null(strstr(e.msg, eng->name));
+	if (max) {
+		assert_int_equal(eng->depth_limit(1, max, &max), 0);
+	}
+	(void)state;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest data_tests[] = {
@@ -460,6 +491,9 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest null_tests[] = {
 		cmocka_unit_test_setup_teardown(test_null, setup, teardown),
+	};
+	const struct CMUnitTest depth_tests[] = {
+		cmocka_unit_test(test_depth_limit),
 	};
 	int ret;
 
@@ -484,6 +518,8 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	if (strcmp(eng->name, "null") == 0)
-		return cmocka_run_group_tests_name("engine null", null_tests, NULL, NULL);
-	return cmocka_run_group_tests_name(argv[1], data_tests, NULL, NULL);
+		ret = cmocka_run_group_tests_name("engine null", null_tests, NULL, NULL);
+	else
+		ret = cmocka_run_group_tests_name(argv[1], data_tests, NULL, NULL);
+	return ret ? ret : cmocka_run_group_tests_name("depth", depth_tests, NULL, NULL);
 }

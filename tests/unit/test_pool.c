@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the write-data pool: keystream, windows, stamps. */
+/* Unit tests of the write-data pool: keystream, windows by position, stamps on take. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -68,8 +69,12 @@ static void test_pool_sizes(void **state)
 
 	assert_int_equal(atio_pool_init(&p, 4096, 1, 1, true), 0);
 	assert_true(p.size >= ATIO_POOL_MIN);
+	assert_int_equal(p.size, atio_pool_bytes(4096, 1));
 	assert_int_equal(p.size % 4096, 0);
 	assert_int_equal((uintptr_t)p.base % 4096, 0);
+	/* Small windows come in a power of two: a mask picks them. */
+	assert_int_equal(p.nwin & (p.nwin - 1), 0);
+	assert_int_equal(p.mask, p.nwin - 1);
 	atio_pool_free(&p);
 
 	/* Large windows: at least inflight + 1 of them. */
@@ -80,72 +85,135 @@ static void test_pool_sizes(void **state)
 	/* Odd window sizes still tile the pool exactly. */
 	assert_int_equal(atio_pool_init(&p, 3 * 512, 1, 1, true), 0);
 	assert_int_equal(p.size % (3 * 512), 0);
+	assert_true(p.nwin >= ATIO_POOL_MIN / (3 * 512));
 	atio_pool_free(&p);
+	assert_int_equal(atio_pool_bytes(3u << 20, 1), 3 * (3u << 20));
 }
 
-/* Every 4 KiB of a taken window carries its file offset and the sequence. */
-static void test_take_stamps(void **state)
+/*
+ * A block's window depends on where it goes: block b takes window
+ * b mod nwin, whatever came before, and every sector of it is stamped with
+ * its offset, the generation, the key and where its keystream starts.
+ */
+static void test_take_by_position(void **state)
 {
 	struct atio_pool p;
 	struct atio_stamp st;
-	size_t nwin;
 
 	assert_int_equal(atio_pool_init(&p, 16384, 1, 9, true), 0);
-	nwin = p.size / p.window;
-	for (uint64_t i = 0; i < 2 * nwin + 3; i++) {
-		uint64_t off = 1000000ULL * 4096 + i * 16384;
-		unsigned char *w = atio_pool_take(&p, off);
+	for (uint64_t i = 0; i < 50; i++) {
+		uint64_t block = (i * 7919) % (3 * p.nwin);
+		uint64_t off = 1000000ULL * 4096 + block * 16384;
+		unsigned char *w = atio_pool_take(&p, 0, block, off);
 
-		/* Windows go round robin and wrap. */
-		assert_ptr_equal(w, p.base + (i % nwin) * 16384);
-		for (unsigned k = 0; k < 4; k++) {
-			memcpy(&st, w + k * 4096, sizeof(st));
-			assert_int_equal(st.offset, off + k * 4096);
-			assert_int_equal(st.seq, i + 1);
+		assert_ptr_equal(w, p.base + (block % p.nwin) * 16384);
+		for (unsigned k = 0; k < 16384 / 512; k++) {
+			assert_int_equal(atio_stamp_get(w + k * 512, &st), 0);
+			assert_int_equal(st.kind, ATIO_STAMP_WRITE);
+			assert_int_equal(st.offset, off + k * 512);
+			assert_int_equal(st.gen, i + 1);
+			assert_int_equal(st.key, 9);
+			assert_int_equal(st.pos, (block % p.nwin) * 16384 + k * 512);
 		}
-		/* Bytes after the stamp are keystream, not zeros. */
-		assert_true(w[16] || w[17] || w[18] || w[19]);
 	}
 	atio_pool_free(&p);
 }
 
-/* Two writes of the same window at the same offset still differ. */
-static void test_no_two_blocks_alike(void **state)
+/*
+ * With requests in flight, a window held by one is never restamped: a
+ * second request for the same block's window gets a copy of it in its own
+ * spare window (same data, its own stamps), and a slot frees its window
+ * when it takes the next. Large windows are not copied: the next free
+ * window is taken.
+ */
+static void test_take_in_flight(void **state)
 {
 	struct atio_pool p;
-	unsigned char first[4096];
-	size_t nwin;
-	unsigned char *w;
+	struct atio_stamp st;
+	unsigned char *a, *b, *c;
+	unsigned char copy[512];
 
-	assert_int_equal(atio_pool_init(&p, 4096, 1, 3, true), 0);
-	nwin = p.size / p.window;
-	w = atio_pool_take(&p, 0);
-	memcpy(first, w, sizeof(first));
-	for (size_t i = 1; i < nwin; i++)
-		atio_pool_take(&p, 4096 * i);
-	w = atio_pool_take(&p, 0);
-	assert_ptr_equal(w, p.base);
-	assert_memory_not_equal(first, w, sizeof(first));
-	/* Only the stamp differs: the rest is the same keystream. */
-	assert_memory_equal(first + 16, w + 16, sizeof(first) - 16);
+	assert_int_equal(atio_pool_init(&p, 4096, 4, 5, true), 0);
+	assert_non_null(p.spare);
+	assert_int_equal(p.size, (p.nwin + 4) * 4096);
+	a = atio_pool_take(&p, 0, 10, 40960);
+	memcpy(copy, a, sizeof(copy));
+	b = atio_pool_take(&p, 1, 10 + p.nwin, 40960 + p.nwin * 4096);
+	assert_ptr_equal(b, p.spare + 1 * 4096);
+	assert_memory_equal(copy, a, sizeof(copy));
+	for (unsigned k = 0; k < 8; k++)
+		assert_memory_equal(a + k * 512 + ATIO_STAMP_BYTES, b + k * 512 + ATIO_STAMP_BYTES,
+				    512 - ATIO_STAMP_BYTES);
+	assert_int_equal(atio_stamp_get(b + 512, &st), 0);
+	assert_int_equal(st.offset, 40960 + p.nwin * 4096 + 512);
+	assert_int_equal(st.pos, 10 * 4096 + 512);
+	/* Slot 0 is done with window 10: slot 2 may have it now. */
+	atio_pool_take(&p, 0, 3, 3 * 4096);
+	c = atio_pool_take(&p, 2, 10, 40960);
+	assert_ptr_equal(c, a);
+	atio_pool_free(&p);
+
+	assert_int_equal(atio_pool_init(&p, 2u << 20, 2, 5, true), 0);
+	assert_null(p.spare);
+	a = atio_pool_take(&p, 0, 1, 2u << 20);
+	b = atio_pool_take(&p, 1, 1, 2u << 20);
+	assert_ptr_not_equal(a, b);
+	assert_true(b >= p.base && b < p.base + p.size);
 	atio_pool_free(&p);
 }
 
-/* A block smaller than 4 KiB gets one stamp; a tiny buffer none. */
-static void test_stamp_small(void **state)
+/*
+ * Every 512-byte sector written is unique: the same window written at two
+ * offsets, or twice at one offset, differs in every sector, while the rest
+ * of each sector stays keystream.
+ */
+static void test_no_two_sectors_alike(void **state)
 {
-	unsigned char buf[512], tiny[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	struct atio_stamp st;
+	struct atio_pool p;
+	unsigned char first[4096];
+	unsigned char *w;
 
-	memset(buf, 0xaa, sizeof(buf));
-	atio_stamp(buf, sizeof(buf), 512, 5);
-	memcpy(&st, buf, sizeof(st));
-	assert_int_equal(st.offset, 512);
-	assert_int_equal(st.seq, 5);
-	assert_int_equal(buf[16], 0xaa);
-	atio_stamp(tiny, sizeof(tiny), 0, 1);
-	assert_int_equal(tiny[0], 1);
-	assert_int_equal(tiny[7], 8);
+	assert_int_equal(atio_pool_init(&p, 4096, 1, 3, true), 0);
+	w = atio_pool_take(&p, 0, 0, 0);
+	memcpy(first, w, sizeof(first));
+	for (unsigned i = 0; i < 8; i++)
+		for (unsigned j = 0; j < 8; j++)
+			if (i != j)
+				assert_memory_not_equal(first + i * 512, first + j * 512, 512);
+	w = atio_pool_take(&p, 0, 0, 0);
+	assert_ptr_equal(w, p.base);
+	for (unsigned i = 0; i < 8; i++) {
+		assert_memory_not_equal(first + i * 512, w + i * 512, ATIO_STAMP_BYTES);
+		assert_memory_equal(first + i * 512 + ATIO_STAMP_BYTES,
+				    w + i * 512 + ATIO_STAMP_BYTES, 512 - ATIO_STAMP_BYTES);
+	}
+	w = atio_pool_take(&p, 0, p.nwin, p.nwin * 4096);
+	assert_ptr_equal(w, p.base);
+	assert_memory_not_equal(first, w, ATIO_STAMP_BYTES);
+	atio_pool_free(&p);
+}
+
+/*
+ * The stamp's fields are masked: across the sectors of a window, the bytes
+ * that hold the same magic and key differ, so a compressor sees no
+ * repetition. Without the masks, bytes 0..7 would be the same in every
+ * sector.
+ */
+static void test_stamp_looks_random(void **state)
+{
+	struct atio_pool p;
+	unsigned char *w;
+	unsigned same = 0;
+
+	assert_int_equal(atio_pool_init(&p, 1 << 20, 1, 11, true), 0);
+	w = atio_pool_take(&p, 0, 0, 0);
+	for (size_t i = 512; i < p.window; i += 512)
+		same += memcmp(w, w + i, 4) == 0 || memcmp(w + 24, w + i + 24, 4) == 0;
+	assert_int_equal(same, 0);
+	/* Sector 0 of a file is masked too: no plain magic at offset 0. */
+	assert_memory_not_equal(w, "atio", 4);
+	assert_true(chi_square_bytes(w, p.window) < 400);
+	atio_pool_free(&p);
 }
 
 int main(void)
@@ -154,9 +222,10 @@ int main(void)
 		cmocka_unit_test(test_keystream_positions),
 		cmocka_unit_test(test_pool_is_random),
 		cmocka_unit_test(test_pool_sizes),
-		cmocka_unit_test(test_take_stamps),
-		cmocka_unit_test(test_no_two_blocks_alike),
-		cmocka_unit_test(test_stamp_small),
+		cmocka_unit_test(test_take_by_position),
+		cmocka_unit_test(test_take_in_flight),
+		cmocka_unit_test(test_no_two_sectors_alike),
+		cmocka_unit_test(test_stamp_looks_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

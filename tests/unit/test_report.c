@@ -1323,6 +1323,99 @@ static void test_json_escape(void **state)
 	(void)state;
 }
 
+/*
+ * Bytes that are not UTF-8 come out as \u00XX, one escape per byte; valid
+ * UTF-8 (also U+0080..U+00FF) passes as it is, so the escapes stand for
+ * raw bytes only. Truncated, overlong and surrogate sequences are bytes.
+ */
+static void test_json_not_utf8(void **state)
+{
+	struct atio_json j;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jv *root;
+
+	assert_non_null(f);
+	atio_json_init(&j, f);
+	atio_json_object_begin(&j, NULL);
+	atio_json_string(&j, "latin1", "caf\xe9/\xff");
+	atio_json_string(&j, "valid", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	atio_json_string(&j, "cut", "a\xc3");
+	atio_json_string(&j, "overlong", "\xc0\xaf\xe0\x80\xaf");
+	atio_json_string(&j, "surrogate", "\xed\xa0\x80");
+	atio_json_string(&j, "big", "\xf4\x90\x80\x80");
+	atio_json_object_end(&j);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf,
+		"{\"latin1\":\"caf\\u00e9/\\u00ff\","
+		"\"valid\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\","
+		"\"cut\":\"a\\u00c3\","
+		"\"overlong\":\"\\u00c0\\u00af\\u00e0\\u0080\\u00af\","
+		"\"surrogate\":\"\\u00ed\\u00a0\\u0080\","
+		"\"big\":\"\\u00f4\\u0090\\u0080\\u0080\"}\n");
+	root = assert_json(buf);
+	jfree(root);
+	free(buf);
+	(void)state;
+}
+
+/* The seed as a number and as a string of the same digits. */
+static void test_json_seed_string(void **state)
+{
+	struct fix *x = fix_new(1);
+	struct jv *root;
+	char *t;
+
+	x->o.seed = 8897702014863851541ULL;
+	fill_thread(&x->th[0], 0, 100, false);
+	fix_merge(x);
+	t = render(atio_report_json, &x->r);
+	assert_non_null(strstr(t, "\"seed\":8897702014863851541,"
+				  "\"seed_string\":\"8897702014863851541\""));
+	root = assert_json(t);
+	assert_string_equal(jstr(jget(root, "settings"), "seed_string"), "8897702014863851541");
+	jfree(root);
+	free(t);
+	free(x);
+	(void)state;
+}
+
+/*
+ * Interrupted before the measured time began: no result line (no "rate"
+ * anywhere), and in JSON "measured" false, "result" null, no threads.
+ */
+static void test_nothing_measured(void **state)
+{
+	struct fix *x = fix_new(2);
+	struct jv *root;
+	char *t;
+
+	fix_merge(x);
+	x->r.interrupted = true;
+	x->r.signo = SIGINT;
+	x->r.nothing_measured = true;
+	t = render(atio_report_text, &x->r);
+	assert_null(strstr(t, "rate"));
+	assert_string_equal(t, "interrupted: by SIGINT before the measured time began; "
+			       "nothing was measured\nseed: 42\n");
+	free(t);
+	t = render(atio_report_json, &x->r);
+	assert_non_null(strstr(t, "\"measured\":false,\"result\":null,"));
+	assert_non_null(strstr(t, "\"threads\":[]}"));
+	root = assert_json(t);
+	assert_true(jbool(root, "interrupted"));
+	jfree(root);
+	free(t);
+
+	x->r.nothing_measured = false;
+	t = render(atio_report_json, &x->r);
+	assert_non_null(strstr(t, "\"measured\":true,\"result\":{"));
+	free(t);
+	free(x);
+	(void)state;
+}
+
 /* -a --json: the "atio" and "settings" objects of the result document. */
 static void test_settings_json(void **state)
 {
@@ -1392,6 +1485,9 @@ int main(void)
 		cmocka_unit_test(test_json_empty),
 		cmocka_unit_test(test_json_merge),
 		cmocka_unit_test(test_json_escape),
+		cmocka_unit_test(test_json_not_utf8),
+		cmocka_unit_test(test_json_seed_string),
+		cmocka_unit_test(test_nothing_measured),
 		cmocka_unit_test(test_settings_json),
 		cmocka_unit_test(test_parser_rejects),
 	};

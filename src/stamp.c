@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading the stamp back: see include/atio/stamp.h for the format. */
+#include <errno.h>
+
+#include "atio/pool.h"
+#include "atio/stamp.h"
+
+/* The inverse of odd @k modulo 2^64, by Newton's iteration. */
+static uint64_t inverse(uint64_t k)
+{
+	uint64_t x = k;
+
+	for (int i = 0; i < 5; i++)
+		x *= 2 - k * x;
+	return x;
+}
+
+int atio_stamp_get(const void *sector, struct atio_stamp *st)
+{
+	const unsigned char *s = sector;
+	uint64_t n = atio_stamp_load(s + 8) * inverse(ATIO_STAMP_K1);
+	uint64_t head = atio_stamp_load(s) ^ n * ATIO_STAMP_K0;
+	unsigned kind = (unsigned)(head >> 40) & 0xff;
+
+	if ((head & 0xffffffffu) != ATIO_STAMP_MAGIC || head >> 48 ||
+	    (head >> 32 & 0xff) != ATIO_STAMP_VERSION ||
+	    (kind != ATIO_STAMP_FILL && kind != ATIO_STAMP_WRITE))
+		return -EBADMSG;
+	st->version = ATIO_STAMP_VERSION;
+	st->kind = (enum atio_stamp_kind)kind;
+	st->offset = (n - 1) * ATIO_SECTOR;
+	st->gen = atio_stamp_load(s + 16) ^ n * ATIO_STAMP_K2;
+	st->key = atio_stamp_load(s + 24) ^ n * ATIO_STAMP_K3;
+	st->pos = atio_stamp_load(s + 32) ^ n * ATIO_STAMP_K4;
+	return 0;
+}
+
+int atio_stamp_check(const void *sector, uint64_t off, struct atio_stamp *st, size_t *bad)
+{
+	const unsigned char *s = sector;
+	unsigned char want[ATIO_SECTOR];
+	int ret = atio_stamp_get(sector, st);
+
+	if (ret)
+		return ret;
+	if (st->offset != off)
+		return -EFAULT;
+	if (atio_keystream(want, sizeof(want), st->key, st->pos))
+		return -EIO;
+	for (size_t i = ATIO_STAMP_BYTES; i < ATIO_SECTOR; i++)
+		if (s[i] != want[i]) {
+			*bad = i;
+			return -EILSEQ;
+		}
+	return 0;
+}

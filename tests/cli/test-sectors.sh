@@ -1,0 +1,106 @@
+#!/bin/bash
+# Every 512-byte sector atio writes is unique, and nothing in its files
+# compresses: after the fill, after random 4K writes (one at a time, and
+# many in flight), and after 16M sequential writes, no two sectors of the
+# file are equal, and gzip -1 and zstd -1 --long=27 (a window longer than
+# the file) save less than 1% of it.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null 2>&1 || skip "python3 is needed to compare sectors"
+
+# dup_sectors FILE: how many 512-byte sectors of FILE repeat an earlier one.
+dup_sectors() {
+	python3 -c '
+import hashlib, sys
+seen, dups = set(), 0
+with open(sys.argv[1], "rb") as f:
+    while True:
+        s = f.read(512)
+        if not s:
+            break
+        h = hashlib.blake2b(s, digest_size=16).digest()
+        dups += h in seen
+        seen.add(h)
+print(dups)' "$1"
+}
+
+# saves_under_1pct FILE COMPRESSOR ARG...: COMPRESSOR's output of FILE is
+# at least 99% of its size.
+# shellcheck disable=SC2317 # called through check
+saves_under_1pct() {
+	local f=$1 size out
+
+	shift
+	size=$(file_size "$f")
+	out=$("$@" -c "$f" | wc -c)
+	[ $((out * 100)) -ge $((size * 99)) ]
+}
+
+# not COMMAND...: COMMAND fails.
+# shellcheck disable=SC2317 # called through check
+not() {
+	! "$@"
+}
+
+# sectors_ok WHAT FILE: the checks above, after WHAT.
+sectors_ok() {
+	local what=$1 f=$2 dups
+
+	dups=$(dup_sectors "$f")
+	if [ "$dups" -eq 0 ]; then
+		ok "$what: no two 512-byte sectors alike"
+	else
+		not_ok "$what: no two 512-byte sectors alike" \
+			"$dups of $(($(file_size "$f") / 512)) sectors repeat another" "command: $LAST"
+	fi
+	check "$what: gzip -1 saves under 1%" saves_under_1pct "$f" gzip -1
+	if command -v zstd >/dev/null 2>&1; then
+		check "$what: zstd -1 --long=27 saves under 1%" \
+			saves_under_1pct "$f" zstd -q -1 --long=27
+	else
+		skip_check "$what: zstd -1 --long=27 saves under 1%" "zstd is not installed"
+	fi
+}
+
+D=$WORK/d
+mkdir "$D"
+F=$D/atio.0
+
+# One 32 MiB file: the fill, then a short read that changes nothing.
+run_atio --read -t 0.05 -s 4K -p 1 -n 1 -u 32M -f "$D" --seed 1
+expect_code "fill a 32 MiB file: exit 0" 0
+sectors_ok "the fill" "$F"
+
+# Four threads share the file, 8 MiB each, far more writes than blocks.
+run_atio --write --rand -s 4K -p 4 -n 1 -u 32M -t 0.5 -f "$D" --seed 2
+expect_code "random 4K writes: exit 0" 0
+sectors_ok "random 4K writes" "$F"
+
+# The same again with 32 writes in flight per thread, when the engine runs.
+if "$ATIO" --engine io_uring -a >/dev/null 2>&1 &&
+	run_atio --engine io_uring --iodepth 32 --write --rand -s 4K -p 4 -n 1 -u 32M \
+		-t 0.5 -f "$D" --seed 3 && [ "$RC" = 0 ]; then
+	ok "random 4K writes, io_uring --iodepth 32: exit 0"
+	sectors_ok "random 4K writes in flight" "$F"
+else
+	skip_check "random 4K writes in flight" "io_uring does not run here"
+fi
+
+# Two 16M blocks, rewritten in turn many times.
+run_atio --write --seq -s 16M -p 1 -n 1 -u 32M -t 0.5 -f "$D" --seed 4
+expect_code "sequential 16M writes: exit 0" 0
+sectors_ok "sequential 16M writes" "$F"
+
+# The check can fail: a file whose second half repeats its first.
+head -c 16M "$F" >"$WORK/twice"
+head -c 16M "$F" >>"$WORK/twice"
+LAST="the check itself"
+check "the sector check sees a file that repeats itself" [ "$(dup_sectors "$WORK/twice")" -eq 32768 ]
+if command -v zstd >/dev/null 2>&1; then
+	check "zstd --long sees a file that repeats itself" \
+		not saves_under_1pct "$WORK/twice" zstd -q -1 --long=27
+fi
+
+finish
