@@ -36,7 +36,7 @@ fi
 n_pre=$(grep -n '^atio: preparing ' "$ERR" | cut -d: -f1)
 n_ready=$(grep -n '^atio: ready: ' "$ERR" | cut -d: -f1)
 if [ -n "$n_pre" ] && [ -n "$n_ready" ] && [ "$n_pre" -lt "$n_ready" ] &&
-	[ "$(find "$D" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')" -eq $((16 << 20)) ]; then
+	[ "$(find "$D" -type f -name 'atio.[0-9]*' -printf '%s\n' | awk '{ s += $1 } END { print s }')" -eq $((16 << 20)) ]; then
 	ok "$what: the files were made and filled before it"
 else
 	not_ok "$what: the files were made and filled before it" "$(cat "$ERR")" "$(listing "$D")"
