@@ -165,30 +165,31 @@ static uint64_t mem_available(void)
 
 /*
  * The memory @n threads' buffers of @each bytes take (@what they are),
- * checked against MemAvailable before they are made. Returns 0, or
+ * checked against MemAvailable before they are made; @o_threads is -p. Returns 0, or
  * -ENOMEM with @e filled (exit 2) and the figures.
  */
-static int check_memory(unsigned n, uint64_t each, const char *what, struct atio_error *e)
+static int check_memory(unsigned o_threads, unsigned n, uint64_t each, const char *what,
+			struct atio_error *e)
 {
 	uint64_t need = each * n, avail = mem_available();
 
 	if (!avail || need <= avail)
 		return 0;
 	return atio_error_set(e, ATIO_EXIT_USAGE, ENOMEM,
-			      "-p %u: the %s need %.2f MiB of memory (%.2f MiB a thread), "
-			      "more than the %.2f MiB available (MemAvailable); use fewer "
-			      "threads (-p), a smaller -s or --iodepth",
-			      n, what, mib(need), mib(each), mib(avail));
+			      "-p %u: the %s of %u threads need %.2f MiB of memory (%.2f MiB "
+			      "a thread), more than the %.2f MiB available (MemAvailable); use "
+			      "fewer threads (-p), a smaller -s or --iodepth",
+			      o_threads, what, n, mib(need), mib(each), mib(avail));
 }
 
 /* The run's buffers: a write pool a thread (atio/pool.h), or a read buffer per I/O. */
 static int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
 {
 	if (o->mode == ATIO_MODE_READ)
-		return check_memory(o->threads, o->bs * depth,
-				    "threads' read buffers (one per I/O in flight)", e);
-	return check_memory(o->threads, atio_pool_bytes(o->bs, depth),
-			    "threads' write pools", e);
+		return check_memory(o->threads, o->threads, o->bs * depth,
+				    "read buffers (one per I/O in flight)", e);
+	return check_memory(o->threads, o->threads, atio_pool_bytes(o->bs, depth),
+			    "write pools", e);
 }
 
 struct fill_arg {
@@ -226,8 +227,8 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 		return 0;
 	/* One fill thread per file to fill, at most -p, each with a chunk buffer. */
 	nfill = fs.created + fs.resumed + fs.truncated;
-	ret = check_memory(nfill < o->threads ? nfill : o->threads, ATIO_FILL_CHUNK,
-			   "fill threads' buffers", e);
+	ret = check_memory(o->threads, nfill < o->threads ? nfill : o->threads,
+			   ATIO_FILL_CHUNK, "fill buffers", e);
 	if (ret)
 		return ret;
 	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated, "

@@ -117,7 +117,7 @@ fi
 run_atio --engine null --read -s 1G -p 4096 -u 4T -t 1
 expect_code "-p 4096 -s 1G: exit 2" 2
 expect_match "-p 4096 -s 1G: the figures" "$ERR" \
-	'^atio: -p 4096: the threads.* read buffers \(one per I/O in flight\) need 4194304\.00 MiB of memory \(1024\.00 MiB a thread\), more than the [0-9.]+ MiB available \(MemAvailable\)'
+	'^atio: -p 4096: the read buffers \(one per I/O in flight\) of 4096 threads need 4194304\.00 MiB of memory \(1024\.00 MiB a thread\), more than the [0-9.]+ MiB available \(MemAvailable\)'
 
 # Defect: --help to a full disk exited 0.
 if [ -w /dev/full ]; then
