@@ -409,8 +409,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     "use -u %s or more", st->total ? st->total : "16G",
 			     st->total ? "" : " (the default)", who, a, b);
 	}
-	/* The null engine touches no file, so it needs no -f. */
-	if (!o->path && !o->settings_only && !(o->engine && strcmp(o->engine, "null") == 0))
+	/* An engine that touches no file (null) needs no -f. */
+	if (!o->path && !o->settings_only && !(eng && eng->no_io))
 		return USAGE("-f is missing: give the directory (or file-name "
 			     "prefix) for the test files");
 	return 0;

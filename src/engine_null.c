@@ -38,6 +38,7 @@ static void null_cleanup(struct atio_worker *w)
 
 const struct atio_engine_ops atio_engine_null = {
 	.name = "null",
+	.no_io = true,
 	.async = false,
 	.max_iodepth = 1,
 	.probe = null_probe,

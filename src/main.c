@@ -392,7 +392,7 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 		}
 	}
 	/* Every thread is ready: a warning about the measurement is due now. */
-	if (!ret && strcmp(sh->engine->name, "null") != 0)
+	if (!ret && !sh->engine->no_io)
 		warn_cache(o);
 	if (!ret && o->start_at_stdin) {
 		ret = read_start_at(wt, &start_at, e);
@@ -491,7 +491,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	if (check_run_memory(o, sh.depth, &e) || atio_dataset_plan(&ds, o, &e))
 		return fail(&e);
 	/* The null engine does no I/O: no file is made, opened or dropped. */
-	uses_files = strcmp(engine->name, "null") != 0;
+	uses_files = !engine->no_io;
 	if (uses_files) {
 		ret = prepare(&ds, o, &wt, &e);
 		if (!ret)
@@ -675,7 +675,7 @@ int main(int argc, char **argv)
 		    "cache each submit waits for its I/O, as the sync engine does");
 
 	/* The null engine touches no file: nothing to refuse. */
-	status = check_target(&o, &tg, strcmp(engine->name, "null") != 0);
+	status = check_target(&o, &tg, !engine->no_io);
 	if (status)
 		return status;
 	if (o.settings_only) {

@@ -63,6 +63,7 @@ enum atio_q {
 struct atio_engine_ops {
 	const char *name;
 	bool async;                /* requests complete in reap(), not in queue() */
+	bool no_io;                /* touches no file: no dataset, no target checks */
 	unsigned max_iodepth;      /* requests one thread can have in flight */
 	int (*probe)(void);
 	/*
