@@ -465,16 +465,27 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 
 int atio_dataset_close(struct atio_dataset *d, bool remove, struct atio_error *e)
 {
+	struct atio_error shared = { 0 };
 	int ret = 0;
 
+	/* Files another atio may be reading stay where they are. */
+	if (remove && d->surveyed && !d->device && atio_lock_exclusive(&d->lock, &shared)) {
+		d->remove_kept = true;
+		remove = false;
+	}
 	for (unsigned i = 0; i < d->nfiles; i++) {
 		struct atio_file *f = &d->files[i];
 		struct stat st;
 		bool ours;
 
-		/* Remove only the file the run used, not what replaced it since. */
-		ours = f->exists && !d->device && lstat(f->path, &st) == 0 &&
-		       S_ISREG(st.st_mode) && st.st_dev == f->dev && st.st_ino == f->ino;
+		/*
+		 * Remove only a file of atio's that the run used, not what
+		 * replaced it since, and nothing when the survey refused the
+		 * dataset (a refused run leaves every file as it was).
+		 */
+		ours = d->surveyed && f->exists && !f->take && !d->device &&
+		       lstat(f->path, &st) == 0 && S_ISREG(st.st_mode) &&
+		       st.st_dev == f->dev && st.st_ino == f->ino;
 		if (f->fd >= 0 && close(f->fd) != 0 && ret == 0)
 			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: close: %s",
 					     f->path, strerror(errno));

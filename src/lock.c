@@ -163,7 +163,6 @@ int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool ex
 
 	memset(l, 0, sizeof(*l));
 	l->fd = -1;
-	l->file = !device;
 	if (device ? !(l->path = strdup(prefix)) : asprintf(&l->path, "%slock", prefix) < 0) {
 		l->path = NULL;
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
@@ -175,6 +174,8 @@ int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool ex
 							 "open: %s", l->path, strerror(errno)) : 0;
 		} else {
 			ret = open_lock_file(l, exclusive, e);
+			/* Only a file made by atio, or found to be one, is ever removed. */
+			l->file = ret == 0;
 		}
 		if (ret == -EROFS) {
 			/* Read-only: no lock file, and no writer either. */

@@ -226,7 +226,7 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	if (fs.to_write == 0 && fs.truncated == 0)
 		return 0;
 	/* One fill thread per file to fill, at most -p, each with a chunk buffer. */
-	nfill = fs.created + fs.resumed + fs.truncated;
+	nfill = fs.created + fs.resumed + fs.truncated + fs.taken;
 	ret = check_memory(o->threads, nfill < o->threads ? nfill : o->threads,
 			   ATIO_FILL_CHUNK, "fill buffers", e);
 	if (ret)
@@ -537,6 +537,9 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 out:
 	if (uses_files && atio_dataset_close(&ds, o->remove, &e) && status == ATIO_EXIT_OK)
 		status = fail(&e);
+	if (ds.remove_kept)
+		say("warning: --remove: another atio is using the files of -f %s: they are kept",
+		    o->path);
 	for (unsigned i = 0; w && i < o->threads; i++)
 		atio_worker_teardown(&w[i]);
 	free(w);

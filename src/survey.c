@@ -195,8 +195,10 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 	if (d->device) {
 		d->files[0].size = d->files[0].valid = d->file_size;
 		d->files[0].exists = true;
-		return atio_lock_take(&d->lock, d->files[0].path, true,
-				      o->mode != ATIO_MODE_READ, e);
+		ret = atio_lock_take(&d->lock, d->files[0].path, true,
+				     o->mode != ATIO_MODE_READ, e);
+		d->surveyed = ret == 0;
+		return ret;
 	}
 	ret = atio_lock_take(&d->lock, d->prefix, false, o->mode != ATIO_MODE_READ, e);
 	if (!ret)
@@ -207,6 +209,7 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 		if (!ret)
 			ret = survey_files(d, o, fs, e);
 	}
+	d->surveyed = ret == 0;
 	if (ret || (fs->to_write == 0 && fs->truncated == 0))
 		return ret;
 

@@ -85,6 +85,8 @@ struct atio_dataset {
 	bool device;               /* -f is a block device */
 	struct atio_lock lock;
 	unsigned unmarked;         /* files created unmarked (no user xattrs) */
+	bool surveyed;             /* the survey accepted every file */
+	bool remove_kept;          /* --remove kept the files: another atio shares them */
 };
 
 /* What the fill did, for the report on stderr. */
@@ -153,8 +155,11 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e);
 int atio_dataset_drop_cache(struct atio_dataset *d, struct atio_error *e);
 
 /*
- * Close the descriptors; with @remove also unlink the files (those that
- * still are the files the run used); release the lock.
+ * Close the descriptors; with @remove also unlink the files, but only
+ * where the survey accepted the whole dataset, only files that still are
+ * the ones the run used and are atio's (not a file waiting to be taken
+ * over), and only with the lock held alone: when another atio shares it,
+ * the files stay and d->remove_kept says so. Release the lock.
  */
 int atio_dataset_close(struct atio_dataset *d, bool remove, struct atio_error *e);
 

@@ -85,6 +85,23 @@ run_atio -t 0.2 -s 64K -u 8M -f "$S" --take-over
 refused "a symbolic link, even with --take-over: exit 2" 2 "^atio: $S/atio.0: is a symbolic link"
 same "a symbolic link with --take-over: its target is untouched" "$before" "$WORK/target"
 
+# A user's file where atio keeps its lock file: refused and kept as it was.
+echo "the user's own notes" >"$S/y.lock"
+kept=$(sums "$S/y.lock")
+run_atio -t 0.2 -s 64K -u 8M -f "$S/y"
+refused "a user's file at the lock file's name: exit 2" 2 "^atio: $S/y.lock: not atio's lock file"
+same "a user's file at the lock file's name: left as it was" "$kept" "$S/y.lock"
+
+# A run refused by the survey removes nothing with --remove, neither the
+# foreign file waiting to be taken over nor atio's own files before it.
+mkdir "$S/tk"
+echo "not atio's" >"$S/tk/atio.0"
+ln -s "$WORK/target" "$S/tk/atio.1"
+kept=$(sums "$S/tk/atio.0")
+run_atio -p 2 -u 32M -s 4K -t 0.2 --take-over --remove -f "$S/tk"
+refused "--take-over --remove, a link among the files: exit 2" 2 "^atio: $S/tk/atio.1: is a symbolic link"
+same "--take-over --remove refused: the file to take over is still there, unchanged" "$kept" "$S/tk/atio.0"
+
 # A symbolic link where atio keeps its lock file.
 ln -s "$WORK/target" "$S/x.lock"
 run_atio -t 0.2 -s 64K -u 8M -f "$S/x"
@@ -203,6 +220,13 @@ run_atio --read -t 0.2 -s 1M -p 2 -u 16M -f "$K"
 expect_code "two read tests on one dataset at once: exit 0" 0
 run_atio --write -t 0.2 -s 1M -p 2 -u 16M -f "$K"
 refused "a write test while a read test runs: exit 1, naming the reader" 1 "pid $FIRST \\(atio\\)"
+# --remove by one reader while another reads: the files stay for the other.
+kept=$(sums "$K/atio.0" "$K/atio.1")
+run_atio --read -t 0.2 -s 1M -p 2 -u 16M --remove -f "$K"
+expect_code "--remove while another read test runs: exit 0" 0
+expect_match "--remove while another read test runs: says the files are kept" "$ERR" \
+	"^atio: warning: --remove: another atio is using the files of -f $K: they are kept$"
+same "--remove while another read test runs: the files are untouched" "$kept" "$K/atio.0" "$K/atio.1"
 PID=$FIRST
 kill -TERM "$PID" 2>/dev/null || true
 wait_exit 10
