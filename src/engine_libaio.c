@@ -55,21 +55,19 @@ static long long proc_number(const char *path)
 }
 
 /*
- * Each thread's io_setup() takes max(depth, 4 x possible CPUs) events of
- * fs.aio-max-nr, shared by every process; fs.aio-nr counts those taken.
- * The contexts of all threads must fit in what is left.
+ * Each thread's io_setup() charges the depth it asks for to fs.aio-nr,
+ * against fs.aio-max-nr, shared by every process (the kernel sizes the
+ * ring larger, but counts only what was asked for). The contexts of all
+ * threads must fit in what is left.
  */
 static int aio_depth_limit(unsigned threads, unsigned depth, unsigned long long *left)
 {
 	long long max = proc_number("/proc/sys/fs/aio-max-nr");
 	long long used = proc_number("/proc/sys/fs/aio-nr");
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	unsigned long long each = depth, room;
 
 	if (max < 0 || used < 0)
 		return -ENOENT;
-	if (ncpu > 0 && each < 4ULL * (unsigned long long)ncpu)
-		each = 4ULL * (unsigned long long)ncpu;
 	room = max > used ? (unsigned long long)(max - used) : 0;
 	*left = room / threads;
 	return each * threads <= room ? 0 : -E2BIG;

@@ -12,6 +12,7 @@
  * is an error to report, not the end of the process before --remove.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -318,6 +319,9 @@ static int read_start_at(struct watch *wt, int64_t *ns, struct atio_error *e)
 		}
 		if (pfd[0].revents & POLLIN)
 			take_signal(wt);
+		if (pfd[1].revents & POLLNVAL)
+			return atio_error_set(e, ATIO_EXIT_USAGE, EBADF,
+					      "--start-at -: standard input is closed");
 		if (!(pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		n = read(STDIN_FILENO, &c, 1);
@@ -634,6 +638,19 @@ static int check_target(struct atio_opts *o, struct atio_target *tg, bool io)
 	return 0;
 }
 
+/*
+ * Give a closed standard descriptor /dev/null: left closed, the next file
+ * atio opens would take its number, and stdin, stdout or stderr would be
+ * that file.
+ */
+static void open_std_fds(void)
+{
+	for (int fd = 0; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY) < 0)
+			break;
+}
+
 int main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
@@ -643,6 +660,7 @@ int main(int argc, char **argv)
 	char why[256];
 	int act, status;
 
+	open_std_fds();
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
 		return merge_main(argc - 1, argv + 1);
 

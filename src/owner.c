@@ -56,9 +56,10 @@ int atio_owner_check(int fd, const char *name)
 	if (n < 0 && errno == ENOTSUP)
 		return ATIO_OWNER_NO_XATTR;
 	if (n < 0 && errno == ERANGE)
-		return ATIO_OWNER_OTHER_NAME;   /* a longer value: not our mark */
+		return ATIO_OWNER_FOREIGN;      /* longer than any mark of atio's */
 	if (n < 0)
 		return -errno;
+	got[(size_t)n < sizeof(got) ? (size_t)n : sizeof(got) - 1] = '\0';
 	if (!v || (size_t)n != strlen(v) || memcmp(got, v, (size_t)n) != 0)
 		return strncmp(got, "atio-file ", 10) == 0 ? ATIO_OWNER_OTHER_NAME
 							 : ATIO_OWNER_FOREIGN;

@@ -69,6 +69,13 @@ expect_match "$what: the ready line came first" "$ERR" '^atio: ready: '
 expect_match "$what: says it does not start" "$ERR" '^atio: --start-at -: standard input ended before a start instant came: not starting$'
 expect_empty "$what: no result" "$OUT"
 
+# --- Stdin closed: the same, never a wait on whatever took descriptor 0.
+what="--start-at - with stdin closed"
+run_atio --read -s 4K -p 1 -t 0.5 -u 16M -f "$D" --start-at - <&-
+expect_code "$what: exit 1 (124: it hung)" 1
+expect_match "$what: says it does not start" "$ERR" '^atio: --start-at -: standard input ended before a start instant came: not starting$'
+expect_empty "$what: no result" "$OUT"
+
 # --- A line that is no instant: exit 2, naming it.
 for bad in 12abc 5 "" "1.5e9"; do
 	what="--start-at - reading '$bad'"
