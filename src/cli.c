@@ -29,6 +29,7 @@ enum {
 	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE, OPT_NO_THP,
 	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
 	OPT_TAKE_OVER, OPT_ALLOW_MEMORY_FS, OPT_ALLOW_DEVICE_WRITE,
+	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
 static const struct option longopts[] = {
@@ -70,7 +71,7 @@ static const char shortopts[] = ":as:p:n:t:w:u:q:Sf:vhV";
 struct pstate {
 	int mode, order, unit, cache;
 	const char *bs, *nfiles, *total, *qsync, *iodepth;
-	const char *given[OPT_VERSION + 1];  /* value of each option seen, by id */
+	const char *given[OPT_COUNT];  /* value of each option seen, by id */
 };
 
 /* See cli.h. Only at_io_iops' options appear, so its scripts still match. */
@@ -250,7 +251,7 @@ static int once(int id, const char *arg, struct pstate *st, struct atio_error *e
 {
 	char a[24];
 
-	if (!arg || id < 0 || id > OPT_VERSION)
+	if (!arg || id < 0 || id >= OPT_COUNT)
 		return 0;
 	if (st->given[id])
 		return USAGE("%s given twice (%s and %s): give it once",

@@ -18,9 +18,6 @@
 #include "atio/owner.h"
 #include "atio/pool.h"
 
-/* The fill appends in chunks of this size; a resumed fill restarts at one. */
-#define FILL_CHUNK ATIO_FILL_CHUNK
-
 /*
  * Decide the directory and the file-name prefix: "DIR/atio." when -f is a
  * directory, "PATH." when it is not one and its parent is.
@@ -241,7 +238,7 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 	}
 	f->size = f->valid;
 	while (off < size && ret == 0) {
-		size_t len = size - off < FILL_CHUNK ? (size_t)(size - off) : FILL_CHUNK;
+		size_t len = size - off < ATIO_FILL_CHUNK ? (size_t)(size - off) : ATIO_FILL_CHUNK;
 		size_t done = 0;
 
 		if (__atomic_load_n(job->stop, __ATOMIC_RELAXED) ||
@@ -291,7 +288,7 @@ static void *fill_thread(void *arg)
 	unsigned char *buf;
 	int ret = 0;
 
-	if (posix_memalign((void **)&buf, 4096, FILL_CHUNK)) {
+	if (posix_memalign((void **)&buf, 4096, ATIO_FILL_CHUNK)) {
 		ret = atio_error_set(&e, ATIO_EXIT_FAIL, ENOMEM, "out of memory for the fill");
 		buf = NULL;
 	}

@@ -45,6 +45,8 @@ struct watch {
 	int *stop;                 /* the flag the threads poll */
 	int signo;                 /* first signal received, or 0 */
 	uint64_t sig_ns;           /* CLOCK_MONOTONIC instant of it */
+	const char *phase;         /* what atio is doing, for messages */
+	const char *sig_phase;     /* what it was doing at the first signal */
 };
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -98,6 +100,7 @@ static void take_signal(struct watch *wt)
 		}
 		wt->signo = (int)si.ssi_signo;
 		wt->sig_ns = atio_now_ns();
+		wt->sig_phase = wt->phase;
 		__atomic_store_n(wt->stop, 1, __ATOMIC_RELAXED);
 		say("%s: stopping; press Ctrl-C again to exit at once", sig_name(wt->signo));
 	}
@@ -398,6 +401,8 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	/* Every thread is ready: a warning about the measurement is due now. */
 	if (!ret && !sh->engine->no_io)
 		warn_cache(o);
+	if (o->start_at_stdin || o->start_at_ns)
+		wt->phase = "waiting for the start instant";
 	if (!ret && o->start_at_stdin) {
 		ret = read_start_at(wt, &start_at, e);
 		if (ret)
@@ -470,7 +475,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_error e = { 0 };
 	struct atio_dataset ds;
 	struct atio_shared sh = { .opts = o, .ds = &ds, .engine = engine, .depth = o->iodepth };
-	struct watch wt = { .stop = &sh.stop };
+	struct watch wt = { .stop = &sh.stop, .phase = "while preparing" };
 	struct atio_worker *w = NULL;
 	struct atio_stats *per = NULL;
 	struct atio_result res = { .opts = o, .version = ATIO_VERSION, .engine = engine->name };
@@ -531,8 +536,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	res.nothing_measured = wt.signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
 	if (res.nothing_measured)
 		say("%s before the measured time began (%s): no result", sig_name(wt.signo),
-		    sh.start_ns <= wt.sig_ns ? "in the warm-up"
-		    : o->start_at_ns ? "waiting for --start-at" : "while preparing");
+		    sh.start_ns <= wt.sig_ns ? "in the warm-up" : wt.sig_phase);
 	if (o->json)
 		atio_report_json(stdout, &res);
 	else

@@ -21,7 +21,6 @@
 /* Descriptors a run needs beside its files: std streams, signalfd, eventfd,
  * the lock, a ring per thread, and room for the libraries. */
 #define FD_SPARE 32u
-#define FILL_CHUNK ATIO_FILL_CHUNK
 
 static double mib(uint64_t bytes)
 {
@@ -42,7 +41,7 @@ static int trusted_length(int fd, uint64_t size, uint64_t target, uint64_t *vali
 	if (v > target)
 		v = target;
 	if (v < target)
-		v -= v % FILL_CHUNK;
+		v -= v % ATIO_FILL_CHUNK;
 	*valid = v;
 	return 0;
 }

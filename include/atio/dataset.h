@@ -48,10 +48,10 @@
 #include "atio/error.h"
 #include "atio/lock.h"
 
-/* The fill appends in chunks of this size; a resumed fill restarts at one. */
-#define ATIO_FILL_CHUNK (4u << 20)
-
-/* The fill appends in chunks of this size, one buffer of it per fill thread. */
+/*
+ * The fill appends in chunks of this size, one buffer of it per fill
+ * thread; a resumed fill restarts at one.
+ */
 #define ATIO_FILL_CHUNK (4u << 20)
 
 struct atio_file {

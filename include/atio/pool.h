@@ -84,7 +84,7 @@ uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n);
 /*
  * Fill @len bytes at @buf with keystream of @key, starting at keystream
  * byte @pos (a multiple of 16). Used by atio_pool_init(), the dataset fill
- * and atio_stamp_check(). Returns 0 or -EIO.
+ * and atio_stamp_check(). Returns 0, -ENOMEM or -EIO.
  */
 int atio_keystream(void *buf, size_t len, uint64_t key, uint64_t pos);
 

@@ -43,7 +43,7 @@ wait_exit 10
 expect_code "SIGINT while waiting for --start-at: exit 130" 130
 expect_count "SIGINT while waiting for --start-at: no result line" "$OUT" rate 0
 expect_match "SIGINT while waiting for --start-at: stderr says why" "$ERR" \
-	'^atio: SIGINT before the measured time began \(waiting for --start-at\): no result$'
+	'^atio: SIGINT before the measured time began \(waiting for the start instant\): no result$'
 
 start_atio --json -w 10 -t 1 -s 1M -p 1 -u 8M -f "$D"
 sleep 1
