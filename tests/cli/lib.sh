@@ -111,7 +111,9 @@ case $ATIO in
 *) ATIO=$(cd "$(dirname "$ATIO")" && pwd)/$(basename "$ATIO") ;;
 esac
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/atio-$NAME.XXXXXX") || die "mktemp -d failed"
+# Under /var/tmp, which is on disk on every distribution: /tmp is a tmpfs on
+# some (Fedora, Debian 13), and atio refuses memory filesystems.
+WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/atio-$NAME.XXXXXX") || die "mktemp -d failed"
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 OUT=$WORK/stdout

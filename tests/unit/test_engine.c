@@ -307,7 +307,7 @@ static void make_file(struct fixture *f, bool direct)
 	int fd;
 
 	if (!dir || !dir[0])
-		dir = "/tmp";
+		dir = "/var/tmp";       /* on disk everywhere; /tmp may be a tmpfs */
 	snprintf(f->path, sizeof(f->path), "%s/atio-unit-engine.XXXXXX", dir);
 	fd = mkstemp(f->path);
 	if (fd < 0) {
