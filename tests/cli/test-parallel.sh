@@ -367,7 +367,7 @@ if [ "$got" -eq 3 ]; then
 				"nodes (ns): $(for i in 1 2 3; do own_pcts "$L/node$i.json"; done | tr '\n' ' ')"
 		fi
 		# The sum printed is atio merge's sum of the nodes' documents.
-		sum=$(awk '/^---=== Random write \(1thr\) ===---$/ { on = 1 } on && /^Sum value on iteration 1 / { print $7; exit }' "$OUT")
+		sum=$(awk '/^---=== Random write \(1thr\) ===---$/ { on = 1 } on && /^Sum value on iteration 1 / { print $8; exit }' "$OUT")
 		msum=$("$ATIO" merge "$L/node1.json" "$L/node2.json" "$L/node3.json" |
 			sed -n 's|^Sum value = { \([0-9.]*\) } sync/s;$|\1|p')
 		if [ -n "$sum" ] && [ "$sum" = "$msum" ]; then
