@@ -98,6 +98,15 @@ what="node3 held back 3 s, MAX_SKEW=1000"
 run_driver TESTS=seqread ITERATIONS=1 MAX_SKEW=1000 "${HOSTS[@]}"
 expect_code "$what: exit 0" 0
 expect_no_match "$what: no NOT CONCURRENT" "$OUT" 'NOT CONCURRENT'
+# With TIME=10 the limit is 5 s: Sequential read is concurrent, the 1 s
+# warm-up (limit 0.5 s) is not, and a warm-up measures nothing: exit 0.
+what="node3 held back 3 s, TIME=10"
+run_driver TIME=10 TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
+expect_code "$what: exit 0" 0
+parse_driver_output "$OUT" "${HOSTS[*]}" >"$P"
+expect_match "$what: the warm-up is NOT CONCURRENT" "$P" '^NOTCONC Warming\|1\|1\|'
+expect_no_match "$what: Sequential read is concurrent" "$P" '^NOTCONC Sequential read'
+expect_match "$what: its sum counts in the average" "$P" '^SUM Sequential read\|1\|1\|[0-9.]+\|MB/s\|1$'
 rm -f "$b/atio" "$b/atio.real"
 cp "$LOCAL_ATIO" "$b/atio"
 
