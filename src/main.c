@@ -136,17 +136,29 @@ static void wait_threads(struct watch *wt, unsigned count,
 	}
 }
 
-/* Sleep until the CLOCK_REALTIME instant @ns, or a signal. */
+/*
+ * Sleep until the CLOCK_REALTIME instant @ns, or a signal. poll() watches
+ * the signals but sleeps in whole milliseconds, up to one late; the last
+ * 2 ms go to clock_nanosleep() on the absolute instant, which wakes within
+ * the timer slack (50 us by default), so that hosts given one instant start
+ * within their clocks' offsets of each other.
+ */
 static void wait_realtime(struct watch *wt, uint64_t ns)
 {
 	struct pollfd pfd = { .fd = wt->sig_fd, .events = POLLIN };
+	struct timespec at = ns_to_ts(ns);
 
 	while (!wt->signo) {
 		uint64_t now = realtime_ns();
 
 		if (now >= ns)
 			break;
-		if (poll(&pfd, 1, (int)((ns - now) / 1000000u) + 1) > 0)
+		if (ns - now <= 2000000u) {
+			while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR)
+				;
+			break;
+		}
+		if (poll(&pfd, 1, (int)((ns - now - 2000000u) / 1000000u)) > 0)
 			take_signal(wt);
 	}
 }

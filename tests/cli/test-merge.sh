@@ -40,8 +40,8 @@ cp "$OUT" "$WORK/merge.txt"
 want=$(for k in 1 2 3; do field value "$WORK/r$k.json"; done | awk '{ s += $1 } END { printf "%.5f", s }')
 expect_match "$what: the sum line is the sum of the three values" "$WORK/merge.txt" \
 	"^Sum value = \\{ $want \\} IOPS;\$"
-ops=$(for k in 1 2 3; do field ops "$WORK/r$k.json"; done | awk '{ s += $1 } END { print s }')
-bytes=$(for k in 1 2 3; do field bytes "$WORK/r$k.json"; done | awk '{ s += $1 } END { print s }')
+ops=$(for k in 1 2 3; do field ops "$WORK/r$k.json"; done | awk '{ s += $1 } END { printf "%.0f\n", s }')
+bytes=$(for k in 1 2 3; do field bytes "$WORK/r$k.json"; done | awk '{ s += $1 } END { printf "%.0f\n", s }')
 expect_match "$what: operations and bytes add up" "$WORK/merge.txt" "^io: $ops ops, $bytes bytes "
 expect_match "$what: three documents, none interrupted" "$WORK/merge.txt" '^documents: 3, interrupted: 0$'
 expect_match "$what: start skew" "$WORK/merge.txt" '^start skew: [0-9]+\.[0-9]{6} s \(first [0-9.]+, last [0-9.]+\)$'
@@ -71,7 +71,7 @@ else
 	not_ok "$what: ops and documents" "$(head -c 300 "$WORK/merge.json")"
 fi
 # The merged count is the sum of the counts; min and max the extremes.
-c=$(for k in 1 2 3; do grep -o '"latency_ns":{"count":[0-9]*' "$WORK/r$k.json" | head -n 1 | grep -o '[0-9]*$'; done | awk '{ s += $1 } END { print s }')
+c=$(for k in 1 2 3; do grep -o '"latency_ns":{"count":[0-9]*' "$WORK/r$k.json" | head -n 1 | grep -o '[0-9]*$'; done | awk '{ s += $1 } END { printf "%.0f\n", s }')
 expect_match "$what: the merged latency count is the sum of the counts" "$WORK/merge.json" "\"latency_ns\":\\{\"count\":$c,"
 if command -v jq >/dev/null 2>&1; then
 	if jq -e . "$WORK/merge.json" >/dev/null 2>&1; then ok "$what: valid JSON (jq)"; else not_ok "$what: valid JSON (jq)"; fi

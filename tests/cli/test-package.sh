@@ -309,7 +309,7 @@ if [ "$extracted" = 1 ] && [ -r "$BASH_COMPLETION" ]; then
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --tests 'seqread s'
 	expect_completion "atio-parallel.sh --wa: --warmup-time" "--warmup-time" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --wa
-	expect_completion "atio-parallel.sh --re: --remote-bin, --replace" "--remote-bin, --replace" \
+	expect_completion "atio-parallel.sh --re: --ready-timeout, --remote-bin, --replace" "--ready-timeout, --remote-bin, --replace" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --re
 	expect_completion "atio-parallel.sh HOST: the hosts of known_hosts, not the hashed one" \
 		"10.0.0.1, node1.example, node2.example" "$COMPL/atio-parallel.sh" atio-parallel.sh -d /mnt ''

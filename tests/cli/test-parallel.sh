@@ -182,14 +182,15 @@ elif ! jq -e . "$WORK/matrix.json" >/dev/null 2>"$WORK/jq.err"; then
 else
 	ok "-o FILE: valid JSON"
 	# Every sum as title|threads|iteration|value, from the text and from
-	# the document (.results[].tests[].iterations[]).
-	awk -F'|' '/^SUM / { sub(/^SUM /, ""); printf "%s|%s|%s|%.4f\n", $1, $2, $3, $4 }' "$WORK/parsed" |
+	# the document (.results[].tests[].iterations[]), which holds the exact
+	# sum the text prints with 5 decimals.
+	awk -F'|' '/^SUM / { sub(/^SUM /, ""); printf "%s|%s|%s|%.5f\n", $1, $2, $3, $4 }' "$WORK/parsed" |
 		LC_ALL=C sort >"$WORK/sums.text"
 	jq -r '{warmup: "Warming", seqread: "Sequential read", seqwrite: "Sequential write",
 			randread: "Random read", randwrite: "Random write", randfsync: "Random fsync"} as $title
 		| .results[] | .threads as $t | .tests[] | .test as $n | .iterations[]
 		| "\($title[$n] // $n)|\($t)|\(.iteration)|\(.sum)"' "$WORK/matrix.json" 2>&1 |
-		awk -F'|' '{ printf "%s|%s|%s|%.4f\n", $1, $2, $3, $4 }' | LC_ALL=C sort >"$WORK/sums.json"
+		awk -F'|' '{ printf "%s|%s|%s|%.5f\n", $1, $2, $3, $4 }' | LC_ALL=C sort >"$WORK/sums.json"
 	if [ -s "$WORK/sums.text" ] && cmp -s "$WORK/sums.text" "$WORK/sums.json"; then
 		ok "-o FILE: its sums are the printed sums ($(wc -l <"$WORK/sums.json") runs)"
 	else
@@ -369,7 +370,7 @@ if [ "$got" -eq 3 ]; then
 				"nodes (ns): $(for i in 1 2 3; do own_pcts "$L/node$i.json"; done | tr '\n' ' ')"
 		fi
 		# The sum printed is atio merge's sum of the nodes' documents.
-		sum=$(awk '/^---=== Random write \(1thr\) ===---$/ { on = 1 } on && /^Sum value on iteration 1 / { print $7; exit }' "$OUT")
+		sum=$(awk '/^---=== Random write \(1thr\) ===---$/ { on = 1 } on && /^Sum value on iteration 1 / { print $8; exit }' "$OUT")
 		msum=$("$ATIO" merge "$L/node1.json" "$L/node2.json" "$L/node3.json" |
 			sed -n 's|^Sum value = { \([0-9.]*\) } sync/s;$|\1|p')
 		if [ -n "$sum" ] && [ "$sum" = "$msum" ]; then
