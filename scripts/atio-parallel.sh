@@ -103,6 +103,11 @@ is_number() {
 	[[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]]
 }
 
+# True when $1 is a number of seconds, maybe negative (a clock offset).
+is_signed() {
+	is_number "${1#-}"
+}
+
 # True when $1 is a number of seconds above zero.
 is_positive() {
 	is_number "$1" && awk -v t="$1" 'BEGIN { exit !(t > 0) }'
@@ -887,7 +892,7 @@ launch_run() {
 # average) and rec.THREADS.TEST.jsonl (for -o).
 run_once() {
 	local name=$1 threads=$2 iter=$4 dir i sum=0 unit m="" note="" counted=1 vals=""
-	local nodes="" outs=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us lat=null
+	local nodes="" outs=() margs=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us lat=null
 	RUN_SEQ=$((RUN_SEQ + 1))
 	dir="$WORK/run.$RUN_SEQ"
 	launch_run "$name" "$threads" "$3" "$dir" 1
@@ -896,6 +901,11 @@ run_once() {
 		nodes+="${nodes:+,}$(cat "$dir/$i.json")"
 		if [ -e "$dir/$i.ok" ]; then
 			outs+=("$dir/$i.out")
+			# The node's instants in this machine's clock, for the skew.
+			if is_signed "${NODE_OFFSET[i]:-unknown}"; then
+				margs+=(--clock-offset "${NODE_OFFSET[i]}")
+			fi
+			margs+=("$dir/$i.out")
 			vals+=$'\t'$(cut -f 1 "$dir/$i.value")
 		else
 			vals+=$'\t-'
@@ -903,7 +913,7 @@ run_once() {
 	done
 	test_info "$name"
 	unit=$T_UNIT
-	if [ "${#outs[@]}" -gt 0 ] && "$AT_IO_LOCAL_PATH" merge --json "${outs[@]}" >"$dir/merge.json" 2>"$dir/merge.err"; then
+	if [ "${#outs[@]}" -gt 0 ] && "$AT_IO_LOCAL_PATH" merge --json "${margs[@]}" >"$dir/merge.json" 2>"$dir/merge.err"; then
 		read -r m <"$dir/merge.json"
 		json_get sum sum "$m"
 		json_get unit unit "$m"

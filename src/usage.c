@@ -14,7 +14,7 @@ void atio_cli_usage(FILE *f)
 {
 	fputs(
 "Usage: atio [options] -f PATH\n"
-"       atio merge [--json] FILE...\n"
+"       atio merge [--json] [[--clock-offset SEC] FILE]...\n"
 "\n"
 "atio measures storage: threads read or write their own test files (or a\n"
 "shared set) for a fixed time, then atio prints one result line, MB/s or\n"
@@ -111,7 +111,9 @@ void atio_cli_usage(FILE *f)
 "cluster run): the sum of their values as \"Sum value = { X } MB/s;\", the\n"
 "latency of their histograms merged (never an average of percentiles),\n"
 "operations, bytes and syncs, the start and end skew, each file's share;\n"
-"--json for one JSON document. A file that is no whole atio result: exit 2.\n"
+"--json for one JSON document. --clock-offset SEC before a FILE: that\n"
+"host's clock ran SEC ahead of this one's (the skew is taken in this\n"
+"clock). A file that is no whole atio result: exit 2.\n"
 "\n"
 "SIZE is a number with an optional suffix K, M, G or T (powers of 1024,\n"
 "either case, optionally followed by B or iB); a decimal is allowed when it\n"

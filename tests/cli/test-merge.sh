@@ -120,4 +120,21 @@ run_atio merge --frobnicate "$WORK/r1.json"
 expect_code "an unknown option: exit 2" 2
 expect_match "an unknown option: named" "$ERR" 'merge: --frobnicate: unknown option'
 
+# --clock-offset: a document of a host whose clock ran 0.25 s ahead is
+# moved back by it. The same document twice, once moved: the skews are
+# exactly the offset.
+run_atio merge "$WORK/r1.json" --clock-offset 0.25 "$WORK/r1.json"
+expect_code "--clock-offset 0.25 on a copy: exit 0" 0
+expect_match "--clock-offset 0.25 on a copy: start skew 0.25 s" "$OUT" '^start skew: 0\.250000 s '
+expect_match "--clock-offset 0.25 on a copy: end skew 0.25 s" "$OUT" '^end skew: 0\.250000 s '
+run_atio merge --clock-offset -0.5 "$WORK/r1.json" "$WORK/r1.json"
+expect_match "--clock-offset applies to the next file only: start skew 0.5 s" "$OUT" '^start skew: 0\.500000 s '
+for bad in x 1e9 "" nan; do
+	run_atio merge --clock-offset "$bad" "$WORK/r1.json"
+	expect_code "--clock-offset '$bad': exit 2" 2
+	expect_match "--clock-offset '$bad': named" "$ERR" "merge: --clock-offset $bad: not a number of seconds"
+done
+run_atio merge "$WORK/r1.json" --clock-offset 1
+expect_code "--clock-offset with no file after it: exit 2" 2
+
 finish
