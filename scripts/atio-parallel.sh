@@ -442,12 +442,15 @@ validate() {
 	is_positive "$READY_TIMEOUT" || die "READY_TIMEOUT (--ready-timeout) '$READY_TIMEOUT': not a number of seconds above 0"
 	is_number "$MAX_SKEW" || die "MAX_SKEW (--max-skew) '$MAX_SKEW': not a percentage of TIME (a number such as 1 or 0.5)"
 	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number above 0"
+	ITERATIONS=$((10#$ITERATIONS)) # 08 is eight, not an octal error
 	[[ $FILE_SIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "FILE_SIZE (-u) '$FILE_SIZE': not a size such as 16G"
 	[[ $BLOCKSIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "BLOCKSIZE (-s) '$BLOCKSIZE': not a size such as 4K"
 	read -ra THREAD_LIST <<<"$THREADS" || true
 	[ "${#THREAD_LIST[@]}" -gt 0 ] || die "THREADS (-p) is empty"
-	for n in "${THREAD_LIST[@]}"; do
-		is_count "$n" || die "THREADS (-p) '$THREADS': '$n' is not a whole number above 0"
+	for n in "${!THREAD_LIST[@]}"; do
+		is_count "${THREAD_LIST[n]}" ||
+			die "THREADS (-p) '$THREADS': '${THREAD_LIST[n]}' is not a whole number above 0"
+		THREAD_LIST[n]=$((10#${THREAD_LIST[n]}))
 	done
 	read -ra TEST_LIST <<<"$TESTS" || true
 	[ "${#TEST_LIST[@]}" -gt 0 ] || die "TESTS (--tests) is empty"
@@ -481,6 +484,9 @@ validate() {
 	for n in "${THREAD_LIST[@]}"; do
 		for t in load warmup "${TEST_LIST[@]}"; do
 			atio_args "$t" "$n" "$TIME"
+			# With the options the driver adds at launch (see launch_run).
+			ARGS+=(--json)
+			[ "$t" = load ] || ARGS+=(--start-at -)
 			h=$("$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" 2>&1 >/dev/null) ||
 				die "atio refuses the options of $t with $n threads: $(head -n 1 <<<"$h")"
 		done
@@ -548,7 +554,7 @@ stop_nodes() {
 	done
 	# A node that does not answer within STOP_GRACE + 3 s is not waited
 	# for (ssh's keepalive would take longer to notice).
-	for ((n = 0; n < (STOP_GRACE + 3) * 20; n++)); do
+	for ((n = 0; n < (STOP_GRACE + 3) * 10; n++)); do
 		left=0
 		for p in ${pids[@]+"${pids[@]}"}; do ! kill -0 "$p" 2>/dev/null || left=1; done
 		[ "$left" = 1 ] || break
@@ -643,11 +649,13 @@ prep_install() {
 				rc=$?
 				echo "cannot create REMOTE_BINARIES_PATH $REMOTE_BINARIES_PATH there (mkdir -p exit $rc): nowhere to copy atio to" >>"$dir/$i.err"
 			}
-			[ "$rc" != 0 ] || scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
-				</dev/null >/dev/null 2>>"$dir/$i.err" &&
-				node_ssh "$i" "chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")" \
-					</dev/null 2>>"$dir/$i.err" &&
-				v=$(node_ssh "$i" "$(remote_probe_cmd "$path")" </dev/null 2>>"$dir/$i.err") || rc=$?
+			if [ "$rc" = 0 ]; then
+				scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
+					</dev/null >/dev/null 2>>"$dir/$i.err" &&
+					node_ssh "$i" "chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")" \
+						</dev/null 2>>"$dir/$i.err" &&
+					v=$(node_ssh "$i" "$(remote_probe_cmd "$path")" </dev/null 2>>"$dir/$i.err") || rc=$?
+			fi
 			if [ "$rc" = 0 ] && [ "$v" != "$LOCAL_VERSION" ]; then
 				echo "the atio copied to $path does not run there: ${v:-no output}" >>"$dir/$i.err"
 				rc=1

@@ -52,7 +52,7 @@ bench_one() {
 		# Each line of the output with the time it came.
 		(cd "$WORK" && exec /usr/bin/time -f "%U %S" -o "$WORK/cpu" env "${DRIVER_ENV[@]}" \
 			TIME="$time" ITERATIONS="$iter" FILE_SIZE="$size" TESTS=seqread WARMUP_TIME=1 \
-			READY_TIMEOUT=300 START_MARGIN=0.5 "$DRIVER" "${hosts[@]}") </dev/null 2>"$WORK/err" |
+			READY_TIMEOUT=300 START_MARGIN=0.5 MAX_SKEW=1 "$DRIVER" "${hosts[@]}") </dev/null 2>"$WORK/err" |
 			while IFS= read -r line; do printf "%s %s\n" "$EPOCHREALTIME" "$line"; done >"$WORK/out"
 		runs=$(grep -c " Sum value on iteration " "$WORK/out" || true)
 		printf "CPU %s %s\n" "$(tail -n 1 "$WORK/cpu")" "$runs"

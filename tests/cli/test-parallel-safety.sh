@@ -55,6 +55,19 @@ for h in "${HOSTILE[@]}"; do
 	refused "host name '$h' in a -h file" "$logins"
 done
 
+# --- ATIO_OPTS that clash with what the driver adds at launch (--json,
+# --start-at -): refused before any node is touched, naming atio's reason.
+logins=$(all_logins)
+run_driver --atio-opts "--start-at 1900000000" node1
+expect_code "ATIO_OPTS with --start-at: refused with exit 2" 2
+expect_match "ATIO_OPTS with --start-at: atio's reason is given" "$ERR" \
+	"atio refuses the options of .*--start-at given twice"
+if [ "$(all_logins)" -eq "$logins" ]; then
+	ok "ATIO_OPTS with --start-at: no node was connected to"
+else
+	not_ok "ATIO_OPTS with --start-at: no node was connected to" "$(($(all_logins) - logins)) logins"
+fi
+
 # --- --dry-run: node9 has no sshd; the commands for each node are printed,
 # nothing connects, nothing is copied. A -h file with a comment, a blank
 # line and user@host.
