@@ -614,7 +614,7 @@ prep_connect() {
 		wfd=${CLOCK[1]}
 		exec {wfd}>&-
 		wait "$CLOCK_PID" 2>/dev/null || true
-		[ -z "$best" ] || echo "${best% *} $session" >"$dir/$i.clock"
+		[ -z "$best" ] || echo "$best $session" >"$dir/$i.clock"
 	fi
 	[ "$rc" != 0 ] || : >"$dir/$i.ok"
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
@@ -756,15 +756,21 @@ print_nodes() {
 # Prepare every node in two rounds, as at_io_parallel.sh did: connect and
 # read its clock; then check or install atio. Any failure ends the script.
 prepare_nodes() {
-	local dir="$WORK/prep1" i off
+	local dir="$WORK/prep1" i off rtt
 	echo "Preparation..."
 	for_all_nodes prep_connect "$dir"
 	wait_jobs 0
 	print_nodes "$dir" 0
 	for i in "${!HOSTS[@]}"; do
-		off=unknown
-		[ ! -e "$dir/$i.clock" ] || read -r off _ <"$dir/$i.clock"
+		off=unknown rtt=unknown
+		[ ! -e "$dir/$i.clock" ] || read -r off rtt _ <"$dir/$i.clock"
 		NODE_OFFSET[i]=$off
+		# Known to within half the round trip: a smaller offset is no offset.
+		NODE_SKEW_OFFSET[i]=
+		if is_signed "$off" && is_number "$rtt" &&
+			awk -v o="$off" -v r="$rtt" 'BEGIN { exit !(o > r / 2 || -o > r / 2) }'; then
+			NODE_SKEW_OFFSET[i]=$off
+		fi
 		if [ ! -e "$dir/$i.ok" ]; then
 			continue
 		elif [ "$off" = unknown ]; then
@@ -910,8 +916,8 @@ run_once() {
 		if [ -e "$dir/$i.ok" ]; then
 			outs+=("$dir/$i.out")
 			# The node's instants in this machine's clock, for the skew.
-			if is_signed "${NODE_OFFSET[i]:-unknown}"; then
-				margs+=(--clock-offset "${NODE_OFFSET[i]}")
+			if [ -n "${NODE_SKEW_OFFSET[i]:-}" ]; then
+				margs+=(--clock-offset "${NODE_SKEW_OFFSET[i]}")
 			fi
 			margs+=("$dir/$i.out")
 			vals+=$'\t'$(cut -f 1 "$dir/$i.value")
@@ -1153,7 +1159,7 @@ main() {
 		exit 0
 	fi
 	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID=""
-	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_ATIO=() SETSID=() IN_FD=() READY=()
+	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_SKEW_OFFSET=() NODE_ATIO=() SETSID=() IN_FD=() READY=()
 	! command -v setsid >/dev/null || SETSID=(setsid)
 	WORK=$(mktemp -d /tmp/atio-parallel.XXXXXX)
 	RUN_ID="$(date +%s).$$.$RANDOM"

@@ -134,13 +134,17 @@ static int get_hist(json_t *doc, const char *key, struct atio_hist *h, const cha
 		    !whole(json_array_get(el, 0), &i) || !whole(json_array_get(el, 1), &low) ||
 		    !whole(json_array_get(el, 2), &c))
 			return BAD("%s: %sbuckets[%zu]: not [index, low, count]", name, where, k);
-		if ((long long)i <= prev || i >= ATIO_HIST_BUCKETS)
-			return BAD("%s: %sbuckets[%zu]: index %llu out of order or range",
-				   name, where, k, (unsigned long long)i);
+		if ((long long)i <= prev || i < atio_hist_index(h->min) ||
+		    i > atio_hist_index(h->max))
+			return BAD("%s: %sbuckets[%zu]: index %llu out of order, or outside the "
+				   "buckets of min and max", name, where, k, (unsigned long long)i);
 		if (low != atio_hist_bucket_low((unsigned)i))
 			return BAD("%s: %sbuckets[%zu]: low %llu is not the lower bound of "
 				   "bucket %llu", name, where, k, (unsigned long long)low,
 				   (unsigned long long)i);
+		if (c > h->count - total)
+			return BAD("%s: %sbuckets: they hold more values than count says (%llu)",
+				   name, where, (unsigned long long)h->count);
 		h->bucket[i] = c;
 		total += c;
 		prev = (long long)i;

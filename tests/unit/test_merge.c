@@ -255,14 +255,18 @@ static void test_merge_bad(void **state)
 	refused("{\"name\": \"fio\", \"jobs\": []}", "not an atio --json result");
 	refused("[1, 2, 3]", "not an atio --json result");
 	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"settings\": {}}", "settings document");
-	bad = replaced(text, "\"result\":{", "\"result\":{\"x\":1,\"unit\":\"GB/s\",");
-	refused(bad, "");
+	bad = replaced(text, "\"unit\":\"IOPS\"", "\"unit\":\"GB/s\"");
+	refused(bad, "result.unit");
 	free(bad);
 	bad = replaced(text, "\"sub_bits\":7", "\"sub_bits\":5");
 	refused(bad, "latency_ns.sub_bits");
 	free(bad);
 	bad = replaced(text, "\"latency_ns\":{\"count\":5000", "\"latency_ns\":{\"count\":5001");
 	refused(bad, "hold 5000 values, count says 5001");
+	free(bad);
+	/* More in the buckets than the count: refused before any sum wraps. */
+	bad = replaced(text, "\"latency_ns\":{\"count\":5000", "\"latency_ns\":{\"count\":4999");
+	refused(bad, "more values than count says (4999)");
 	free(bad);
 	bad = replaced(text, "\"ops\":5000", "\"ops\":-3");
 	refused(bad, "result.ops");
