@@ -37,6 +37,7 @@
 #include "atio/pool.h"
 #include "atio/report.h"
 #include "atio/target.h"
+#include "atio/units.h"
 #include "atio/worker.h"
 
 struct watch {
@@ -59,11 +60,6 @@ static void say(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-}
-
-static double mib(uint64_t bytes)
-{
-	return (double)bytes / (1 << 20);
 }
 
 static uint64_t realtime_ns(void)
@@ -195,7 +191,7 @@ static int check_memory(unsigned o_threads, unsigned n, uint64_t each, const cha
 			      "-p %u: the %s of %u threads need %.2f MiB of memory (%.2f MiB "
 			      "a thread), more than the %.2f MiB available (MemAvailable); use "
 			      "fewer threads (-p), a smaller -s or --iodepth",
-			      o_threads, what, n, mib(need), mib(each), mib(avail));
+			      o_threads, what, n, atio_mib(need), atio_mib(each), atio_mib(avail));
 }
 
 /* The run's buffers: a write pool a thread (atio/pool.h), or a read buffer per I/O. */
@@ -248,8 +244,8 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	if (ret)
 		return ret;
 	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated, "
-	    "%u taken over; writing %.2f MiB", ds->nfiles, mib(ds->file_size), fs.created,
-	    fs.resumed, fs.reused, fs.truncated, fs.taken, mib(fs.to_write));
+	    "%u taken over; writing %.2f MiB", ds->nfiles, atio_mib(ds->file_size), fs.created,
+	    fs.resumed, fs.reused, fs.truncated, fs.taken, atio_mib(fs.to_write));
 	if (pthread_create(&th, NULL, fill_main, &fa) != 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the fill thread");
 	wait_threads(wt, 1, NULL, NULL);
@@ -273,7 +269,7 @@ static void warn_cache(const struct atio_opts *o)
 	if (!o->direct && ram && o->total < 2 * ram)
 		say("warning: the dataset (-u %.2f MiB) is smaller than twice the RAM "
 		    "(%.2f MiB): the page cache may serve part of this --cached test; "
-		    "use a larger -u or --uncached", mib(o->total), mib(ram));
+		    "use a larger -u or --uncached", atio_mib(o->total), atio_mib(ram));
 }
 
 struct progress {
@@ -297,7 +293,7 @@ static void progress_tick(void *arg, unsigned sec)
 	if (ops < pg->ops || bytes < pg->bytes || syncs < pg->syncs)
 		pg->ops = pg->bytes = pg->syncs = 0;
 	say("%u s: %.2f MB/s, %" PRIu64 " IOPS, %" PRIu64 " sync/s", sec,
-	    mib(bytes - pg->bytes), ops - pg->ops, syncs - pg->syncs);
+	    atio_mib(bytes - pg->bytes), ops - pg->ops, syncs - pg->syncs);
 	pg->ops = ops;
 	pg->bytes = bytes;
 	pg->syncs = syncs;

@@ -11,8 +11,8 @@
 
 #include "atio/json.h"
 #include "atio/merge.h"
+#include "atio/units.h"
 
-#define MIB 1048576.0
 
 void atio_merge_init(struct atio_merge *m)
 {
@@ -89,7 +89,7 @@ void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merg
 	if (t->syncs > 0)
 		text_latency(f, "sync latency", &t->sync_lat, m->ndocs);
 	fprintf(f, "io: %" PRIu64 " ops, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
-		t->ops, t->bytes, (double)t->bytes / MIB, t->syncs);
+		t->ops, t->bytes, atio_mib(t->bytes), t->syncs);
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n", (double)t->cpu_user_ns / 1e9,
 		(double)t->cpu_sys_ns / 1e9);
 	for (unsigned i = 0; i < n; i++) {

@@ -23,9 +23,9 @@
 
 #include "atio/json.h"
 #include "atio/report.h"
+#include "atio/units.h"
 
 #define NS_PER_SEC 1000000000.0
-#define MIB        1048576.0
 
 /* Nanoseconds to seconds as a double. */
 static double ns_to_sec(uint64_t ns)
@@ -42,7 +42,7 @@ static double per_sec(uint64_t n, uint64_t ns)
 /* Bytes over @ns nanoseconds in MB/s (2^20 bytes); 0 when no time ran. */
 static double mb_per_sec(uint64_t bytes, uint64_t ns)
 {
-	return per_sec(bytes, ns) / MIB;
+	return atio_mib(per_sec(bytes, ns));
 }
 
 static bool sync_mode(enum atio_mode m)
@@ -181,7 +181,7 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 		format_trimmed(kb, sizeof(kb), (double)o->bs / 1024.0);
 	format_op(op, sizeof(op), o);
 	fprintf(f, "Testcase: create/open %u file(s) of total size %.2f MB named ",
-		o->nfiles, (double)o->total / MIB);
+		o->nfiles, atio_mib(o->total));
 	put_text(f, o->path ? o->path : "(none)");
 	fprintf(f, ", start %u thread(s) and do %s %s %s by %sKB blocks\n",
 		o->threads, o->direct ? "uncached" : "cached",
@@ -287,7 +287,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		ns_to_sec(t->cpu_user_ns), ns_to_sec(t->cpu_sys_ns));
 	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
 		t->ops, o->mode == ATIO_MODE_READ ? "reads" : "writes",
-		t->bytes, (double)t->bytes / MIB, t->syncs);
+		t->bytes, atio_mib(t->bytes), t->syncs);
 	fprintf(f, "seed: %" PRIu64 "\n", o->seed);
 
 	if (o->verbose < 1 || !r->threads)

@@ -17,15 +17,11 @@
 
 #include "atio/dataset.h"
 #include "atio/owner.h"
+#include "atio/units.h"
 
 /* Descriptors a run needs beside its files: std streams, signalfd, eventfd,
  * the lock, a ring per thread, and room for the libraries. */
 #define FD_SPARE 32u
-
-static double mib(uint64_t bytes)
-{
-	return (double)bytes / (1 << 20);
-}
 
 /*
  * How much of an existing file can be trusted: its size, cut at the first
@@ -236,7 +232,7 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 					     "%s: not enough free space: the files need %.2f MiB "
 					     "more and atio keeps %.2f MiB spare for metadata, but "
 					     "%.2f MiB are free; use a smaller -u",
-					     dir, mib(fs->to_write), mib(reserve), mib(avail));
+					     dir, atio_mib(fs->to_write), atio_mib(reserve), atio_mib(avail));
 	}
 	free(dir);
 	return ret;

@@ -13,6 +13,7 @@
 #include <linux/magic.h>
 
 #include "atio/target.h"
+#include "atio/units.h"
 
 /* Filesystems of the kernel's own, where no test file belongs. */
 static const unsigned long pseudo_magic[] = {
@@ -124,11 +125,6 @@ int atio_target_identify(struct atio_target *t, const char *path, struct atio_er
 	return 0;
 }
 
-static double mib(uint64_t bytes)
-{
-	return (double)bytes / (1 << 20);
-}
-
 /* The rules for a block device; see target.h. */
 static int check_device(const struct atio_target *t, struct atio_opts *o,
 			struct atio_error *e)
@@ -145,15 +141,15 @@ static int check_device(const struct atio_target *t, struct atio_opts *o,
 	if (o->total_given && o->total > size)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-u: %" PRIu64 " bytes "
 				      "(%.2f MiB) is more than the block device %s holds "
-				      "(%.2f MiB usable in 4K blocks)", o->total, mib(o->total),
-				      o->path, mib(size));
+				      "(%.2f MiB usable in 4K blocks)", o->total, atio_mib(o->total),
+				      o->path, atio_mib(size));
 	atio_target_defaults(t, o);
 	k = o->threads;
 	min = (k * o->bs + 4095) & ~(uint64_t)4095;
 	if (o->total < min)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-f %s: the device (-u %.2f "
 				      "MiB) is too small for a block of -s %" PRIu64 " for each of "
-				      "%u threads", o->path, mib(o->total), o->bs, o->threads);
+				      "%u threads", o->path, atio_mib(o->total), o->bs, o->threads);
 	if (o->direct && t->dev_lbs && o->bs % t->dev_lbs)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-s %" PRIu64 ": --uncached "
 				      "on %s needs a multiple of its logical block size, %u bytes",

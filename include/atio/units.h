@@ -10,6 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* @bytes (or bytes a second) in MiB (2^20 bytes): atio's unit for sizes and MB/s. */
+static inline double atio_mib(double bytes)
+{
+	return bytes / 1048576.0;
+}
+
 /* Longest -t or -w: a year and a day. */
 #define ATIO_MAX_TIME_NS (366ULL * 24 * 3600 * 1000000000ULL)
 
