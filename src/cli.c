@@ -29,6 +29,7 @@ enum {
 	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE, OPT_NO_THP,
 	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
 	OPT_TAKE_OVER, OPT_ALLOW_MEMORY_FS, OPT_ALLOW_DEVICE_WRITE,
+	OPT_MIX,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -56,6 +57,7 @@ static const struct option longopts[] = {
 	{ "take-over",  no_argument,       NULL, OPT_TAKE_OVER },
 	{ "allow-memory-fs", no_argument,  NULL, OPT_ALLOW_MEMORY_FS },
 	{ "allow-device-write", no_argument, NULL, OPT_ALLOW_DEVICE_WRITE },
+	{ "mix",        required_argument, NULL, OPT_MIX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -77,7 +79,7 @@ struct pstate {
 /* See cli.h. Only at_io_iops' options appear, so its scripts still match. */
 int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
-	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "";
+	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 
 	atio_format_size(bs, sizeof(bs), o->bs);
@@ -89,9 +91,14 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		atio_format_time(w, sizeof(w), o->warmup_ns);
 		snprintf(wopt, sizeof(wopt), " -w %s", w);
 	}
+	/* --mix carries its read percentage: "--mix 70". */
+	if (o->mode == ATIO_MODE_MIX)
+		snprintf(mode, sizeof(mode), "mix %u", o->mix);
+	else
+		snprintf(mode, sizeof(mode), "%s", atio_mode_name(o->mode));
 	return snprintf(buf, len,
 			"%s--%s --%s -s %s%s --%s -p %u -n %u -t %s%s --%s -u %s%s",
-			o->settings_only ? "-a " : "", atio_mode_name(o->mode),
+			o->settings_only ? "-a " : "", mode,
 			o->random ? "rand" : "seq", bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
 			o->threads, o->nfiles, t, wopt,
@@ -102,7 +109,7 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 /* See cli.h; an unknown mode (a bug elsewhere) reads "?" rather than NULL. */
 const char *atio_mode_name(enum atio_mode m)
 {
-	static const char *const names[] = { "read", "write", "fsync", "fdatasync" };
+	static const char *const names[] = { "read", "write", "fsync", "fdatasync", "mix" };
 
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
 }
@@ -144,6 +151,7 @@ static const char *value_hint(int id)
 	case OPT_START_AT: return "seconds since the epoch";
 	case OPT_ENGINE: return "an engine name";
 	case OPT_IODEPTH: return "number of I/Os in flight per thread";
+	case OPT_MIX: return "percentage of reads, 1 to 99";
 	}
 	return "see --help";
 }
@@ -338,6 +346,12 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_TAKE_OVER: o->take_over = true; return 0;
 	case OPT_ALLOW_MEMORY_FS: o->allow_memory_fs = true; return 0;
 	case OPT_ALLOW_DEVICE_WRITE: o->allow_device_write = true; return 0;
+	case OPT_MIX:
+		if ((r = pick(&st->mode, id, "workload", e)) != 0)
+			return r;
+		r = get_uint(id, arg, 1, 99, "percentage of reads", &v, e);
+		o->mix = (unsigned)v;
+		return r;
 	case 'h': case OPT_HELP: return ATIO_CLI_HELP;
 	case 'V': case OPT_VERSION: return ATIO_CLI_VERSION;
 	}
@@ -363,6 +377,7 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	o->mode = st->mode == OPT_WRITE ? ATIO_MODE_WRITE
 		: st->mode == OPT_FSYNC ? ATIO_MODE_FSYNC
 		: st->mode == OPT_FDATASYNC ? ATIO_MODE_FDATASYNC
+		: st->mode == OPT_MIX ? ATIO_MODE_MIX
 		: ATIO_MODE_READ;
 	sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	o->random = st->order == OPT_RAND;

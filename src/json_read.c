@@ -185,6 +185,53 @@ static int get_result(json_t *doc, struct atio_merge_doc *d, const char *name,
 	return 0;
 }
 
+/*
+ * --mix: the "read" and "write" objects, both null (or absent, as before
+ * --mix existed) or both there, with ops, bytes, iops, mbs and latency_ns;
+ * their operations and bytes must add up to the result's.
+ */
+static int get_dirs(json_t *doc, struct atio_merge_doc *d, const char *name,
+		    struct atio_error *e)
+{
+	json_t *o[ATIO_DIRS];
+	char where[24], sub[512];
+
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		o[i] = json_object_get(doc, atio_dir_name(i));
+		if (o[i] && !json_is_null(o[i]) && !json_is_object(o[i]))
+			return BAD("%s: %s: not an object or null", name, atio_dir_name(i));
+		if (json_is_null(o[i]))
+			o[i] = NULL;
+	}
+	if (!o[0] != !o[1])
+		return BAD("%s: %s without %s: a --mix result has both", name,
+			   o[0] ? "read" : "write", o[0] ? "write" : "read");
+	d->mixed = o[0] != NULL;
+	if (!d->mixed)
+		return 0;
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		struct atio_dir_stats *s = &d->dir[i];
+
+		snprintf(where, sizeof(where), "%s.", atio_dir_name(i));
+		snprintf(sub, sizeof(sub), "%s: %s", name, atio_dir_name(i));
+		if (get_uint(o[i], where, "ops", &s->ops, name, e) ||
+		    get_uint(o[i], where, "bytes", &s->bytes, name, e) ||
+		    get_number(o[i], where, "iops", &d->dir_iops[i], name, e) ||
+		    get_number(o[i], where, "mbs", &d->dir_mbs[i], name, e) ||
+		    get_hist(o[i], "latency_ns", &s->lat, sub, e))
+			return -EINVAL;
+		if (s->lat.count != s->ops)
+			return BAD("%s: %s.latency_ns.count: %llu, but %s.ops is %llu", name,
+				   atio_dir_name(i), (unsigned long long)s->lat.count, atio_dir_name(i),
+				   (unsigned long long)s->ops);
+	}
+	if (d->dir[0].ops + d->dir[1].ops != d->st.ops ||
+	    d->dir[0].bytes + d->dir[1].bytes != d->st.bytes)
+		return BAD("%s: read and write do not add up to the result's ops and bytes",
+			   name);
+	return 0;
+}
+
 /* Everything but the parsing: @doc is the parsed document. */
 static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 		     struct atio_error *e)
@@ -204,7 +251,8 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	    get_epoch(doc, "start_epoch", &d->start_epoch, name, e) ||
 	    get_epoch(doc, "end_epoch", &d->end_epoch, name, e) ||
 	    get_hist(doc, "latency_ns", &d->st.lat, name, e) ||
-	    get_hist(doc, "sync_latency_ns", &d->st.sync_lat, name, e))
+	    get_hist(doc, "sync_latency_ns", &d->st.sync_lat, name, e) ||
+	    get_dirs(doc, d, name, e))
 		return -EINVAL;
 	return 0;
 }
@@ -240,6 +288,7 @@ int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_erro
 
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
+	atio_dir_stats_init(d->dir);
 	d->file = path;
 	f = fopen(path, "r");
 	if (!f)
@@ -259,6 +308,7 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
+	atio_dir_stats_init(d->dir);
 	d->file = name;
 	return finish(json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je), &je, name, d, e);
 }

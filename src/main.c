@@ -200,6 +200,10 @@ static int check_run_memory(const struct atio_opts *o, unsigned depth, struct at
 	if (o->mode == ATIO_MODE_READ)
 		return check_memory(o->threads, o->threads, o->bs * depth,
 				    "read buffers (one per I/O in flight)", e);
+	if (o->mode == ATIO_MODE_MIX)
+		return check_memory(o->threads, o->threads,
+				    atio_pool_bytes(o->bs, depth) + 4096 + o->bs * depth,
+				    "write pools and read buffers", e);
 	return check_memory(o->threads, o->threads, atio_pool_bytes(o->bs, depth),
 			    "write pools", e);
 }
@@ -486,6 +490,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct watch wt = { .stop = &sh.stop, .phase = "while preparing" };
 	struct atio_worker *w = NULL;
 	struct atio_stats *per = NULL;
+	struct atio_dir_stats *dir = NULL;
 	struct atio_result res = { .opts = o, .version = ATIO_VERSION, .engine = engine->name };
 	sigset_t set;
 	bool uses_files;
@@ -523,7 +528,13 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 
 	w = calloc(o->threads, sizeof(*w));
 	per = calloc(o->threads, sizeof(*per));
-	if (!w || !per) {
+	if (o->mode == ATIO_MODE_MIX) {
+		dir = malloc(ATIO_DIRS * sizeof(*dir));
+		if (dir)
+			atio_dir_stats_init(dir);
+		res.dir = dir;
+	}
+	if (!w || !per || (o->mode == ATIO_MODE_MIX && !dir)) {
 		say("out of memory for %u threads", o->threads);
 		status = ATIO_EXIT_FAIL;
 		goto out;
@@ -535,8 +546,11 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		status = fail(&e);
 		goto out;
 	}
-	for (unsigned i = 0; i < o->threads; i++)
+	for (unsigned i = 0; i < o->threads; i++) {
 		per[i] = w[i].st;
+		if (dir && w[i].dir)
+			atio_dir_stats_merge(dir, w[i].dir);
+	}
 	res.nthreads = o->threads;
 	res.threads = per;
 	res.interrupted = wt.signo != 0;
@@ -560,6 +574,7 @@ out:
 		atio_worker_teardown(&w[i]);
 	free(w);
 	free(per);
+	free(dir);
 	atio_dataset_free(&ds);
 	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
 		status = ATIO_EXIT_FAIL;

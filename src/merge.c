@@ -11,6 +11,7 @@
 
 #include "atio/json.h"
 #include "atio/merge.h"
+#include "atio/report.h"
 #include "atio/units.h"
 
 
@@ -18,6 +19,7 @@ void atio_merge_init(struct atio_merge *m)
 {
 	memset(m, 0, sizeof(*m));
 	atio_stats_init(&m->total);
+	atio_dir_stats_init(m->dir);
 }
 
 /* Widen [lo, hi] to take @x in; a run that never began (0) counts not. */
@@ -37,6 +39,20 @@ int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct 
 		return atio_error_set(e, ATIO_EXIT_USAGE, 0,
 				      "%s: its value is in %s, the documents before it in %s: "
 				      "they do not add up", d->file, d->unit, m->unit);
+	if (m->ndocs && m->mixed != d->mixed)
+		return atio_error_set(e, ATIO_EXIT_USAGE, 0,
+				      "%s: %s, the documents before it %s: their read and "
+				      "write figures do not add up", d->file,
+				      d->mixed ? "a --mix run" : "not a --mix run",
+				      m->mixed ? "are --mix runs" : "are not");
+	m->mixed = d->mixed;
+	if (d->mixed) {
+		atio_dir_stats_merge(m->dir, d->dir);
+		for (unsigned i = 0; i < ATIO_DIRS; i++) {
+			m->dir_iops[i] += d->dir_iops[i];
+			m->dir_mbs[i] += d->dir_mbs[i];
+		}
+	}
 	snprintf(m->unit, sizeof(m->unit), "%s", d->unit);
 	widen(&m->first_start, &m->last_start, d->start_epoch, m->ndocs == 0);
 	widen(&m->first_end, &m->last_end, d->end_epoch, m->ndocs == 0);
@@ -80,6 +96,9 @@ void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merg
 	const struct atio_stats *t = &m->total;
 
 	fprintf(f, "Sum value = { %.5f } %s;\n", m->sum, m->unit);
+	for (unsigned i = 0; m->mixed && i < ATIO_DIRS; i++)
+		atio_report_dir_text(f, atio_dir_name(i), &m->dir[i], t->ops,
+				     m->dir_iops[i], m->dir_mbs[i]);
 	fprintf(f, "documents: %u, interrupted: %u\n", m->ndocs, m->ninterrupted);
 	fprintf(f, "start skew: %.6f s (first %.6f, last %.6f)\n",
 		m->last_start - m->first_start, m->first_start, m->last_start);
@@ -149,6 +168,15 @@ void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merg
 	atio_json_double(&j, "cpu_sys_sec", (double)t->cpu_sys_ns / 1e9);
 	json_hist(&j, "latency_ns", &t->lat);
 	json_hist(&j, "sync_latency_ns", &t->sync_lat);
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		const char *key = atio_dir_name(i);
+
+		if (m->mixed)
+			atio_report_dir_json(&j, key, &m->dir[i], t->ops, m->dir_iops[i],
+					     m->dir_mbs[i], false);
+		else
+			atio_json_null(&j, key);
+	}
 	atio_json_array_begin(&j, "documents_merged");
 	for (unsigned i = 0; i < n; i++) {
 		atio_json_object_begin(&j, NULL);

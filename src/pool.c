@@ -108,7 +108,14 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
 		   bool huge)
 {
-	size_t size = atio_pool_bytes(window, inflight ? inflight : 1);
+	return atio_pool_init_tail(p, window, inflight, key, huge, 0);
+}
+
+int atio_pool_init_tail(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
+			bool huge, size_t tail)
+{
+	size_t pool = atio_pool_bytes(window, inflight ? inflight : 1);
+	size_t head = (pool + 4095) & ~(size_t)4095, size = pool;
 	void *mem;
 	int ret;
 
@@ -126,6 +133,13 @@ int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64
 		}
 		memset(p->held, 0xff, p->nslots * sizeof(*p->held));
 	}
+	if (tail) {
+		if (head + tail < head) {
+			atio_pool_free(p);
+			return -ENOMEM;
+		}
+		size = head + tail;
+	}
 	mem = atio_buf_alloc(size, huge);
 	if (!mem) {
 		atio_pool_free(p);
@@ -141,7 +155,9 @@ int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64
 	p->size = size;
 	p->window = window;
 	p->mask = (p->nwin & (p->nwin - 1)) == 0 ? p->nwin - 1 : 0;
-	if (size > p->nwin * window)
+	if (tail)
+		p->tail = p->base + head;
+	if (pool > p->nwin * window)
 		p->spare = p->base + p->nwin * window;
 	p->key = key;
 	return 0;

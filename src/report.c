@@ -142,6 +142,9 @@ static void format_op(char *buf, size_t len, const struct atio_opts *o)
 	case ATIO_MODE_FDATASYNC:
 		snprintf(buf, len, "write+fdatasync every %u writes", o->qsync);
 		break;
+	case ATIO_MODE_MIX:
+		snprintf(buf, len, "%u%% read / %u%% write", o->mix, 100 - o->mix);
+		break;
 	default:
 		snprintf(buf, len, "%s", atio_mode_name(o->mode));
 		break;
@@ -270,6 +273,11 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	}
 	fprintf(f, "time: %f sec; rate: { %.5f } %s;\n", ns_to_sec(r->elapsed_ns),
 		atio_result_value(r), atio_unit_name(o));
+	/* --mix: the value above counts both; each direction below it. */
+	for (unsigned i = 0; r->dir && i < ATIO_DIRS; i++)
+		atio_report_dir_text(f, atio_dir_name(i), &r->dir[i], t->ops,
+				     per_sec(r->dir[i].ops, r->elapsed_ns),
+				     mb_per_sec(r->dir[i].bytes, r->elapsed_ns));
 
 	if (r->interrupted) {
 		atio_format_time(t_sec, sizeof(t_sec), o->time_ns);
@@ -286,7 +294,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n",
 		ns_to_sec(t->cpu_user_ns), ns_to_sec(t->cpu_sys_ns));
 	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
-		t->ops, o->mode == ATIO_MODE_READ ? "reads" : "writes",
+		t->ops, o->mode == ATIO_MODE_READ ? "reads" : o->mode == ATIO_MODE_MIX ? "ops" : "writes",
 		t->bytes, atio_mib(t->bytes), t->syncs);
 	fprintf(f, "seed: %" PRIu64 "\n", o->seed);
 
@@ -341,6 +349,11 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 		atio_json_string(j, "filesystem", o->fstype);
 	else
 		atio_json_null(j, "filesystem");
+	/* --mix: the read percentage; null in the other modes. */
+	if (o->mode == ATIO_MODE_MIX)
+		atio_json_uint(j, "mix", o->mix);
+	else
+		atio_json_null(j, "mix");
 	atio_json_object_end(j);
 }
 
@@ -529,9 +542,27 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		json_result(&j, r);
 	json_hist(&j, "latency_ns", &r->total.lat, true);
 	json_hist(&j, "sync_latency_ns", &r->total.sync_lat, true);
+	/* --mix: each direction beside the totals; null in the other modes. */
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		const char *key = atio_dir_name(i);
+
+		if (r->dir && !r->nothing_measured)
+			atio_report_dir_json(&j, key, &r->dir[i], r->total.ops,
+					     per_sec(r->dir[i].ops, r->elapsed_ns),
+					     mb_per_sec(r->dir[i].bytes, r->elapsed_ns), true);
+		else
+			atio_json_null(&j, key);
+	}
 	atio_json_array_begin(&j, "threads");
 	for (unsigned i = 0; r->threads && !r->nothing_measured && i < r->nthreads; i++)
 		json_thread(&j, r, i);
 	atio_json_array_end(&j);
 	atio_json_object_end(&j);
+}
+
+/* See report.h: json_hist() for report_mix.c. */
+void atio_report_json_hist(struct atio_json *j, const char *key, const struct atio_hist *h,
+			   bool buckets)
+{
+	json_hist(j, key, h, buckets);
 }

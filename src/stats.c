@@ -35,3 +35,26 @@ void atio_stats_merge(struct atio_stats *dst, const struct atio_stats *src)
 	atio_hist_merge(&dst->lat, &src->lat);
 	atio_hist_merge(&dst->sync_lat, &src->sync_lat);
 }
+
+void atio_dir_stats_init(struct atio_dir_stats *d)
+{
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		d[i].ops = d[i].bytes = 0;
+		atio_hist_init(&d[i].lat);
+	}
+}
+
+void atio_dir_stats_merge(struct atio_dir_stats *dst, const struct atio_dir_stats *src)
+{
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		dst[i].ops += src[i].ops;
+		dst[i].bytes += src[i].bytes;
+		atio_hist_merge(&dst[i].lat, &src[i].lat);
+	}
+}
+
+void atio_dir_stats_fold(struct atio_stats *s, const struct atio_dir_stats *d)
+{
+	for (unsigned i = 0; i < ATIO_DIRS; i++)
+		atio_hist_merge(&s->lat, &d[i].lat);
+}

@@ -15,6 +15,14 @@
  * reads per batch, not per I/O, and the latency of each request still runs
  * from its submission to the reap that saw it complete.
  *
+ * --mix R. Each I/O is a read when the thread's next 64 random bits fall
+ * below R% of 2^64 (a comparison with a threshold computed once), else a
+ * write taken from the pool and stamped as --write's. Reads use a buffer
+ * of their request's own, after the pool in the same allocation. Latency
+ * goes to the direction's histogram only; the total one is their merge,
+ * made when the thread ends. The loops take the mixing as a constant flag,
+ * so the other modes' copies carry none of it.
+ *
  * Syncs. In --fsync/--fdatasync modes a sync must cover exactly the -q
  * writes before it. The kernel does not order requests in flight, so after
  * the q-th write the worker stops queueing, waits until every write has
@@ -197,12 +205,23 @@ static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bo
 	return 0;
 }
 
-/* Point @r at the next block: offset, file and, for writes, fresh data. */
+/*
+ * Point @r at the next block: offset, file and, for writes, fresh data.
+ * With @mixing, first draw whether it reads or writes.
+ */
 static inline __attribute__((always_inline)) void
-aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bool writing)
+aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bool writing,
+    bool mixing)
 {
 	const struct atio_segment *seg;
 	uint64_t block;
+
+	if (mixing) {
+		writing = atio_prng_next(&w->rng) >= w->read_below;
+		r->op = writing ? ATIO_REQ_WRITE : ATIO_REQ_READ;
+		if (!writing)
+			r->buf = w->mix_rbuf + (size_t)r->index * r->len;
+	}
 
 	if (random) {
 		seg = w->nsegs == 1 ? w->segs : &w->segs[atio_prng_below(&w->rng, &c->segs)];
@@ -223,11 +242,23 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 		r->buf = atio_pool_take(&w->pool, r->index, block, r->off);
 }
 
-/* Count a completed read or write. */
+/*
+ * Count a completed read or write; with @mixing in its direction too,
+ * whose histogram alone takes the latency (see the top of this file).
+ */
 static inline __attribute__((always_inline)) void
-account(struct atio_worker *w, uint64_t lat, uint64_t bytes)
+account(struct atio_worker *w, uint64_t lat, uint64_t bytes, enum atio_req_op op,
+	bool mixing)
 {
-	atio_hist_record(&w->st.lat, lat);
+	if (mixing) {
+		struct atio_dir_stats *d = &w->dir[op];
+
+		atio_hist_record(&d->lat, lat);
+		d->ops++;
+		d->bytes += bytes;
+	} else {
+		atio_hist_record(&w->st.lat, lat);
+	}
 	__atomic_store_n(&w->st.ops, w->st.ops + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->st.bytes, w->st.bytes + bytes, __ATOMIC_RELAXED);
 }
@@ -240,7 +271,7 @@ account(struct atio_worker *w, uint64_t lat, uint64_t bytes)
  */
 static inline __attribute__((always_inline)) int
 run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
-	   const bool tracing)
+	   const bool mixing, const bool tracing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
@@ -253,7 +284,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 	for (;;) {
 		uint64_t t0, t1;
 
-		aim(w, c, r, random, writing);
+		aim(w, c, r, random, writing, mixing);
 		if (tracing)
 			trace_submit(w, r);
 		t0 = atio_ticks();
@@ -263,7 +294,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 			trace(w, r, atio_ticks_to_ns(t1 - t0));
 		if (r->res != (int64_t)r->len)
 			return fail(w, r, r->res);
-		account(w, atio_ticks_to_ns(t1 - t0), r->len);
+		account(w, atio_ticks_to_ns(t1 - t0), r->len, r->op, mixing);
 
 		if (syncing && ++c->since_sync == o->qsync) {
 			c->since_sync = 0;
@@ -283,7 +314,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
  */
 static inline __attribute__((always_inline)) int
 run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
-	  const bool tracing)
+	  const bool mixing, const bool tracing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const struct atio_engine_ops *eng = w->engine;
@@ -302,7 +333,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 		while (!ending && !want_sync && nspare) {
 			struct atio_req *r = w->spare[nspare - 1];
 
-			aim(w, c, r, random, writing);
+			aim(w, c, r, random, writing, mixing);
 			if (eng->queue(w, r) == ATIO_Q_BUSY)
 				break;
 			if (tracing)
@@ -349,7 +380,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 				trace(w, r, lat);
 			if (r->res != (int64_t)r->len)
 				return fail(w, r, r->res);
-			account(w, lat, r->len);
+			account(w, lat, r->len, r->op, mixing);
 			w->spare[nspare++] = r;
 		}
 		inflight -= (unsigned)n;
@@ -366,6 +397,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 {
 	bool random = w->sh->opts->random, tracing = w->sh->opts->verbose >= 3;
+	bool mixing = w->sh->opts->mode == ATIO_MODE_MIX;
 	uint64_t now_ns = atio_now_ns(), end = atio_ticks();
 
 	if (end_ns > now_ns)
@@ -373,14 +405,20 @@ static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 
 	if (w->engine->async) {
 		if (tracing)
-			return run_async(w, c, end, random, true);
-		return random ? run_async(w, c, end, true, false)
-			      : run_async(w, c, end, false, false);
+			return run_async(w, c, end, random, mixing, true);
+		if (mixing)
+			return random ? run_async(w, c, end, true, true, false)
+				      : run_async(w, c, end, false, true, false);
+		return random ? run_async(w, c, end, true, false, false)
+			      : run_async(w, c, end, false, false, false);
 	}
 	if (tracing)
-		return run_inline(w, c, end, random, true);
-	return random ? run_inline(w, c, end, true, false)
-		      : run_inline(w, c, end, false, false);
+		return run_inline(w, c, end, random, mixing, true);
+	if (mixing)
+		return random ? run_inline(w, c, end, true, true, false)
+			      : run_inline(w, c, end, false, true, false);
+	return random ? run_inline(w, c, end, true, false, false)
+		      : run_inline(w, c, end, false, false, false);
 }
 
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
@@ -404,7 +442,15 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 	w->done = calloc(depth, sizeof(*w->done));
 	w->spare = calloc(depth, sizeof(*w->spare));
 	w->batch = calloc(depth, sizeof(*w->batch));
-	if (!w->fds || !w->reqs || !w->done || !w->spare || !w->batch)
+	if (sh->opts->mode == ATIO_MODE_MIX) {
+		w->dir = malloc(ATIO_DIRS * sizeof(*w->dir));
+		if (w->dir)
+			atio_dir_stats_init(w->dir);
+		/* R% of 2^64, rounded down: a draw below it has the chance R/100. */
+		w->read_below = (uint64_t)(((unsigned __int128)sh->opts->mix << 64) / 100);
+	}
+	if (!w->fds || !w->reqs || !w->done || !w->spare || !w->batch ||
+	    (sh->opts->mode == ATIO_MODE_MIX && !w->dir))
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
 				      "out of memory for thread %u", id);
 
@@ -430,7 +476,9 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 /*
  * Allocate the thread's buffers on the thread itself, so that the pools of
  * many threads are filled in parallel: a read buffer per request, or the
- * write pool. Returns 0 or a negative errno.
+ * write pool, or with --mix both in one allocation (the read buffers in
+ * the pool's tail), so that an engine registers one area. Returns 0 or a
+ * negative errno.
  */
 static int alloc_buffers(struct atio_worker *w)
 {
@@ -450,8 +498,10 @@ static int alloc_buffers(struct atio_worker *w)
 		w->buf_len = len;
 		return 0;
 	}
-	ret = atio_pool_init(&w->pool, o->bs, w->depth, atio_data_key(o->seed, "pool", w->id),
-			     o->thp);
+	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth,
+				  atio_data_key(o->seed, "pool", w->id), o->thp,
+				  o->mode == ATIO_MODE_MIX ? (size_t)o->bs * w->depth : 0);
+	w->mix_rbuf = w->pool.tail;
 	if (ret)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
 				      "cannot prepare the write buffers: %s", strerror(-ret));
@@ -507,6 +557,8 @@ void *atio_worker_main(void *arg)
 		quit = run_until(w, &c, start) || stopped(w);
 		/* What the warm-up did is never reported, even when it is cut short. */
 		atio_stats_init(&w->st);
+		if (w->dir)
+			atio_dir_stats_init(w->dir);
 		if (quit)
 			goto out;
 	}
@@ -516,6 +568,8 @@ void *atio_worker_main(void *arg)
 		sync_files(w, ATIO_REQ_FSYNC, false, o->verbose >= 3);
 	w->end_ns = atio_now_ns();
 	user1 = thread_cpu_ns(&sys1);
+	if (w->dir)
+		atio_dir_stats_fold(&w->st, w->dir);
 	w->st.elapsed_ns = w->end_ns - start;
 	w->st.cpu_user_ns = user1 - user0;
 	w->st.cpu_sys_ns = sys1 - sys0;
@@ -536,6 +590,9 @@ void atio_worker_teardown(struct atio_worker *w)
 	free(w->done);
 	free(w->spare);
 	free(w->batch);
+	free(w->dir);
+	w->dir = NULL;
+	w->mix_rbuf = NULL;
 	w->rbuf = NULL;
 	w->fds = NULL;
 	w->reqs = NULL;

@@ -21,6 +21,7 @@ enum atio_mode {
 	ATIO_MODE_WRITE,
 	ATIO_MODE_FSYNC,           /* write, fsync() every -q writes */
 	ATIO_MODE_FDATASYNC,       /* write, fdatasync() every -q writes */
+	ATIO_MODE_MIX,             /* --mix R: each I/O a read with R% chance, else a write */
 };
 
 enum atio_unit {
@@ -69,6 +70,8 @@ struct atio_opts {
 	bool total_given;          /* -u was given */
 	bool nfiles_given;         /* -n was given */
 	const char *fstype;        /* filesystem of -f, set by main; NULL if unknown */
+	/* --mix */
+	unsigned mix;              /* --mix R: the read percentage, 1..99; 0 otherwise */
 };
 
 enum atio_cli_action {
@@ -105,7 +108,7 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
 void atio_cli_usage(FILE *f);
 
 /* Names of the workload modes and the unit of the result line. */
-const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync" */
+const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync", "mix" */
 const char *atio_unit_name(const struct atio_opts *o); /* "MB/s", "IOPS", "sync/s" */
 
 #endif

@@ -33,6 +33,10 @@ struct atio_merge_doc {
 	double end_epoch;          /* its end */
 	bool interrupted;
 	struct atio_stats st;      /* counters, CPU and both histograms */
+	/* --mix */
+	bool mixed;                /* has "read" and "write" objects */
+	struct atio_dir_stats dir[ATIO_DIRS]; /* reads, writes */
+	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* as the document has them */
 };
 
 /* The documents merged so far. */
@@ -44,6 +48,10 @@ struct atio_merge {
 	double first_start, last_start;
 	double first_end, last_end;
 	struct atio_stats total;   /* atio_stats_merge() of every document */
+	/* --mix: every document is a mixed run, or none is */
+	bool mixed;
+	struct atio_dir_stats dir[ATIO_DIRS]; /* atio_dir_stats_merge() of every document */
+	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* sums, as the value's */
 };
 
 /*
@@ -70,20 +78,23 @@ void atio_merge_init(struct atio_merge *m);
 /*
  * Add document @d to @m. Returns 0, or -EINVAL with @e filled (exit 2)
  * when its unit differs from the documents' before it: MB/s and IOPS do
- * not add up.
+ * not add up; or when it is a --mix run and those before it are not, or
+ * the other way round: a sum of reads and writes with plain reads (or
+ * writes) is neither, and its read and write figures would be partial.
  */
 int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct atio_error *e);
 
 /*
  * The merge of the @n documents @docs (already added to @m) as text: the
- * sum line "Sum value = { X } UNIT;", the start and end skew, the merged
- * latency, the totals, then one line per document with its share of the
- * sum. Writes to @f only.
+ * sum line "Sum value = { X } UNIT;", for --mix runs a "read:" and a
+ * "write:" line as atio's own result has them, the start and end skew,
+ * the merged latency, the totals, then one line per document with its
+ * share of the sum. Writes to @f only.
  */
 void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
 		     unsigned n);
 
-/* The same as one JSON document on one line. */
+/* The same as one JSON document on one line ("read" and "write" null unless --mix). */
 void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
 		     unsigned n);
 

@@ -49,6 +49,7 @@ struct atio_pool {
 	uint32_t *held;            /* [nslots]: window the slot's request holds */
 	unsigned char *busy;       /* [nwin]: held by a request */
 	unsigned char *spare;      /* [nslots] windows after the nwin, or NULL */
+	unsigned char *tail;       /* atio_pool_init_tail(): the caller's bytes, or NULL */
 };
 
 /*
@@ -69,6 +70,15 @@ size_t atio_pool_bytes(size_t window, unsigned inflight);
  */
 int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
 		   bool huge);
+
+/*
+ * atio_pool_init() with @tail more bytes in the same allocation, after the
+ * windows and spares, 4 KiB-aligned, at p->tail, for the caller's own use
+ * (--mix keeps its read buffers there, so that one registered buffer area
+ * holds both). p->size then counts them too. @tail 0 is atio_pool_init().
+ */
+int atio_pool_init_tail(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
+			bool huge, size_t tail);
 
 /* Release the pool's memory; the pool may be initialised again. */
 void atio_pool_free(struct atio_pool *p);

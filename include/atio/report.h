@@ -30,6 +30,8 @@ struct atio_result {
 	bool interrupted;
 	int signo;                 /* the signal that interrupted, or 0 */
 	bool nothing_measured;     /* interrupted before the measured time began */
+	/* --mix */
+	const struct atio_dir_stats *dir; /* [ATIO_DIRS]: reads, writes; NULL otherwise */
 };
 
 /*
@@ -64,5 +66,34 @@ void atio_report_text(FILE *f, const struct atio_result *r);
  * are no threads.
  */
 void atio_report_json(FILE *f, const struct atio_result *r);
+
+/* --mix: the read and write figures (src/report_mix.c). */
+struct atio_json;
+
+/*
+ * A histogram as "NAME": {count, min, mean, p50, p90, p99, p99.9, max,
+ * sub_bits} and with @buckets every non-empty [index, low, count]: the
+ * form of the result's "latency_ns" (src/report.c).
+ */
+void atio_report_json_hist(struct atio_json *j, const char *key, const struct atio_hist *h,
+			   bool buckets);
+
+/*
+ * The line of one direction below the result line, e.g.
+ * "read: 7012.34 IOPS, 27.39 MB/s, 70123 ops, 287223808 bytes, share 70.12%,
+ * latency (usec): p50 ..., p99 ..., p99.9 ..., max ..." (all on one line),
+ * "latency (usec): none" when it did nothing. @iops and @mbs are the
+ * caller's: over the run's time, or summed over merged documents. The
+ * share is of @total_ops (0 when there are none).
+ */
+void atio_report_dir_text(FILE *f, const char *name, const struct atio_dir_stats *d,
+			  uint64_t total_ops, double iops, double mbs);
+
+/*
+ * The same as the JSON object @key: ops, bytes, iops, mbs, share (percent
+ * of the operations) and latency_ns (with @buckets, as above).
+ */
+void atio_report_dir_json(struct atio_json *j, const char *key, const struct atio_dir_stats *d,
+			  uint64_t total_ops, double iops, double mbs, bool buckets);
 
 #endif

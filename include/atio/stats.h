@@ -24,6 +24,34 @@ struct atio_stats {
 	struct atio_hist sync_lat; /* latency of each sync */
 };
 
+/*
+ * --mix: what one direction (ATIO_REQ_READ or ATIO_REQ_WRITE, the index)
+ * did. A mixed run records each latency here only; the total histogram is
+ * the merge of the two, made when the thread ends (atio_dir_stats_fold()).
+ */
+struct atio_dir_stats {
+	uint64_t ops;
+	uint64_t bytes;
+	struct atio_hist lat;
+};
+
+#define ATIO_DIRS 2                /* read, write */
+
+/* "read" for direction 0 (ATIO_REQ_READ), "write" for 1 (ATIO_REQ_WRITE). */
+static inline const char *atio_dir_name(unsigned i)
+{
+	return i == 0 ? "read" : "write";
+}
+
+/* Zero the counters of @d[ATIO_DIRS] and empty their histograms. */
+void atio_dir_stats_init(struct atio_dir_stats *d);
+
+/* Add @src[ATIO_DIRS] into @dst[ATIO_DIRS], direction by direction. */
+void atio_dir_stats_merge(struct atio_dir_stats *dst, const struct atio_dir_stats *src);
+
+/* Merge the histograms of @d[ATIO_DIRS] into @s's total latency histogram. */
+void atio_dir_stats_fold(struct atio_stats *s, const struct atio_dir_stats *d);
+
 /* Zero every counter and empty both histograms. */
 void atio_stats_init(struct atio_stats *s);
 

@@ -63,6 +63,11 @@ struct atio_worker {
 	struct atio_error err;
 	struct atio_stats st;
 	uint64_t end_ns;           /* CLOCK_MONOTONIC end of the measured time */
+
+	/* --mix */
+	struct atio_dir_stats *dir;  /* [ATIO_DIRS]: reads, writes; NULL in other modes */
+	unsigned char *mix_rbuf;   /* read buffers, depth x block size, in the pool's tail */
+	uint64_t read_below;       /* a draw below this reads: R% of 2^64 */
 };
 
 /*
