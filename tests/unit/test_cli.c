@@ -866,6 +866,43 @@ static void test_usage(void **state)
 	(void)state;
 }
 
+/*
+ * --mix R: a workload of its own, R from 1 to 99 (never 0, 100, a decimal
+ * or a word), the default unit as the pattern says, and a Cmdline that
+ * reruns it.
+ */
+static void test_mix(void **state)
+{
+	struct atio_opts o;
+
+	parse_ok("--mix 70 --rand -f d", &o);
+	assert_int_equal(o.mode, ATIO_MODE_MIX);
+	assert_int_equal(o.mix, 70);
+	assert_int_equal(o.unit, ATIO_UNIT_IOPS);
+	assert_string_equal(atio_mode_name(o.mode), "mix");
+	assert_string_equal(atio_unit_name(&o), "IOPS");
+	parse_ok("--mix=1 -f d", &o);
+	assert_int_equal(o.mix, 1);
+	assert_int_equal(o.unit, ATIO_UNIT_MBS);
+	parse_ok("--mix 99 -f d", &o);
+	assert_int_equal(o.mix, 99);
+	parse_ok("--read -f d", &o);
+	assert_int_equal(o.mix, 0);
+	expect_cmdline("--mix 70 --rand -f d",
+		       "--mix 70 --rand -s 4K --iops -p 1 -n 1 -t 60 --cached -u 16G");
+	expect_message("--mix 0 -f d", "--mix 0: percentage of reads must be between 1 and 99");
+	expect_message("--mix 100 -f d", "--mix 100: percentage of reads must be between 1 and 99");
+	expect_message("--mix 50.5 -f d", "--mix 50.5: percentage of reads must be a whole number");
+	expect_error("--mix abc -f d", "--mix abc:");
+	expect_error("--mix -f d", "--mix -f:");
+	expect_error("--mix= -f d", "--mix: the value is empty");
+	expect_error("--read --mix 50 -f d", "--read and --mix are contradictory");
+	expect_error("--mix 50 --fdatasync -f d", "--mix and --fdatasync are contradictory");
+	expect_error("--mix 50 --mix 50 -f d", "--mix given twice");
+	expect_error("--mix 50 -q 2 -f d", "-q 2: writes between syncs only apply");
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -894,6 +931,7 @@ int main(void)
 		cmocka_unit_test(test_attached_forms),
 		cmocka_unit_test(test_repeated_parsing),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_mix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

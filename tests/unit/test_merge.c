@@ -291,6 +291,107 @@ static void test_merge_bad(void **state)
 	free(m);
 }
 
+/*
+ * --mix documents: each node's reads and writes, as its run records them
+ * (each latency in its direction, the total histogram their merge), are
+ * read back and merged per direction into exactly what one recorder of
+ * every node's reads (and writes) holds. A plain document among them, or
+ * a direction that does not add up to the totals, is refused.
+ */
+static void test_merge_mix(void **state)
+{
+	struct node *n = calloc(NODES, sizeof(*n));
+	struct atio_dir_stats *dir = calloc(NODES * ATIO_DIRS, sizeof(*dir));
+	struct atio_dir_stats *all = calloc(ATIO_DIRS, sizeof(*all));
+	struct atio_merge_doc *d = calloc(NODES + 1, sizeof(*d));
+	struct atio_merge *m = calloc(1, sizeof(*m));
+	struct atio_error e = { 0 };
+	char *text, *bad, num[64], *p;
+
+	(void)state;
+	assert_non_null(n);
+	assert_non_null(dir);
+	assert_non_null(all);
+	assert_non_null(d);
+	assert_non_null(m);
+	atio_dir_stats_init(all);
+	atio_merge_init(m);
+	for (unsigned i = 0; i < NODES; i++) {
+		struct atio_dir_stats *nd = &dir[i * ATIO_DIRS];
+		uint64_t x = 0x9e3779b97f4a7c15ULL * (i + 1);
+
+		node_init(&n[i], i, 0, false);
+		n[i].o.mode = ATIO_MODE_MIX;
+		n[i].o.mix = 70;
+		atio_dir_stats_init(nd);
+		for (unsigned k = 0; k < 10000 + i * 777; k++) {
+			unsigned w;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			w = x % 10 >= 7;
+			atio_hist_record(&nd[w].lat, 500 + x % (w ? 900000 : 90000));
+			nd[w].ops++;
+			nd[w].bytes += 4096;
+		}
+		atio_stats_init(&n[i].th);
+		n[i].th.ops = nd[0].ops + nd[1].ops;
+		n[i].th.bytes = nd[0].bytes + nd[1].bytes;
+		n[i].th.elapsed_ns = 10 * NS;
+		atio_dir_stats_fold(&n[i].th, nd);
+		atio_stats_init(&n[i].r.total);
+		atio_stats_merge(&n[i].r.total, &n[i].th);
+		n[i].r.dir = nd;
+		atio_dir_stats_merge(all, nd);
+		text = to_json(&n[i].r);
+		assert_int_equal(atio_merge_read_string(text, "mix.json", &d[i], &e), 0);
+		assert_true(d[i].mixed);
+		for (unsigned k = 0; k < ATIO_DIRS; k++) {
+			assert_int_equal(d[i].dir[k].ops, nd[k].ops);
+			assert_int_equal(d[i].dir[k].bytes, nd[k].bytes);
+			hist_equal(&d[i].dir[k].lat, &nd[k].lat);
+		}
+		assert_int_equal(atio_merge_add(m, &d[i], &e), 0);
+		/* A read count that does not add up to the result's is refused. */
+		if (i == 0) {
+			snprintf(num, sizeof(num), "\"read\":{\"ops\":%llu,",
+				 (unsigned long long)nd[0].ops);
+			p = strstr(text, num);
+			assert_non_null(p);
+			bad = replaced(text, num, "\"read\":{\"ops\":1,");
+			refused(bad, "read");
+			free(bad);
+			bad = replaced(text, ",\"write\":{", ",\"write\":null,\"x\":{");
+			refused(bad, "read without write");
+			free(bad);
+		}
+		free(text);
+	}
+	assert_true(m->mixed);
+	for (unsigned k = 0; k < ATIO_DIRS; k++) {
+		assert_int_equal(m->dir[k].ops, all[k].ops);
+		assert_int_equal(m->dir[k].bytes, all[k].bytes);
+		hist_equal(&m->dir[k].lat, &all[k].lat);
+	}
+	assert_int_equal(m->dir[0].ops + m->dir[1].ops, m->total.ops);
+
+	/* A plain document after them: refused, naming it. */
+	node_init(&n[0], 0, 1000, false);
+	text = to_json(&n[0].r);
+	assert_int_equal(atio_merge_read_string(text, "plain.json", &d[NODES], &e), 0);
+	assert_false(d[NODES].mixed);
+	assert_true(atio_merge_add(m, &d[NODES], &e) < 0);
+	assert_int_equal(e.exit, 2);
+	assert_non_null(strstr(e.msg, "plain.json: not a --mix run"));
+	free(text);
+	free(n);
+	free(dir);
+	free(all);
+	free(d);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_merge_syncs),
 		cmocka_unit_test(test_merge_text),
 		cmocka_unit_test(test_merge_bad),
+		cmocka_unit_test(test_merge_mix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

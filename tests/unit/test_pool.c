@@ -91,6 +91,40 @@ static void test_pool_sizes(void **state)
 }
 
 /*
+ * A tail for the caller (--mix's read buffers) lies after the windows and
+ * spares, 4 KiB-aligned, inside p->size, and takes no keystream nor stamp:
+ * writing it leaves every window as it was.
+ */
+static void test_pool_tail(void **state)
+{
+	struct atio_pool p, q;
+	size_t pool = atio_pool_bytes(4096, 8);
+
+	assert_int_equal(atio_pool_init_tail(&p, 4096, 8, 21, true, 8 * 4096), 0);
+	assert_int_equal(atio_pool_init(&q, 4096, 8, 21, true), 0);
+	assert_non_null(p.tail);
+	assert_null(q.tail);
+	assert_int_equal((uintptr_t)p.tail % 4096, 0);
+	assert_true(p.tail >= p.base + pool);
+	assert_true(p.tail + 8 * 4096 <= p.base + p.size);
+	assert_int_equal(p.nwin, q.nwin);
+	assert_non_null(p.spare);
+	assert_true(p.spare + 8 * 4096 <= p.tail);
+	memset(p.tail, 0xa5, 8 * 4096);
+	assert_memory_equal(p.base, q.base, p.nwin * 4096);
+	atio_pool_free(&p);
+	atio_pool_free(&q);
+
+	/* Large windows without spares, and a block size not 4K-aligned. */
+	assert_int_equal(atio_pool_init_tail(&p, 3u << 20 | 512, 2, 5, false, 2 * (3u << 20 | 512)), 0);
+	assert_null(p.spare);
+	assert_int_equal((uintptr_t)p.tail % 4096, 0);
+	assert_true(p.tail + 2 * (3u << 20 | 512) <= p.base + p.size);
+	atio_pool_free(&p);
+	(void)state;
+}
+
+/*
  * A block's window depends on where it goes: block b takes window
  * b mod nwin, whatever came before, and every sector of it is stamped with
  * its offset, the generation, the key and where its keystream starts.
@@ -222,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_keystream_positions),
 		cmocka_unit_test(test_pool_is_random),
 		cmocka_unit_test(test_pool_sizes),
+		cmocka_unit_test(test_pool_tail),
 		cmocka_unit_test(test_take_by_position),
 		cmocka_unit_test(test_take_in_flight),
 		cmocka_unit_test(test_no_two_sectors_alike),
