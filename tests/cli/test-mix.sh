@@ -107,6 +107,8 @@ for r in 1 10 50 90 99; do
 	mix_run "$r" 4096 --engine null --rand
 done
 mix_run 70 1048576 --engine null --seq
+# A warm-up's I/O is counted in neither direction.
+mix_run 50 4096 --engine null --rand -p 2 -w 0.1
 
 # Real files, from the page cache (--keep-cache after a fill), so that
 # 10,000 I/Os take a fraction of a second on any disk.
