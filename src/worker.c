@@ -18,7 +18,9 @@
  * --mix R. Each I/O is a read when the thread's next 64 random bits fall
  * below R% of 2^64 (a comparison with a threshold computed once), else a
  * write taken from the pool and stamped as --write's. Reads use a buffer
- * of their request's own, after the pool in the same allocation. Latency
+ * of their request's own, after the pool in the same allocation (a request
+ * that reads keeps its last write's window marked busy until it writes
+ * again: one window a request at most, which the pool has room for). Latency
  * goes to the direction's histogram only; the total one is their merge,
  * made when the thread ends. The loops take the mixing as a constant flag,
  * so the other modes' copies carry none of it.
