@@ -23,6 +23,13 @@ enum atio_mode {
 	ATIO_MODE_FDATASYNC,       /* write, fdatasync() every -q writes */
 };
 
+/* How the files are opened for the run: each write durable when it returns. */
+enum atio_open_sync {
+	ATIO_OPEN_PLAIN,
+	ATIO_OPEN_DSYNC,           /* --dsync: O_DSYNC, the data and what reads it need */
+	ATIO_OPEN_OSYNC,           /* --osync: O_SYNC, also every metadata change */
+};
+
 enum atio_unit {
 	ATIO_UNIT_MBS,             /* MB/s, 2^20 bytes */
 	ATIO_UNIT_IOPS,            /* IOPS; sync/s in the sync modes */
@@ -69,6 +76,13 @@ struct atio_opts {
 	bool total_given;          /* -u was given */
 	bool nfiles_given;         /* -n was given */
 	const char *fstype;        /* filesystem of -f, set by main; NULL if unknown */
+	/* Durable writes, sizing by the node, --prepare. */
+	enum atio_open_sync open_sync; /* --dsync, --osync */
+	bool threads_auto;         /* -p auto: threads = atio_node_cpus() */
+	bool total_auto;           /* -u auto: total = twice MemTotal */
+	unsigned node_cpus;        /* with -p auto: the CPUs counted */
+	uint64_t node_mem_total;   /* with -u auto: MemTotal in bytes */
+	bool prepare;              /* --prepare: make the files, measure the fill, exit */
 };
 
 enum atio_cli_action {
@@ -103,6 +117,15 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
 
 /* Print the --help text to @f (src/usage.c). */
 void atio_cli_usage(FILE *f);
+
+/*
+ * Whether mode @m writes: every mode but --read. The options that only make
+ * sense for writes (--dsync, --osync) ask this rather than list the modes.
+ */
+bool atio_mode_writes(enum atio_mode m);
+
+/* "O_DSYNC", "O_SYNC", or NULL for a plain open. */
+const char *atio_open_sync_flag(enum atio_open_sync s);
 
 /* Names of the workload modes and the unit of the result line. */
 const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync" */
