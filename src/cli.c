@@ -503,6 +503,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	if (st->qsync && !sync)
 		return USAGE("-q %s: writes between syncs only apply to --fsync "
 			     "and --fdatasync", st->qsync);
+	if ((r = check_sync_prepare(o, st, e)) != 0)
+		return r;
 	eng = o->engine ? atio_engine_find(o->engine) : NULL;
 	if (eng && o->iodepth > eng->max_iodepth)
 		return USAGE("--iodepth %s: the %s engine runs one I/O at a "
@@ -524,8 +526,6 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     "use -u %s or more", st->total ? st->total : "16G",
 			     st->total ? "" : " (the default)", who, a, b);
 	}
-	if ((r = check_sync_prepare(o, st, e)) != 0)
-		return r;
 	/* An engine that touches no file (null) needs no -f. */
 	if (!o->path && !o->settings_only && !(eng && eng->no_io))
 		return USAGE("-f is missing: give the directory (or file-name "
