@@ -69,8 +69,11 @@ refused() {
 }
 
 CPUS=$(nproc)
-MEM=$(($(awk '$1 == "MemTotal:" {print $2}' /proc/meminfo) * 1024))
-[ -n "$MEM" ] && [ "$MEM" -gt 0 ] || die "no MemTotal in /proc/meminfo"
+MEM=$(awk '$1 == "MemTotal:" && $2 > 0 {print $2}' /proc/meminfo)
+if [ -z "$MEM" ]; then
+	die "no MemTotal in /proc/meminfo"
+fi
+MEM=$((MEM * 1024))
 TOTAL=$((2 * MEM))
 
 # -a: the chosen values and why, from the sources the test reads itself.
@@ -222,6 +225,7 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
 	# small_node ARG...: atio ARG... where /proc/meminfo says 16 MiB.
 	small_node() {
 		LAST="atio (MemTotal 16 MiB) $*"
+		# shellcheck disable=SC2016 # expanded by the inner sh
 		if "${LIMIT[@]}" unshare -m --propagation private sh -c \
 			'mount --bind "$0" /proc/meminfo && exec "$@"' "$WORK/meminfo" \
 			"$ATIO" "$@" >"$OUT" 2>"$ERR"; then
