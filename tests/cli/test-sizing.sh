@@ -278,6 +278,8 @@ for args in "--prepare -p auto -u auto" "--write -p auto -u auto"; do
 done
 check "nothing was written on the small disk" \
 	[ "$(df -P -B 1 "$MNT" | awk 'NR == 2 {print $3}')" -le $((used + 65536)) ]
+refused "-u auto on a 64 MiB block device" \
+	"^atio: -u auto: $TOTAL bytes .* more than the block device" --read -u auto -f "$LOOP"
 refused "--prepare on a block device" '^atio: --prepare: -f .* is a block device' --prepare -s 4K -u 1M -f "$LOOP"
 
 finish
