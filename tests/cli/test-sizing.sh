@@ -202,6 +202,14 @@ check "--prepare of a partial dataset: atio.1 is whole again" \
 check "--prepare of a partial dataset: the other files are untouched" \
 	[ "$other" = "$(stat -c '%i %Y' "$D/atio.0" "$D/atio.2")" ]
 
+# A smaller -u: the files are cut, nothing written.
+run_atio --prepare -p 2 -n 3 -s 4K -u 12M -f "$D"
+expect_code "--prepare with a smaller -u: exit 0" 0
+expect_match "--prepare with a smaller -u: nothing written, 3 files cut" "$OUT" \
+	'^prepare: nothing written: 3 file\(s\) cut to size$'
+check "--prepare with a smaller -u: the files are 4 MiB" \
+	[ "$(stat -c %s "$D"/atio.[0-9]* | sort -u)" = $((4 << 20)) ]
+
 # Options of the test run are refused, before any file is made.
 E=$WORK/empty
 mkdir "$E"
