@@ -81,7 +81,11 @@ struct pstate {
 	bool seen[OPT_COUNT];      /* every option seen, flags too, by id */
 };
 
-/* See cli.h. Only at_io_iops' options appear, so its scripts still match. */
+/*
+ * See cli.h. at_io_iops' options first, in its order, so its scripts still
+ * match; then the atio options that change what is done (--dsync, --osync,
+ * --prepare). The other atio options are not shown.
+ */
 int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
 	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "";

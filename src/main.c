@@ -214,7 +214,7 @@ static void *fill_main(void *p)
 static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
 		   struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_error *e)
 {
-	struct atio_fill_stats fs;
+	struct atio_fill_stats fs = { 0 };
 	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
 	pthread_t th;
 	unsigned nfill;

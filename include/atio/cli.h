@@ -103,7 +103,10 @@ int atio_cli_parse(int argc, char **argv, struct atio_opts *o, struct atio_error
 
 /*
  * Write the canonical command line of @o, in at_io_iops' order, e.g.
- * "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S".
+ * "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S", then
+ * --dsync or --osync and --prepare when given. -p auto and -u auto are
+ * written as "auto" (and -n, when it follows -p auto, left out), so that
+ * the line sizes the test again on another node.
  * Returns what snprintf returns.
  */
 int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o);
