@@ -14,6 +14,7 @@
 #include "atio/cli.h"
 #include "atio/engine.h"
 #include "atio/error.h"
+#include "atio/node.h"
 
 #define NS_PER_SEC     1000000000ULL
 #define START_AT_MIN   978307200ULL    /* 2001-01-01 00:00:00 UTC */
@@ -30,6 +31,7 @@ enum {
 	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
 	OPT_TAKE_OVER, OPT_ALLOW_MEMORY_FS, OPT_ALLOW_DEVICE_WRITE,
 	OPT_MIX,
+	OPT_DSYNC, OPT_OSYNC, OPT_PREPARE,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -58,6 +60,9 @@ static const struct option longopts[] = {
 	{ "allow-memory-fs", no_argument,  NULL, OPT_ALLOW_MEMORY_FS },
 	{ "allow-device-write", no_argument, NULL, OPT_ALLOW_DEVICE_WRITE },
 	{ "mix",        required_argument, NULL, OPT_MIX },
+	{ "dsync",      no_argument,       NULL, OPT_DSYNC },
+	{ "osync",      no_argument,       NULL, OPT_OSYNC },
+	{ "prepare",    no_argument,       NULL, OPT_PREPARE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -74,16 +79,36 @@ struct pstate {
 	int mode, order, unit, cache;
 	const char *bs, *nfiles, *total, *qsync, *iodepth;
 	const char *given[OPT_COUNT];  /* value of each option seen, by id */
+	int osync;                 /* --dsync or --osync, 0 for neither */
+	bool seen[OPT_COUNT];      /* every option seen, flags too, by id */
 };
 
-/* See cli.h. Only at_io_iops' options appear, so its scripts still match. */
+/*
+ * See cli.h. at_io_iops' options first, in its order, so its scripts still
+ * match; then the atio options that change what is done (--dsync, --osync,
+ * --prepare). The other atio options are not shown.
+ */
 int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
 	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
+	char p[16] = "auto", n[24] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
+		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
 
 	atio_format_size(bs, sizeof(bs), o->bs);
-	atio_format_size(total, sizeof(total), o->total);
+	if (o->total_auto)
+		snprintf(total, sizeof(total), "auto");
+	else
+		atio_format_size(total, sizeof(total), o->total);
+	/*
+	 * -p auto and -u auto stay "auto", so that the line run on another
+	 * node sizes the test by that node; -n that follows -p is left out.
+	 */
+	if (!o->threads_auto)
+		snprintf(p, sizeof(p), "%u", o->threads);
+	if (!o->threads_auto || o->nfiles_given)
+		snprintf(n, sizeof(n), " -n %u", o->nfiles);
 	atio_format_time(t, sizeof(t), o->time_ns);
 	if (sync)
 		snprintf(q, sizeof(q), " -q %u", o->qsync);
@@ -97,13 +122,25 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 	else
 		snprintf(mode, sizeof(mode), "%s", atio_mode_name(o->mode));
 	return snprintf(buf, len,
-			"%s--%s --%s -s %s%s --%s -p %u -n %u -t %s%s --%s -u %s%s",
+			"%s--%s --%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s",
 			o->settings_only ? "-a " : "", mode,
 			o->random ? "rand" : "seq", bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
-			o->threads, o->nfiles, t, wopt,
+			p, n, t, wopt,
 			o->direct ? "uncached" : "cached", total,
-			o->skip_sync ? " -S" : "");
+			o->skip_sync ? " -S" : "", osync, o->prepare ? " --prepare" : "");
+}
+
+/* See cli.h. */
+bool atio_mode_writes(enum atio_mode m)
+{
+	return m != ATIO_MODE_READ;
+}
+
+/* See cli.h. */
+const char *atio_open_sync_flag(enum atio_open_sync s)
+{
+	return s == ATIO_OPEN_DSYNC ? "O_DSYNC" : s == ATIO_OPEN_OSYNC ? "O_SYNC" : NULL;
 }
 
 /* See cli.h; an unknown mode (a bug elsewhere) reads "?" rather than NULL. */
@@ -140,11 +177,11 @@ static const char *value_hint(int id)
 {
 	switch (id) {
 	case 's': return "block size, e.g. 4K or 16M";
-	case 'p': return "number of threads";
+	case 'p': return "number of threads, or auto";
 	case 'n': return "number of files";
 	case 't': return "test time in seconds, or with s, m or h";
 	case 'w': return "warm-up time in seconds, or with s, m or h";
-	case 'u': return "total size of all files, e.g. 16G";
+	case 'u': return "total size of all files, e.g. 16G, or auto";
 	case 'q': return "number of writes between two syncs";
 	case 'f': return "directory or file-name prefix of the test files";
 	case OPT_SEED: return "a whole number";
@@ -280,6 +317,8 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 
 	if (r)
 		return r;
+	if (id >= 0 && id < OPT_COUNT)
+		st->seen[id] = true;
 	switch (id) {
 	case OPT_READ: case OPT_WRITE: case OPT_FSYNC: case OPT_FDATASYNC:
 		return pick(&st->mode, id, "workload", e);
@@ -294,8 +333,22 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		return get_amount(id, arg, false, &o->bs, e);
 	case 'u':
 		st->total = arg;
+		if (strcmp(arg, "auto") == 0) {
+			o->total_auto = true;   /* sized in finish() */
+			return 0;
+		}
+		if (atio_parse_size(arg, &v) == -EINVAL)
+			return USAGE("-u %s: not a size (a number with an optional K, "
+				     "M, G or T) nor auto (twice the RAM)", arg);
 		return get_amount(id, arg, false, &o->total, e);
 	case 'p':
+		if (strcmp(arg, "auto") == 0) {
+			o->threads_auto = true; /* counted in finish() */
+			return 0;
+		}
+		if (atio_parse_uint(arg, 1, ATIO_MAX_THREADS, &v) == -EINVAL)
+			return USAGE("-p %s: number of threads must be a whole number "
+				     "or auto (one a CPU)", arg);
 		r = get_uint(id, arg, 1, ATIO_MAX_THREADS, "number of threads", &v, e);
 		o->threads = (unsigned)v;
 		return r;
@@ -352,10 +405,72 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		r = get_uint(id, arg, 1, 99, "percentage of reads", &v, e);
 		o->mix = (unsigned)v;
 		return r;
+	case OPT_DSYNC: case OPT_OSYNC:
+		return pick(&st->osync, id, "way to open the files", e);
+	case OPT_PREPARE: o->prepare = true; return 0;
 	case 'h': case OPT_HELP: return ATIO_CLI_HELP;
 	case 'V': case OPT_VERSION: return ATIO_CLI_VERSION;
 	}
 	return USAGE("option %d: not handled", id);
+}
+
+/*
+ * -p auto and -u auto: one thread a CPU atio may run on (atio/node.h says
+ * why the affinity mask), at most ATIO_MAX_THREADS; files of twice the
+ * RAM together (MemTotal), so that the page cache cannot hold the dataset,
+ * as seed 000's guide sizes its fio jobs. A node that does not say is an
+ * error, not a default.
+ */
+static int size_by_node(struct atio_opts *o, struct atio_error *e)
+{
+	if (o->threads_auto) {
+		o->node_cpus = atio_node_cpus();
+		o->threads = o->node_cpus < ATIO_MAX_THREADS ? o->node_cpus : ATIO_MAX_THREADS;
+	}
+	if (o->total_auto) {
+		o->node_mem_total = atio_node_meminfo("MemTotal");
+		if (!o->node_mem_total)
+			return atio_error_set(e, ATIO_EXIT_FAIL, ENOENT, "-u auto: cannot read "
+					      "MemTotal from /proc/meminfo; give -u a size");
+		o->total = 2 * o->node_mem_total;
+	}
+	return 0;
+}
+
+/*
+ * The options --prepare refuses: they shape the measured run, and
+ * --prepare runs none. Taking them silently would let a user believe the
+ * fill was that test.
+ */
+static const int prepare_refuses[] = {
+	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
+	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC,
+};
+
+/* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
+static int check_sync_prepare(struct atio_opts *o, const struct pstate *st,
+			      struct atio_error *e)
+{
+	char a[24];
+
+	o->open_sync = st->osync == OPT_DSYNC ? ATIO_OPEN_DSYNC
+		: st->osync == OPT_OSYNC ? ATIO_OPEN_OSYNC : ATIO_OPEN_PLAIN;
+	if (st->osync && !atio_mode_writes(o->mode))
+		return USAGE("%s: makes writes durable when they return; a --read test "
+			     "writes nothing (use --write, --fsync or --fdatasync)",
+			     optname(st->osync, a, sizeof(a)));
+	if (!o->prepare)
+		return 0;
+	for (size_t i = 0; i < sizeof(prepare_refuses) / sizeof(prepare_refuses[0]); i++) {
+		int id = prepare_refuses[i];
+
+		if (st->seen[id])
+			return USAGE("--prepare and %s%s%s: --prepare only makes and fills the "
+				     "files and measures the fill; %s belongs to the test run",
+				     optname(id, a, sizeof(a)), st->given[id] ? " " : "",
+				     st->given[id] ? st->given[id] : "", a);
+	}
+	return 0;
 }
 
 /*
@@ -372,6 +487,7 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	const char *s = st->bs, *why = NULL;
 	bool sync;
 	uint64_t k, min;
+	int r;
 	char a[24], b[24], who[32] = "the thread";
 
 	o->mode = st->mode == OPT_WRITE ? ATIO_MODE_WRITE
@@ -386,6 +502,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		? ATIO_UNIT_IOPS : ATIO_UNIT_MBS;
 	if (!s)
 		o->bs = o->random ? 4096 : 16ULL << 20;
+	if ((r = size_by_node(o, e)) != 0)
+		return r;
 	if (!st->nfiles)
 		o->nfiles = o->threads;
 	o->nfiles_given = st->nfiles != NULL;
@@ -404,6 +522,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	if (st->qsync && !sync)
 		return USAGE("-q %s: writes between syncs only apply to --fsync "
 			     "and --fdatasync", st->qsync);
+	if ((r = check_sync_prepare(o, st, e)) != 0)
+		return r;
 	eng = o->engine ? atio_engine_find(o->engine) : NULL;
 	if (eng && o->iodepth > eng->max_iodepth)
 		return USAGE("--iodepth %s: the %s engine runs one I/O at a "

@@ -262,13 +262,17 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
  * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
  * integers stop at 2^63, and a document may hold a 64-bit seed above it.
  */
-static int finish(json_t *doc, const json_error_t *je, const char *name,
+static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *name,
 		  struct atio_merge_doc *d, struct atio_error *e)
 {
 	int ret;
 
+	/*
+	 * A document cut inside a literal ("nu" of null) is an invalid token
+	 * to jansson; @at_end says the error came where the input ended.
+	 */
 	if (!doc) {
-		if (json_error_code(je) == json_error_premature_end_of_input)
+		if (json_error_code(je) == json_error_premature_end_of_input || at_end)
 			return BAD("%s: truncated: the JSON ends at line %d column %d before "
 				   "the document does", name, je->line, je->column);
 		return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column,
@@ -284,6 +288,7 @@ int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_erro
 	json_error_t je;
 	json_t *doc;
 	FILE *f;
+	bool at_end;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
@@ -295,8 +300,9 @@ int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_erro
 		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
 				      strerror(errno));
 	doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	at_end = !doc && feof(f);
 	fclose(f);
-	ret = finish(doc, &je, path, d, e);
+	ret = finish(doc, &je, at_end, path, d, e);
 	d->file = path;
 	return ret;
 }
@@ -305,10 +311,12 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 			   struct atio_error *e)
 {
 	json_error_t je;
+	json_t *doc;
 
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
 	atio_dir_stats_init(d->dir);
 	d->file = name;
-	return finish(json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je), &je, name, d, e);
+	doc = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	return finish(doc, &je, !doc && (size_t)je.position >= strlen(text), name, d, e);
 }

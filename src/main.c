@@ -34,6 +34,7 @@
 #include "atio/dataset.h"
 #include "atio/engine.h"
 #include "atio/merge.h"
+#include "atio/node.h"
 #include "atio/pool.h"
 #include "atio/report.h"
 #include "atio/target.h"
@@ -159,22 +160,6 @@ static void wait_realtime(struct watch *wt, uint64_t ns)
 	}
 }
 
-/* MemAvailable from /proc/meminfo in bytes, or 0 when it cannot be read. */
-static uint64_t mem_available(void)
-{
-	char line[128];
-	unsigned long long kib = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-			break;
-	fclose(f);
-	return (uint64_t)kib << 10;
-}
-
 /*
  * The memory @n threads' buffers of @each bytes take (@what they are),
  * checked against MemAvailable before they are made; @o_threads is -p. Returns 0, or
@@ -183,7 +168,7 @@ static uint64_t mem_available(void)
 static int check_memory(unsigned o_threads, unsigned n, uint64_t each, const char *what,
 			struct atio_error *e)
 {
-	uint64_t need = each * n, avail = mem_available();
+	uint64_t need = each * n, avail = atio_node_meminfo("MemAvailable");
 
 	if (!avail || need <= avail)
 		return 0;
@@ -226,21 +211,31 @@ static void *fill_main(void *p)
 	return NULL;
 }
 
-/* Survey the files and fill what is missing, while watching for signals. */
+/*
+ * Survey the files and fill what is missing, while watching for signals;
+ * what the survey found in @fs, the fill's time in @fill_ns.
+ */
 static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
-		   struct atio_error *e)
+		   struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_error *e)
 {
-	struct atio_fill_stats fs;
+	struct atio_fill_stats fs = { 0 };
 	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
 	pthread_t th;
 	unsigned nfill;
+	uint64_t t0;
 	int ret;
 
+	*fill_ns = 0;
 	ret = atio_dataset_survey(ds, o, &fs, e);
+	*out = fs;
 	if (ret)
 		return ret;
-	if (fs.to_write == 0 && fs.truncated == 0)
+	if (fs.to_write == 0 && fs.truncated == 0) {
+		if (o->verbose && !ds->device)
+			say("dataset complete: %u file(s) of %.2f MiB: 0 new, %u reused; "
+			    "nothing to write", ds->nfiles, atio_mib(ds->file_size), fs.reused);
 		return 0;
+	}
 	/* One fill thread per file to fill, at most -p, each with a chunk buffer. */
 	nfill = fs.created + fs.resumed + fs.truncated + fs.taken;
 	ret = check_memory(o->threads, nfill < o->threads ? nfill : o->threads,
@@ -250,10 +245,12 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated, "
 	    "%u taken over; writing %.2f MiB", ds->nfiles, atio_mib(ds->file_size), fs.created,
 	    fs.resumed, fs.reused, fs.truncated, fs.taken, atio_mib(fs.to_write));
+	t0 = atio_now_ns();
 	if (pthread_create(&th, NULL, fill_main, &fa) != 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the fill thread");
 	wait_threads(wt, 1, NULL, NULL);
 	pthread_join(th, NULL);
+	*fill_ns = atio_now_ns() - t0;
 	if (ds->unmarked)
 		say("warning: the filesystem of -f %s keeps no user extended attributes: "
 		    "atio could not mark the %u file(s) it created, and a later run will "
@@ -264,13 +261,15 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	return fa.ret;
 }
 
-/* Warn when the page cache may hold much of a --cached dataset. */
+/*
+ * Warn when the page cache may hold much of a --cached dataset. Not with
+ * -u auto: twice MemTotal is the guard this warning asks for.
+ */
 static void warn_cache(const struct atio_opts *o)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	uint64_t ram = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+	uint64_t ram = atio_node_meminfo("MemTotal");
 
-	if (!o->direct && ram && o->total < 2 * ram)
+	if (!o->direct && !o->total_auto && ram && o->total < 2 * ram)
 		say("warning: the dataset (-u %.2f MiB) is smaller than twice the RAM "
 		    "(%.2f MiB): the page cache may serve part of this --cached test; "
 		    "use a larger -u or --uncached", atio_mib(o->total), atio_mib(ram));
@@ -482,6 +481,24 @@ static int fail(const struct atio_error *e)
 	return e->exit ? e->exit : ATIO_EXIT_FAIL;
 }
 
+/* --prepare: the fill's outcome on stdout; the files stay. Returns the exit status. */
+static int prepare_done(const struct atio_opts *o, const struct atio_dataset *ds,
+			const struct atio_fill_stats *fs, uint64_t fill_ns)
+{
+	struct atio_prepare_result p = {
+		.opts = o, .version = ATIO_VERSION, .files = ds->nfiles,
+		.file_size = ds->file_size, .created = fs->created, .resumed = fs->resumed,
+		.reused = fs->reused, .truncated = fs->truncated, .taken = fs->taken,
+		.written = fs->to_write, .elapsed_ns = fill_ns,
+	};
+
+	if (o->json)
+		atio_report_prepare_json(stdout, &p);
+	else
+		atio_report_prepare_text(stdout, &p);
+	return ATIO_EXIT_OK;
+}
+
 static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 {
 	struct atio_error e = { 0 };
@@ -492,6 +509,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_stats *per = NULL;
 	struct atio_dir_stats *dir = NULL;
 	struct atio_result res = { .opts = o, .version = ATIO_VERSION, .engine = engine->name };
+	struct atio_fill_stats fs;
+	uint64_t fill_ns;
 	sigset_t set;
 	bool uses_files;
 	int ret = 0, status;
@@ -510,12 +529,23 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		return ATIO_EXIT_FAIL;
 	}
 
-	if (check_run_memory(o, sh.depth, &e) || atio_dataset_plan(&ds, o, &e))
+	if ((!o->prepare && check_run_memory(o, sh.depth, &e)) ||
+	    atio_dataset_plan(&ds, o, &e))
 		return fail(&e);
+	if (o->prepare && ds.device) {
+		atio_dataset_free(&ds);
+		say("--prepare: -f %s is a block device: atio never fills one; nothing to "
+		    "prepare", o->path);
+		return ATIO_EXIT_USAGE;
+	}
 	/* The null engine does no I/O: no file is made, opened or dropped. */
 	uses_files = !engine->no_io;
 	if (uses_files) {
-		ret = prepare(&ds, o, &wt, &e);
+		ret = prepare(&ds, o, &wt, &fs, &fill_ns, &e);
+		if (!ret && o->prepare) {
+			status = prepare_done(o, &ds, &fs, fill_ns);
+			goto out;
+		}
 		if (!ret)
 			ret = atio_dataset_open(&ds, o, &e);
 		if (!ret && !o->keep_cache)
@@ -772,7 +802,7 @@ int main(int argc, char **argv)
 			atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
 		return flush_stdout("the settings") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
-	if (o.verbose && !o.json) {
+	if (o.verbose && !o.json && !o.prepare) {
 		atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
 		fflush(stdout);
 	}

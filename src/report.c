@@ -152,6 +152,21 @@ static void format_op(char *buf, size_t len, const struct atio_opts *o)
 }
 
 /*
+ * The header lines of durable writes and sizing by the node, each only
+ * when it applies: how the files are opened, and where -u auto took the
+ * total size from.
+ */
+static void header_extras(FILE *f, const struct atio_opts *o)
+{
+	if (o->open_sync)
+		fprintf(f, "Open: %s: each write is durable when it returns\n",
+			atio_open_sync_flag(o->open_sync));
+	if (o->total_auto)
+		fprintf(f, "Size: %.2f MB (auto: twice MemTotal, %.2f MB)\n",
+			atio_mib(o->total), atio_mib(o->node_mem_total));
+}
+
+/*
  * The at_io_iops header, line for line as at_io_iops printed it (with
  * "atio" as the title), then atio's Engine, Buffers, Seed and Filesystem
  * lines. The block size
@@ -171,7 +186,8 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	fputs("Version: ", f);
 	put_text(f, version ? version : "unknown");
 	putc('\n', f);
-	fprintf(f, "Processes: %u\n", o->threads);
+	fprintf(f, "Processes: %u%s\n", o->threads,
+		o->threads_auto ? " (auto: the CPUs atio may run on)" : "");
 
 	atio_format_time(t, sizeof(t), o->time_ns);
 	atio_format_time(w, sizeof(w), o->warmup_ns);
@@ -199,6 +215,7 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	fputs("Filesystem: ", f);
 	put_text(f, o->fstype ? o->fstype : "unknown");
 	putc('\n', f);
+	header_extras(f, o);
 }
 
 /*
@@ -312,6 +329,31 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 }
 
 /*
+ * The settings of durable writes, sizing by the node and --prepare:
+ * "open_sync" is "dsync", "osync" or null; "threads_auto" and
+ * "total_size_auto" say whether -p and -u were auto, and "node_cpus" and
+ * "node_mem_total" (bytes) what they were taken from (null when not auto).
+ */
+static void json_settings_extras(struct atio_json *j, const struct atio_opts *o)
+{
+	if (o->open_sync)
+		atio_json_string(j, "open_sync", o->open_sync == ATIO_OPEN_DSYNC ? "dsync" : "osync");
+	else
+		atio_json_null(j, "open_sync");
+	atio_json_bool(j, "threads_auto", o->threads_auto);
+	if (o->threads_auto)
+		atio_json_uint(j, "node_cpus", o->node_cpus);
+	else
+		atio_json_null(j, "node_cpus");
+	atio_json_bool(j, "total_size_auto", o->total_auto);
+	if (o->total_auto)
+		atio_json_uint(j, "node_mem_total", o->node_mem_total);
+	else
+		atio_json_null(j, "node_mem_total");
+	atio_json_bool(j, "prepare", o->prepare);
+}
+
+/*
  * The "settings" object, shared by the -a --json document and the result
  * document. The command line carries "-a " in front under -a, as the text
  * header does. sync_every is written in every mode so that the object has
@@ -354,6 +396,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 		atio_json_uint(j, "mix", o->mix);
 	else
 		atio_json_null(j, "mix");
+	json_settings_extras(j, o);
 	atio_json_object_end(j);
 }
 
@@ -565,4 +608,57 @@ void atio_report_json_hist(struct atio_json *j, const char *key, const struct at
 			   bool buckets)
 {
 	json_hist(j, key, h, buckets);
+}
+
+/*
+ * --prepare's text: one "prepare:" line with what the fill wrote, its time
+ * and MB/s (2^20 bytes a second), or that the dataset was complete and
+ * nothing was written; then a "files:" line with what the survey found.
+ */
+void atio_report_prepare_text(FILE *f, const struct atio_prepare_result *p)
+{
+	if (p->written)
+		fprintf(f, "prepare: %.2f MiB written in %.3f sec; %.2f MB/s\n",
+			atio_mib(p->written), ns_to_sec(p->elapsed_ns),
+			mb_per_sec(p->written, p->elapsed_ns));
+	else if (p->truncated)
+		fprintf(f, "prepare: nothing written: %u file(s) cut to size\n", p->truncated);
+	else
+		fputs("prepare: nothing written: the dataset was complete\n", f);
+	fprintf(f, "files: %u of %.2f MiB at ", p->files, atio_mib(p->file_size));
+	put_text(f, p->opts->path ? p->opts->path : "(none)");
+	fprintf(f, ": %u new, %u resumed, %u reused, %u truncated, %u taken over\n",
+		p->created, p->resumed, p->reused, p->truncated, p->taken);
+}
+
+/*
+ * --prepare --json: the "atio" and "settings" objects of every document,
+ * then "prepare" with the same figures as the text; "mbs" is null when
+ * nothing was written.
+ */
+void atio_report_prepare_json(FILE *f, const struct atio_prepare_result *p)
+{
+	struct atio_json j;
+
+	atio_json_init(&j, f);
+	atio_json_object_begin(&j, NULL);
+	json_atio(&j, p->version);
+	json_settings(&j, p->opts, NULL);
+	atio_json_object_begin(&j, "prepare");
+	atio_json_uint(&j, "files", p->files);
+	atio_json_uint(&j, "file_size", p->file_size);
+	atio_json_uint(&j, "created", p->created);
+	atio_json_uint(&j, "resumed", p->resumed);
+	atio_json_uint(&j, "reused", p->reused);
+	atio_json_uint(&j, "truncated", p->truncated);
+	atio_json_uint(&j, "taken_over", p->taken);
+	atio_json_uint(&j, "bytes_written", p->written);
+	atio_json_double(&j, "time_sec", ns_to_sec(p->elapsed_ns));
+	if (p->written)
+		atio_json_double(&j, "mbs", mb_per_sec(p->written, p->elapsed_ns));
+	else
+		atio_json_null(&j, "mbs");
+	atio_json_bool(&j, "complete_already", p->written == 0 && p->truncated == 0);
+	atio_json_object_end(&j);
+	atio_json_object_end(&j);
 }

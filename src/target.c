@@ -139,10 +139,10 @@ static int check_device(const struct atio_target *t, struct atio_opts *o,
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--remove: -f %s is a block "
 				      "device, which atio never removes", o->path);
 	if (o->total_given && o->total > size)
-		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-u: %" PRIu64 " bytes "
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-u%s: %" PRIu64 " bytes "
 				      "(%.2f MiB) is more than the block device %s holds "
-				      "(%.2f MiB usable in 4K blocks)", o->total, atio_mib(o->total),
-				      o->path, atio_mib(size));
+				      "(%.2f MiB usable in 4K blocks)", o->total_auto ? " auto" : "",
+				      o->total, atio_mib(o->total), o->path, atio_mib(size));
 	atio_target_defaults(t, o);
 	k = o->threads;
 	min = (k * o->bs + 4095) & ~(uint64_t)4095;

@@ -24,6 +24,13 @@ enum atio_mode {
 	ATIO_MODE_MIX,             /* --mix R: each I/O a read with R% chance, else a write */
 };
 
+/* How the files are opened for the run: each write durable when it returns. */
+enum atio_open_sync {
+	ATIO_OPEN_PLAIN,
+	ATIO_OPEN_DSYNC,           /* --dsync: O_DSYNC, the data and what reads it need */
+	ATIO_OPEN_OSYNC,           /* --osync: O_SYNC, also every metadata change */
+};
+
 enum atio_unit {
 	ATIO_UNIT_MBS,             /* MB/s, 2^20 bytes */
 	ATIO_UNIT_IOPS,            /* IOPS; sync/s in the sync modes */
@@ -72,6 +79,13 @@ struct atio_opts {
 	const char *fstype;        /* filesystem of -f, set by main; NULL if unknown */
 	/* --mix */
 	unsigned mix;              /* --mix R: the read percentage, 1..99; 0 otherwise */
+	/* Durable writes, sizing by the node, --prepare. */
+	enum atio_open_sync open_sync; /* --dsync, --osync */
+	bool threads_auto;         /* -p auto: threads = atio_node_cpus() */
+	bool total_auto;           /* -u auto: total = twice MemTotal */
+	unsigned node_cpus;        /* with -p auto: the CPUs counted */
+	uint64_t node_mem_total;   /* with -u auto: MemTotal in bytes */
+	bool prepare;              /* --prepare: make the files, measure the fill, exit */
 };
 
 enum atio_cli_action {
@@ -92,7 +106,10 @@ int atio_cli_parse(int argc, char **argv, struct atio_opts *o, struct atio_error
 
 /*
  * Write the canonical command line of @o, in at_io_iops' order, e.g.
- * "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S".
+ * "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S", then
+ * --dsync or --osync and --prepare when given. -p auto and -u auto are
+ * written as "auto" (and -n, when it follows -p auto, left out), so that
+ * the line sizes the test again on another node.
  * Returns what snprintf returns.
  */
 int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o);
@@ -106,6 +123,15 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
 
 /* Print the --help text to @f (src/usage.c). */
 void atio_cli_usage(FILE *f);
+
+/*
+ * Whether mode @m writes: every mode but --read. The options that only make
+ * sense for writes (--dsync, --osync) ask this rather than list the modes.
+ */
+bool atio_mode_writes(enum atio_mode m);
+
+/* "O_DSYNC", "O_SYNC", or NULL for a plain open. */
+const char *atio_open_sync_flag(enum atio_open_sync s);
 
 /* Names of the workload modes and the unit of the result line. */
 const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync", "mix" */

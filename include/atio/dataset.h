@@ -134,7 +134,8 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 		      const int *stop, struct atio_error *e);
 
 /*
- * Open every file for the run (O_DIRECT with --uncached), check that the
+ * Open every file for the run (O_DIRECT with --uncached, O_DSYNC with
+ * --dsync, O_SYNC with --osync), check that the
  * filesystem accepts O_DIRECT at the block size, and fill in the segments'
  * descriptors. Returns 0 or a negative errno with @e filled.
  */

@@ -95,5 +95,24 @@ void atio_report_dir_text(FILE *f, const char *name, const struct atio_dir_stats
  */
 void atio_report_dir_json(struct atio_json *j, const char *key, const struct atio_dir_stats *d,
 			  uint64_t total_ops, double iops, double mbs, bool buckets);
+/* What --prepare did: the survey's counts and the fill's bytes and time. */
+struct atio_prepare_result {
+	const struct atio_opts *opts;
+	const char *version;
+	unsigned files;
+	uint64_t file_size;
+	unsigned created, resumed, reused, truncated, taken;
+	uint64_t written;          /* bytes the fill wrote, 0 when complete */
+	uint64_t elapsed_ns;       /* the fill's time, fdatasync included */
+};
+
+/*
+ * --prepare's result: "prepare: X MiB written in T sec; Y MB/s" (or
+ * "prepare: nothing written: the dataset was complete") and a "files:"
+ * line; neither has the word of the result line. As JSON: the settings
+ * and a "prepare" object.
+ */
+void atio_report_prepare_text(FILE *f, const struct atio_prepare_result *p);
+void atio_report_prepare_json(FILE *f, const struct atio_prepare_result *p);
 
 #endif

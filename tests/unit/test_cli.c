@@ -2,7 +2,8 @@
 /*
  * Unit tests of src/cli.c: size, time and number parsing, size formatting,
  * option defaults, every usage error, the canonical command line and the
- * --help text.
+ * --help text; --dsync, --osync, -p auto, -u auto (with src/node.c) and
+ * --prepare.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "atio/cli.h"
+#include "atio/node.h"
 
 #define GiB (1ULL << 30)
 #define MiB (1ULL << 20)
@@ -903,6 +905,107 @@ static void test_mix(void **state)
 	(void)state;
 }
 
+/* --dsync, --osync: write modes only, one of them, in the command line. */
+static void test_open_sync(void **state)
+{
+	struct atio_opts o;
+
+	parse_ok("--write --rand -u 8M -f d", &o);
+	assert_int_equal(o.open_sync, ATIO_OPEN_PLAIN);
+	assert_null(atio_open_sync_flag(o.open_sync));
+	parse_ok("--write --dsync --rand -u 8M -f d", &o);
+	assert_int_equal(o.open_sync, ATIO_OPEN_DSYNC);
+	assert_string_equal(atio_open_sync_flag(o.open_sync), "O_DSYNC");
+	parse_ok("--fdatasync --osync --rand -u 8M -f d", &o);
+	assert_int_equal(o.open_sync, ATIO_OPEN_OSYNC);
+	assert_string_equal(atio_open_sync_flag(o.open_sync), "O_SYNC");
+	parse_ok("--fsync --dsync --dsync --rand -u 8M -f d", &o);
+	assert_int_equal(o.open_sync, ATIO_OPEN_DSYNC);
+	expect_error("--dsync --rand -u 8M -f d", "--dsync: makes writes durable");
+	expect_error("--read --osync --rand -u 8M -f d", "--osync: makes writes durable");
+	expect_error("--write --dsync --osync -f d", "--dsync and --osync are contradictory");
+	expect_cmdline("--write --rand --dsync -p 2 -u 8M -f d",
+		       "--write --rand -s 4K --iops -p 2 -n 2 -t 60 --cached -u 8M --dsync");
+	expect_cmdline("--osync --fsync -q 4 -S -u 1G -f d",
+		       "--fsync --seq -s 16M -q 4 --mbs -p 1 -n 1 -t 60 --cached -u 1G -S --osync");
+	assert_false(atio_mode_writes(ATIO_MODE_READ));
+	assert_true(atio_mode_writes(ATIO_MODE_WRITE));
+	assert_true(atio_mode_writes(ATIO_MODE_FSYNC));
+	assert_true(atio_mode_writes(ATIO_MODE_FDATASYNC));
+	(void)state;
+}
+
+/* -p auto and -u auto: the node's figures, "auto" in the command line. */
+static void test_auto_sizing(void **state)
+{
+	struct atio_opts o;
+	uint64_t mem = atio_node_meminfo("MemTotal");
+
+	/* A key is matched whole: a prefix of one is no key. */
+	assert_true(mem > 0);
+	assert_int_equal(atio_node_meminfo("MemTota"), 0);
+	assert_int_equal(atio_node_meminfo("NoSuchField"), 0);
+	assert_true(atio_node_meminfo("MemAvailable") <= mem);
+
+	parse_ok("-p auto -u 1G -f d", &o);
+	assert_true(o.threads_auto);
+	assert_false(o.total_auto);
+	assert_int_equal(o.threads, atio_node_cpus() < ATIO_MAX_THREADS
+			 ? atio_node_cpus() : ATIO_MAX_THREADS);
+	assert_int_equal(o.node_cpus, atio_node_cpus());
+	assert_int_equal(o.nfiles, o.threads);
+	expect_cmdline("-p auto -u 1G -f d",
+		       "--read --seq -s 16M --mbs -p auto -t 60 --cached -u 1G");
+	expect_cmdline("-p auto -n 3 -u 1G -f d",
+		       "--read --seq -s 16M --mbs -p auto -n 3 -t 60 --cached -u 1G");
+
+	parse_ok("--rand -u auto -f d", &o);
+	assert_true(o.total_auto);
+	assert_int_equal(o.node_mem_total, mem);
+	assert_int_equal(o.total, 2 * mem);
+	expect_cmdline("--rand -u auto -p 2 -f d",
+		       "--read --rand -s 4K --iops -p 2 -n 2 -t 60 --cached -u auto");
+	expect_cmdline("-a --rand -p auto -u auto",
+		       "-a --read --rand -s 4K --iops -p auto -t 60 --cached -u auto");
+
+	expect_error("-u autox -f d", "-u autox: not a size");
+	expect_error("-u Auto -f d", "-u Auto: not a size");
+	expect_error("-p auto3 -f d", "-p auto3: number of threads must be a whole number or auto");
+	expect_error("-p auto -p 2 -f d", "-p given twice (auto and 2)");
+	expect_error("-u 1G -u auto -f d", "-u given twice (1G and auto)");
+	(void)state;
+}
+
+/* --prepare: the files' options go, the test run's are refused by name. */
+static void test_prepare(void **state)
+{
+	static const char *const refused[][2] = {
+		{ "--prepare -a -f d", "--prepare and -a:" },
+		{ "--prepare -t 5 -f d", "--prepare and -t 5:" },
+		{ "--prepare -w 1 -f d", "--prepare and -w 1:" },
+		{ "--prepare --fsync -q 2 -f d", "--prepare and -q 2:" },
+		{ "--prepare -S -f d", "--prepare and -S:" },
+		{ "--prepare --iops -f d", "--prepare and --iops:" },
+		{ "--prepare --mbs -f d", "--prepare and --mbs:" },
+		{ "--prepare --start-at - -f d", "--prepare and --start-at -:" },
+		{ "--prepare --remove -f d", "--prepare and --remove:" },
+		{ "--prepare --keep-cache -f d", "--prepare and --keep-cache:" },
+		{ "--prepare --engine sync -f d", "--prepare and --engine sync:" },
+		{ "--prepare --iodepth 4 -f d", "--prepare and --iodepth 4:" },
+		{ "--prepare --write --dsync -f d", "--prepare and --dsync:" },
+		{ "--prepare --write --osync -f d", "--prepare and --osync:" },
+	};
+	struct atio_opts o;
+
+	parse_ok("--prepare -p 4 -n 2 -s 4K -u 64M --seed 7 --uncached --write -f d", &o);
+	assert_true(o.prepare);
+	expect_cmdline("--prepare -p 2 -u 64M -f d",
+		       "--read --seq -s 16M --mbs -p 2 -n 2 -t 60 --cached -u 64M --prepare");
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		expect_error(refused[i][0], refused[i][1]);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -932,6 +1035,9 @@ int main(void)
 		cmocka_unit_test(test_repeated_parsing),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_mix),
+		cmocka_unit_test(test_open_sync),
+		cmocka_unit_test(test_auto_sizing),
+		cmocka_unit_test(test_prepare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

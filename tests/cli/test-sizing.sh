@@ -1,0 +1,293 @@
+#!/bin/bash
+# Sizing by the node and --prepare.
+#
+# -p auto is the CPUs atio may run on (nproc, and 1 under taskset -c 0),
+# -u auto twice MemTotal of /proc/meminfo; the header and the JSON say what
+# was chosen and why, the command line keeps "auto"; bad values exit 2
+# naming them. A -u auto run with --cached gives no page cache warning,
+# and on a disk too small for it fails before writing anything.
+#
+# --prepare makes and fills the files and prints the fill's MB/s on a line
+# without the result line's word; a run with the same settings then
+# reuses them without a write, a second --prepare writes nothing and says
+# so, a partial dataset is resumed; options of the test run are refused.
+#
+# A real -u auto is twice this machine's RAM, more than a test may write:
+# the runs that fill an auto-sized dataset do it in a mount namespace of
+# their own where /proc/meminfo is a copy of the real one with a small
+# MemTotal (16 MiB), so that atio reads the same file, just a smaller node.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+D=$WORK/d
+mkdir "$D"
+LOOP=''
+MNT=$WORK/mnt
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+teardown() {
+	if mountpoint -q "$MNT" 2>/dev/null; then
+		umount "$MNT" || true
+	fi
+	if [ -n "$LOOP" ]; then
+		losetup -d "$LOOP" 2>/dev/null || true
+	fi
+	cleanup
+}
+trap teardown EXIT
+
+# jget FILE KEY...: the value at KEY... of the JSON document FILE, as
+# Python prints it (True, None, 123); "invalid" when it is no JSON.
+jget() {
+	python3 -c '
+import json, sys
+try:
+    v = json.load(open(sys.argv[1]))
+except ValueError:
+    print("invalid")
+    sys.exit(0)
+for k in sys.argv[2:]:
+    v = v[k]
+print(v)' "$@"
+}
+
+# mib BYTES: BYTES in MiB as atio prints them, "%.2f".
+mib() {
+	awk -v b="$1" 'BEGIN {printf "%.2f", b / 1048576}'
+}
+
+# refused WHAT ERE ARG...: exit 2, nothing on stdout, stderr matches ERE.
+refused() {
+	local what=$1 ere=$2
+
+	shift 2
+	run_atio "$@"
+	expect_code "$what: exit 2" 2
+	expect_empty "$what: nothing on stdout" "$OUT"
+	expect_match "$what: the message names it" "$ERR" "$ere"
+}
+
+CPUS=$(nproc)
+MEM=$(awk '$1 == "MemTotal:" && $2 > 0 {print $2}' /proc/meminfo)
+if [ -z "$MEM" ]; then
+	die "no MemTotal in /proc/meminfo"
+fi
+MEM=$((MEM * 1024))
+TOTAL=$((2 * MEM))
+
+# -a: the chosen values and why, from the sources the test reads itself.
+run_atio -a -p auto -u auto --rand -f "$D"
+expect_code "-a -p auto -u auto: exit 0" 0
+expect_match "-a -p auto: Processes is nproc ($CPUS), auto" "$OUT" \
+	"^Processes: $CPUS \\(auto: the CPUs atio may run on\\)\$"
+expect_match "-a -u auto: Testcase: $CPUS files of twice MemTotal, $(mib "$TOTAL") MB" "$OUT" \
+	"^Testcase: create/open $CPUS file\\(s\\) of total size $(mib "$TOTAL") MB .* start $CPUS thread\\(s\\)"
+expect_match "-a -u auto: the Size line says twice MemTotal ($(mib "$MEM") MB)" "$OUT" \
+	"^Size: $(mib "$TOTAL") MB \\(auto: twice MemTotal, $(mib "$MEM") MB\\)\$"
+expect_match "-a: Cmdline keeps -p auto and -u auto, and no -n" "$OUT" \
+	'^Cmdline: -a --read --rand -s 4K --iops -p auto -t 60 --cached -u auto$'
+cmd=$(sed -n 's/^Cmdline: //p' "$OUT")
+# shellcheck disable=SC2086 # the command line is words
+run_atio $cmd -f "$D"
+expect_match "the printed Cmdline gives the same Cmdline" "$OUT" "^Cmdline: $cmd\$"
+
+run_atio -a -p auto -n 3 -u 1G -f "$D"
+expect_match "-a -p auto -n 3: Cmdline keeps -n 3" "$OUT" '^Cmdline: .* -p auto -n 3 -t '
+expect_match "-a -p auto -n 3: three files" "$OUT" '^Testcase: create/open 3 file\(s\)'
+run_atio -a -p 2 -u 1G -f "$D"
+expect_match "-a -p 2: no auto on the Processes line" "$OUT" '^Processes: 2$'
+expect_no_match "-a -u 1G: no Size line" "$OUT" '^Size:'
+
+if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
+	LAST="taskset -c 0 atio -a -p auto"
+	taskset -c 0 "$ATIO" -a -p auto -u 1G -f "$D" >"$OUT" 2>"$ERR" || true
+	expect_match "taskset -c 0: -p auto is the one CPU atio may run on" "$OUT" '^Processes: 1 \(auto'
+else
+	skip_check "taskset -c 0: -p auto is 1" "no taskset"
+fi
+
+if command -v python3 >/dev/null 2>&1; then
+	run_atio -a --json -p auto -u auto --rand -f "$D"
+	check "--json: settings.threads = nproc" [ "$(jget "$OUT" settings threads)" = "$CPUS" ]
+	check "--json: settings.threads_auto" [ "$(jget "$OUT" settings threads_auto)" = True ]
+	check "--json: settings.node_cpus = nproc" [ "$(jget "$OUT" settings node_cpus)" = "$CPUS" ]
+	check "--json: settings.total_size = 2 x MemTotal" [ "$(jget "$OUT" settings total_size)" = "$TOTAL" ]
+	check "--json: settings.total_size_auto" [ "$(jget "$OUT" settings total_size_auto)" = True ]
+	check "--json: settings.node_mem_total = MemTotal" [ "$(jget "$OUT" settings node_mem_total)" = "$MEM" ]
+	run_atio -a --json -p 3 -u 1G -f "$D"
+	check "--json -p 3 -u 1G: not auto, node figures null" \
+		[ "$(jget "$OUT" settings threads_auto) $(jget "$OUT" settings total_size_auto) $(jget "$OUT" settings node_cpus) $(jget "$OUT" settings node_mem_total)" = "False False None None" ]
+else
+	skip_check "--json settings of -p auto -u auto" "no python3"
+fi
+
+refused "-u autox" '^atio: -u autox: not a size .* nor auto' -u autox -f "$D"
+refused "-u AUTO" '^atio: -u AUTO: not a size' -u AUTO -f "$D"
+refused "-p auto3" '^atio: -p auto3: number of threads must be a whole number or auto' -p auto3 -f "$D"
+refused "-p Auto" '^atio: -p Auto: ' -p Auto -f "$D"
+refused "-p auto -p 2" '^atio: -p given twice \(auto and 2\)' -p auto -p 2 -f "$D"
+refused "-u auto -u 1G" '^atio: -u given twice \(auto and 1G\)' -u auto -u 1G -f "$D"
+refused "-p ''" '^atio: -p: the value is empty' -p '' -f "$D"
+
+# --prepare: a new dataset, then reused by a run and by a second --prepare.
+run_atio --prepare -p 2 -n 3 -s 4K -u 24M -f "$D"
+expect_code "--prepare -p 2 -n 3 -u 24M: exit 0" 0
+expect_match "--prepare: the fill's MB/s" "$OUT" \
+	'^prepare: 24\.00 MiB written in [0-9]+\.[0-9]{3} sec; [0-9]+\.[0-9]{2} MB/s$'
+expect_match "--prepare: the files line" "$OUT" \
+	"^files: 3 of 8\\.00 MiB at $D: 3 new, 0 resumed, 0 reused, 0 truncated, 0 taken over\$"
+expect_count "--prepare: no stdout line has the result line's word" "$OUT" rate 0
+expect_count "--prepare: two lines on stdout" "$OUT" '.' 2
+secs=$(sed -nE 's/^prepare: .* in ([0-9.]+) sec; ([0-9.]+) MB\/s$/\1/p' "$OUT")
+mbs=$(sed -nE 's/^prepare: .* in ([0-9.]+) sec; ([0-9.]+) MB\/s$/\2/p' "$OUT")
+check "--prepare: MB/s is 24 MiB over the time printed ($mbs MB/s, $secs sec)" \
+	near "$mbs" "$(awk -v t="$secs" 'BEGIN {print 24 / t}')" 0.02
+why=()
+for i in 0 1 2; do
+	f=$D/atio.$i
+	[ -f "$f" ] || why+=("no $f")
+	[ -f "$f" ] && [ "$(file_size "$f")" -eq $((8 << 20)) ] || why+=("$f is not 8 MiB")
+	[ -f "$f" ] && not_sparse "$f" || why+=("$f is sparse")
+	[ -f "$f" ] && incompressible "$f" || why+=("$f compresses")
+done
+verdict "--prepare: three complete files of incompressible data" "$OUT"
+stamp() {
+	stat -c '%n %i %s %Y.%y %Z' "$D"/atio.[0-9]*
+}
+before=$(stamp)
+sleep 1.1
+
+run_atio --read --rand -p 2 -n 3 -s 4K -u 24M -t 0.3 -v -f "$D"
+expect_code "the run after --prepare: exit 0" 0
+check_result "the run after --prepare: the result line" IOPS
+expect_no_match "the run after --prepare: no fill" "$ERR" 'preparing'
+expect_match "the run after --prepare: 0 new, 3 reused, nothing to write" "$ERR" \
+	'^atio: dataset complete: 3 file\(s\) of 8\.00 MiB: 0 new, 3 reused; nothing to write$'
+check "the run after --prepare: the files are untouched (inode, size, times)" [ "$before" = "$(stamp)" ]
+
+run_atio --prepare -p 2 -n 3 -s 4K -u 24M -f "$D"
+expect_code "--prepare of a complete dataset: exit 0" 0
+expect_match "--prepare of a complete dataset: nothing written, said" "$OUT" \
+	'^prepare: nothing written: the dataset was complete$'
+expect_match "--prepare of a complete dataset: 3 reused" "$OUT" '^files: 3 of .*: 0 new, 0 resumed, 3 reused'
+expect_empty "--prepare of a complete dataset: nothing on stderr" "$ERR"
+check "--prepare of a complete dataset: the files are untouched" [ "$before" = "$(stamp)" ]
+
+if command -v python3 >/dev/null 2>&1; then
+	run_atio --prepare --json -p 2 -n 3 -s 4K -u 24M -f "$D"
+	check "--prepare --json: one valid document saying nothing was written" \
+		[ "$(jget "$OUT" prepare bytes_written) $(jget "$OUT" prepare complete_already) $(jget "$OUT" prepare reused) $(jget "$OUT" prepare mbs) $(jget "$OUT" settings prepare)" = "0 True 3 None True" ]
+fi
+
+# A partial dataset: the short file is resumed from its last whole fill
+# chunk (4 MiB of its 5), the others kept.
+truncate -s 5M "$D/atio.1"
+other=$(stat -c '%i %Y' "$D/atio.0" "$D/atio.2")
+if command -v python3 >/dev/null 2>&1; then
+	run_atio --prepare --json -p 2 -n 3 -s 4K -u 24M -f "$D"
+	expect_code "--prepare --json of a partial dataset: exit 0" 0
+	check "--prepare --json of a partial dataset: 4 MiB written, 1 resumed, 2 reused" \
+		[ "$(jget "$OUT" prepare bytes_written) $(jget "$OUT" prepare resumed) $(jget "$OUT" prepare reused) $(jget "$OUT" prepare complete_already)" = "$((4 << 20)) 1 2 False" ]
+	check "--prepare --json: mbs is bytes over time_sec" \
+		near "$(jget "$OUT" prepare mbs)" "$(awk -v t="$(jget "$OUT" prepare time_sec)" 'BEGIN {print 4 / t}')" 0.001
+else
+	run_atio --prepare -p 2 -n 3 -s 4K -u 24M -f "$D"
+	expect_match "--prepare of a partial dataset: 4 MiB written" "$OUT" '^prepare: 4\.00 MiB written'
+fi
+expect_match "--prepare of a partial dataset: stderr says 1 to resume" "$ERR" \
+	'^atio: preparing 3 file\(s\) of 8\.00 MiB: 0 new, 1 to resume, 2 reused'
+check "--prepare of a partial dataset: atio.1 is whole again" \
+	[ "$(file_size "$D/atio.1")" -eq $((8 << 20)) ]
+check "--prepare of a partial dataset: the other files are untouched" \
+	[ "$other" = "$(stat -c '%i %Y' "$D/atio.0" "$D/atio.2")" ]
+
+# A smaller -u: the files are cut, nothing written.
+run_atio --prepare -p 2 -n 3 -s 4K -u 12M -f "$D"
+expect_code "--prepare with a smaller -u: exit 0" 0
+expect_match "--prepare with a smaller -u: nothing written, 3 files cut" "$OUT" \
+	'^prepare: nothing written: 3 file\(s\) cut to size$'
+check "--prepare with a smaller -u: the files are 4 MiB" \
+	[ "$(stat -c %s "$D"/atio.[0-9]* | sort -u)" = $((4 << 20)) ]
+
+# Options of the test run are refused, before any file is made.
+E=$WORK/empty
+mkdir "$E"
+refused "--prepare -a" '^atio: --prepare and -a: ' --prepare -a -f "$E"
+refused "--prepare -t 5" '^atio: --prepare and -t 5: .*-t belongs to the test run' --prepare -t 5 -f "$E"
+refused "--prepare -w 1" '^atio: --prepare and -w 1' --prepare -w 1 -f "$E"
+refused "--prepare --remove" '^atio: --prepare and --remove' --prepare --remove -f "$E"
+refused "--prepare --engine null" '^atio: --prepare and --engine null' --prepare --engine null
+refused "--prepare --write --dsync" '^atio: --prepare and --dsync' --prepare --write --dsync -f "$E"
+refused "--prepare -S" '^atio: --prepare and -S' --prepare -S -f "$E"
+refused "--prepare --start-at -" '^atio: --prepare and --start-at -' --prepare --start-at - -f "$E"
+refused "--prepare without -f" '^atio: -f is missing' --prepare
+check "the refused --prepare runs made no file" [ -z "$(listing "$E")" ]
+
+# An auto-sized dataset on a node with 16 MiB of RAM (see above): --prepare
+# fills twice that, a --cached run reuses it without the page cache warning,
+# while a -u 16M run on the same node still gets it.
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+	unshare -m --propagation private true 2>/dev/null; then
+	sed 's/^MemTotal:.*/MemTotal:          16384 kB/' /proc/meminfo >"$WORK/meminfo"
+	# small_node ARG...: atio ARG... where /proc/meminfo says 16 MiB.
+	small_node() {
+		LAST="atio (MemTotal 16 MiB) $*"
+		# shellcheck disable=SC2016 # expanded by the inner sh
+		if "${LIMIT[@]}" unshare -m --propagation private sh -c \
+			'mount --bind "$0" /proc/meminfo && exec "$@"' "$WORK/meminfo" \
+			"$ATIO" "$@" >"$OUT" 2>"$ERR"; then
+			RC=0
+		else
+			RC=$?
+		fi
+	}
+	A=$WORK/auto
+	mkdir "$A"
+	small_node --prepare -p auto -u auto -s 4K -f "$A"
+	expect_code "small node: --prepare -p auto -u auto: exit 0" 0
+	per=$(((32 << 20) / CPUS & ~4095))
+	expect_match "small node: --prepare writes twice 16 MiB in nproc files" "$OUT" \
+		"^prepare: $(mib $((per * CPUS))) MiB written in .*MB/s\$"
+	expect_match "small node: $CPUS new files" "$OUT" "^files: $CPUS of $(mib "$per") MiB at .*: $CPUS new,"
+	small_node --write --rand -p auto -u auto -t 0.3 --cached -f "$A"
+	expect_code "small node: -u auto --cached run: exit 0" 0
+	check_result "small node: -u auto --cached run: the result line" IOPS
+	expect_no_match "small node: -u auto --cached: the dataset is reused" "$ERR" 'preparing'
+	expect_no_match "small node: -u auto --cached: no page cache warning" "$ERR" 'page cache'
+	small_node --write --rand -p 1 -u 16M -t 0.3 --cached -f "$A/x"
+	expect_match "small node: -u 16M --cached still warns (twice 16 MiB is more)" "$ERR" \
+		'warning: the dataset \(-u 16\.00 MiB\) is smaller than twice the RAM \(16\.00 MiB\)'
+else
+	skip_check "an auto-sized dataset on a small node" "needs root and unshare -m"
+fi
+
+# On a disk smaller than twice the RAM, -u auto fails before writing.
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 ||
+	! command -v mkfs.ext4 >/dev/null 2>&1; then
+	skip_check "-u auto on a small disk" "needs root, losetup and mkfs.ext4"
+	finish
+fi
+truncate -s 64M "$WORK/disk.img"
+LOOP=$(losetup --find --show "$WORK/disk.img" 2>/dev/null) || LOOP=''
+mkdir "$MNT"
+if [ -z "$LOOP" ] || ! mkfs.ext4 -q -F "$LOOP" >/dev/null 2>&1 || ! mount "$LOOP" "$MNT"; then
+	skip_check "-u auto on a small disk" "no loop device with ext4 here"
+	finish
+fi
+used=$(df -P -B 1 "$MNT" | awk 'NR == 2 {print $3}')
+for args in "--prepare -p auto -u auto" "--write -p auto -u auto"; do
+	# shellcheck disable=SC2086 # the options are words
+	run_atio $args -f "$MNT"
+	expect_code "$args on a 64 MiB disk: exit 1" 1
+	expect_match "$args on a 64 MiB disk: not enough free space, $(mib "$TOTAL") MiB needed" "$ERR" \
+		"^atio: .*not enough free space: the files need $(mib "$TOTAL") MiB"
+	check "$args on a 64 MiB disk: no atio.N file made" [ -z "$(find "$MNT" -name 'atio.[0-9]*')" ]
+done
+check "nothing was written on the small disk" \
+	[ "$(df -P -B 1 "$MNT" | awk 'NR == 2 {print $3}')" -le $((used + 65536)) ]
+refused "-u auto on a 64 MiB block device" \
+	"^atio: -u auto: $TOTAL bytes .* more than the block device" --read -u auto -f "$LOOP"
+refused "--prepare on a block device" '^atio: --prepare: -f .* is a block device' --prepare -s 4K -u 1M -f "$LOOP"
+
+finish
