@@ -69,6 +69,7 @@ struct atio_opts {
 	bool total_given;          /* -u was given */
 	bool nfiles_given;         /* -n was given */
 	const char *fstype;        /* filesystem of -f, set by main; NULL if unknown */
+	bool check;                /* --check: read the dataset and check every sector */
 };
 
 enum atio_cli_action {

@@ -65,4 +65,11 @@ void atio_report_text(FILE *f, const struct atio_result *r);
  */
 void atio_report_json(FILE *f, const struct atio_result *r);
 
+/*
+ * Write @s (a path) to @f as text output may carry it: control characters
+ * escaped (\n, \t, \xNN) and every "rate" written r\x61te, so that grep
+ * rate finds the result line only. Ordinary paths print unchanged.
+ */
+void atio_report_put_text(FILE *f, const char *s);
+
 #endif
