@@ -32,6 +32,7 @@ enum {
 	OPT_TAKE_OVER, OPT_ALLOW_MEMORY_FS, OPT_ALLOW_DEVICE_WRITE,
 	OPT_MIX,
 	OPT_DSYNC, OPT_OSYNC, OPT_PREPARE,
+	OPT_CHECK,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -63,6 +64,7 @@ static const struct option longopts[] = {
 	{ "dsync",      no_argument,       NULL, OPT_DSYNC },
 	{ "osync",      no_argument,       NULL, OPT_OSYNC },
 	{ "prepare",    no_argument,       NULL, OPT_PREPARE },
+	{ "check",      no_argument,       NULL, OPT_CHECK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -321,6 +323,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		st->seen[id] = true;
 	switch (id) {
 	case OPT_READ: case OPT_WRITE: case OPT_FSYNC: case OPT_FDATASYNC:
+	case OPT_CHECK:
 		return pick(&st->mode, id, "workload", e);
 	case OPT_SEQ: case OPT_RAND:
 		return pick(&st->order, id, "access pattern", e);
@@ -474,6 +477,45 @@ static int check_sync_prepare(struct atio_opts *o, const struct pstate *st,
 }
 
 /*
+ * --check reads the dataset of -p, -n, -u and -f and checks every sector:
+ * the options of a timed test mean nothing there, and are refused rather
+ * than ignored. It reads with O_DIRECT unless --cached is given, so that
+ * the device answers, not the page cache; -s is the size of its reads
+ * (4M by default).
+ */
+static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
+{
+	static const int timed[] = { 't', 'w', 'q', OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
+				     OPT_SEED };
+	char a[24];
+
+	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++)
+		if (st->given[timed[i]])
+			return USAGE("%s %s: --check reads the dataset once and times "
+				     "nothing: leave %s out", optname(timed[i], a, sizeof(a)),
+				     st->given[timed[i]], optname(timed[i], a, sizeof(a)));
+	if (st->order || st->unit || o->skip_sync || o->remove || o->keep_cache ||
+	    o->take_over || o->allow_device_write || !o->thp || o->settings_only ||
+	    o->prepare || st->osync)
+		return USAGE("--check with %s: --check takes only -p, -n, -u, -s, -f, "
+			     "--cached or --uncached, --json and -v",
+			     o->settings_only ? "-a" : o->prepare ? "--prepare"
+			     : st->osync ? optname(st->osync, a, sizeof(a))
+			     : st->order ? optname(st->order, a, sizeof(a))
+			     : st->unit ? optname(st->unit, a, sizeof(a))
+			     : o->skip_sync ? "-S" : o->remove ? "--remove"
+			     : o->keep_cache ? "--keep-cache" : o->take_over ? "--take-over"
+			     : o->allow_device_write ? "--allow-device-write" : "--no-thp");
+	o->check = true;
+	o->direct = st->cache != OPT_CACHED;
+	o->random = false;
+	o->unit = ATIO_UNIT_MBS;
+	if (!st->bs)
+		o->bs = 4u << 20;
+	return 0;
+}
+
+/*
  * Once every option is known: turn the groups into settings, apply the
  * defaults that depend on other options, and judge the combinations. The
  * -u minimum: with n <= p files, k = ceil(p/n) threads share a file, so a
@@ -487,8 +529,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	const char *s = st->bs, *why = NULL;
 	bool sync;
 	uint64_t k, min;
-	int r;
 	char a[24], b[24], who[32] = "the thread";
+	int r;
 
 	o->mode = st->mode == OPT_WRITE ? ATIO_MODE_WRITE
 		: st->mode == OPT_FSYNC ? ATIO_MODE_FSYNC
@@ -508,6 +550,11 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		o->nfiles = o->threads;
 	o->nfiles_given = st->nfiles != NULL;
 	o->total_given = st->total != NULL;
+	if (st->mode == OPT_CHECK) {
+		r = check_opts(o, st, e);
+		if (r)
+			return r;
+	}
 
 	if (s && o->bs < ATIO_MIN_BS)
 		why = "at least 512";

@@ -29,6 +29,8 @@
 
 #include "config.h"
 #include "atio/buf.h"
+#include "atio/check.h"
+#include "atio/check_report.h"
 #include "atio/cli.h"
 #include "atio/clock.h"
 #include "atio/dataset.h"
@@ -611,6 +613,75 @@ out:
 	return status;
 }
 
+/* -v: one line a second on stderr while --check reads. */
+static void check_tick(void *arg, unsigned sec)
+{
+	struct atio_check *c = arg;
+	uint64_t done = __atomic_load_n(&c->checked, __ATOMIC_RELAXED);
+
+	say("check: %u s: %.2f of %.2f MiB (%.0f%%)", sec, atio_mib(done),
+	    atio_mib(c->to_check), c->to_check ? 100.0 * (double)done / (double)c->to_check : 100.0);
+}
+
+/*
+ * --check: plan the dataset as a run of the same -p, -n, -u and -f would,
+ * look at its files (shared lock, foreign files refused), read them whole
+ * and check every sector. Exit 0 when every sector is good and no file is
+ * missing; 1 when one is not (the report names them) or the check failed;
+ * 130 when interrupted, after printing what was checked.
+ */
+static int check_main(struct atio_opts *o)
+{
+	struct atio_error e = { 0 };
+	struct atio_dataset ds;
+	int stop = 0, ret, status;
+	struct watch wt = { .stop = &stop, .phase = "while checking" };
+	struct atio_check c = { .ds = &ds, .unit = (size_t)o->bs, .nthreads = o->threads,
+				.direct = o->direct, .stop = &stop };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	wt.sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	wt.done_fd = c.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (wt.sig_fd < 0 || wt.done_fd < 0) {
+		say("cannot set up signal handling: %s", strerror(errno));
+		return ATIO_EXIT_FAIL;
+	}
+	if (atio_dataset_plan(&ds, o, &e))
+		return fail(&e);
+	ret = atio_dataset_look(&ds, o, &e);
+	if (!ret)
+		ret = atio_check_start(&c, &e);
+	if (ret) {
+		status = fail(&e);
+		goto out;
+	}
+	wait_threads(&wt, c.started, o->verbose ? check_tick : NULL, &c);
+	ret = atio_check_finish(&c, &e);
+	if (ret) {
+		status = fail(&e);
+		goto out;
+	}
+	if (o->json)
+		atio_check_report_json(stdout, &c, ATIO_VERSION, wt.signo != 0);
+	else
+		atio_check_report_text(stdout, &c, wt.signo != 0);
+	status = wt.signo ? ATIO_EXIT_INTERRUPTED
+		: atio_check_ok(&c) ? ATIO_EXIT_OK : ATIO_EXIT_FAIL;
+out:
+	atio_check_free(&c);
+	atio_dataset_close(&ds, false, &e);
+	atio_dataset_free(&ds);
+	if (flush_stdout("the check") && status == ATIO_EXIT_OK)
+		status = ATIO_EXIT_FAIL;
+	return status;
+}
+
 /*
  * atio merge [--json] [[--clock-offset SEC] FILE]...: read every file as an
  * atio --json result, add them up and print the merge. --clock-offset
@@ -795,6 +866,8 @@ int main(int argc, char **argv)
 	status = check_target(&o, &tg, !engine->no_io);
 	if (status)
 		return status;
+	if (o.check)
+		return check_main(&o);
 	if (o.settings_only) {
 		if (o.json)
 			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);

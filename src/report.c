@@ -11,7 +11,7 @@
  * grep rate | awk '{print $6}', so the word "rate" is written on the result
  * line and nowhere else. The fixed texts below avoid it (also inside longer
  * words), and strings that come from the user (path, command line) go
- * through put_text(), which breaks up any "rate" they contain and escapes
+ * through atio_report_put_text(), which breaks up any "rate" they contain and escapes
  * control characters, so a path can neither add a matching line nor start a
  * new line of its own.
  */
@@ -89,13 +89,8 @@ static void format_trimmed(char *buf, size_t len, double x)
 		*--end = '\0';
 }
 
-/*
- * Write a user-supplied string into the text output. Control characters
- * become C escapes (\n, \t, \xHH) so the string stays on its line, and in
- * every "rate" the 'a' is written as \x61, so that grep rate still finds
- * the result line only. Ordinary paths print unchanged.
- */
-static void put_text(FILE *f, const char *s)
+/* See report.h: a user-supplied string, kept on its line and off grep rate. */
+void atio_report_put_text(FILE *f, const char *s)
 {
 	for (const char *p = s; *p; p++) {
 		unsigned char c = (unsigned char)*p;
@@ -180,11 +175,11 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 
 	atio_cli_cmdline(cmd, sizeof(cmd), o);
 	fputs("Title: atio\nCmdline: ", f);
-	put_text(f, cmd);
+	atio_report_put_text(f, cmd);
 	putc('\n', f);
 
 	fputs("Version: ", f);
-	put_text(f, version ? version : "unknown");
+	atio_report_put_text(f, version ? version : "unknown");
 	putc('\n', f);
 	fprintf(f, "Processes: %u%s\n", o->threads,
 		o->threads_auto ? " (auto: the CPUs atio may run on)" : "");
@@ -201,19 +196,19 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	format_op(op, sizeof(op), o);
 	fprintf(f, "Testcase: create/open %u file(s) of total size %.2f MB named ",
 		o->nfiles, atio_mib(o->total));
-	put_text(f, o->path ? o->path : "(none)");
+	atio_report_put_text(f, o->path ? o->path : "(none)");
 	fprintf(f, ", start %u thread(s) and do %s %s %s by %sKB blocks\n",
 		o->threads, o->direct ? "uncached" : "cached",
 		o->random ? "random" : "sequential", op, kb);
 
 	fputs("Engine: ", f);
-	put_text(f, engine_name(o, engine));
+	atio_report_put_text(f, engine_name(o, engine));
 	fprintf(f, ", iodepth %u\n", o->iodepth);
 	fprintf(f, "Buffers: %s\n",
 		o->thp ? "transparent huge pages where 2M or more" : "base pages");
 	fprintf(f, "Seed: %" PRIu64 "\n", o->seed);
 	fputs("Filesystem: ", f);
-	put_text(f, o->fstype ? o->fstype : "unknown");
+	atio_report_put_text(f, o->fstype ? o->fstype : "unknown");
 	putc('\n', f);
 	header_extras(f, o);
 }
@@ -626,7 +621,7 @@ void atio_report_prepare_text(FILE *f, const struct atio_prepare_result *p)
 	else
 		fputs("prepare: nothing written: the dataset was complete\n", f);
 	fprintf(f, "files: %u of %.2f MiB at ", p->files, atio_mib(p->file_size));
-	put_text(f, p->opts->path ? p->opts->path : "(none)");
+	atio_report_put_text(f, p->opts->path ? p->opts->path : "(none)");
 	fprintf(f, ": %u new, %u resumed, %u reused, %u truncated, %u taken over\n",
 		p->created, p->resumed, p->reused, p->truncated, p->taken);
 }

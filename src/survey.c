@@ -237,3 +237,24 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 	free(dir);
 	return ret;
 }
+
+int atio_dataset_look(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e)
+{
+	struct atio_fill_stats fs;
+	int ret = fd_limit(d, o, e);
+
+	if (ret)
+		return ret;
+	if (d->device) {
+		d->files[0].size = d->files[0].valid = d->file_size;
+		d->files[0].exists = true;
+		ret = atio_lock_take(&d->lock, d->files[0].path, true, false, e);
+	} else {
+		ret = atio_lock_take(&d->lock, d->prefix, false, false, e);
+		if (!ret)
+			ret = survey_files(d, o, &fs, e);
+	}
+	/* What a look accepted may be closed, never removed: it wrote nothing. */
+	d->surveyed = false;
+	return ret;
+}

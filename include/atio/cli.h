@@ -86,6 +86,7 @@ struct atio_opts {
 	unsigned node_cpus;        /* with -p auto: the CPUs counted */
 	uint64_t node_mem_total;   /* with -u auto: MemTotal in bytes */
 	bool prepare;              /* --prepare: make the files, measure the fill, exit */
+	bool check;                /* --check: read the dataset and check every sector */
 };
 
 enum atio_cli_action {

@@ -122,6 +122,15 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 			struct atio_fill_stats *fs, struct atio_error *e);
 
 /*
+ * What atio_dataset_survey() does for a reader that writes nothing
+ * (--check): the open-file limit, the lock (shared), and every file's
+ * state (which exist, are atio's, and their sizes), refusing foreign files
+ * as a run does; but no plan to fill and no free-space check. Returns 0 or
+ * a negative errno with @e filled.
+ */
+int atio_dataset_look(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);
+
+/*
  * Truncate every file the survey found longer than what it trusts, then
  * append incompressible data to every one it found short, in
  * parallel (one thread per file, at most @o->threads at once), and make it

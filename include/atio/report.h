@@ -114,5 +114,11 @@ struct atio_prepare_result {
  */
 void atio_report_prepare_text(FILE *f, const struct atio_prepare_result *p);
 void atio_report_prepare_json(FILE *f, const struct atio_prepare_result *p);
+/*
+ * Write @s (a path) to @f as text output may carry it: control characters
+ * escaped (\n, \t, \xNN) and every "rate" written r\x61te, so that grep
+ * rate finds the result line only. Ordinary paths print unchanged.
+ */
+void atio_report_put_text(FILE *f, const char *s);
 
 #endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_CHECK_H
+#define ATIO_CHECK_H
+
+/*
+ * --check: read a dataset whole and check every 512-byte sector against its
+ * stamp (include/atio/stamp.h), the integrity pass after a failover, a
+ * power loss or a firmware update.
+ *
+ * A sector is good when its stamp decodes, names the offset it was read
+ * from, and the rest of it is the keystream the stamp names. Otherwise it
+ * is bad, for one of the reasons of enum atio_check_kind. Holes (never
+ * written, SEEK_HOLE) are not read: they are counted as unwritten, not as
+ * bad, and so is what a file lacks to reach its planned size, since
+ * without a record of what was written (a later step) atio cannot tell
+ * lost data from data never written.
+ *
+ * The work. Every file is cut into units of the read size (-s, 4 MiB by
+ * default); threads (-p of them, at most one per unit) take units in order
+ * from a shared counter, read each with one pread() (O_DIRECT unless
+ * --cached) and check its sectors. The keystream is made once per run of
+ * sectors that continue each other's keystream (a whole unit of fill
+ * data, one block of a write), so checking costs about what making the
+ * data cost. Consecutive bad sectors of one kind in a unit are one range;
+ * the first ATIO_CHECK_LIST ranges found are kept, the others counted.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "atio/dataset.h"
+#include "atio/error.h"
+
+#define ATIO_CHECK_LIST 100
+
+enum atio_check_kind {
+	ATIO_CHECK_ZEROS,          /* every byte zero */
+	ATIO_CHECK_NO_STAMP,       /* no stamp atio reads: another program's data */
+	ATIO_CHECK_MISPLACED,      /* a good stamp of another offset */
+	ATIO_CHECK_CORRUPT,        /* the data differs from what its stamp names */
+	ATIO_CHECK_UNREADABLE,     /* the read failed */
+};
+
+/* One range of consecutive bad sectors of one kind. */
+struct atio_check_bad {
+	unsigned file;             /* index in the dataset's files */
+	uint64_t off;              /* offset of the first bad sector */
+	uint64_t len;              /* bytes */
+	enum atio_check_kind kind;
+	/*
+	 * MISPLACED: the offset the first sector's stamp names; CORRUPT: the
+	 * first differing byte of the first sector; UNREADABLE: the errno.
+	 */
+	uint64_t detail;
+};
+
+struct atio_check_file {
+	bool missing;              /* no file at the name */
+	uint64_t size;             /* its size when the check began */
+	uint64_t unwritten;        /* bytes in holes */
+};
+
+struct atio_check {
+	/* Set by the caller before atio_check_start(). */
+	struct atio_dataset *ds;   /* planned and looked at (atio_dataset_look) */
+	size_t unit;               /* bytes per read, a multiple of 512 */
+	unsigned nthreads;         /* at most; after start, how many run */
+	bool direct;               /* O_DIRECT */
+	int *stop;                 /* non-zero: stop at the next unit */
+	int done_fd;               /* eventfd each thread signals at exit */
+
+	/* Progress, read with relaxed atomic loads while the threads run. */
+	uint64_t checked;          /* bytes read and checked */
+	uint64_t to_check;         /* bytes in the files, holes included */
+
+	/* Results, complete after atio_check_finish(). */
+	struct atio_check_file *files;
+	uint64_t bad_sectors;
+	uint64_t bad_ranges;
+	struct atio_check_bad bad[ATIO_CHECK_LIST];
+	unsigned nlisted;          /* ranges in bad[], sorted by file and offset */
+	uint64_t unwritten;        /* bytes in holes, all files */
+	uint64_t elapsed_ns;
+	unsigned started;          /* threads started: the eventfd counts to this */
+
+	/* Private. */
+	pthread_mutex_t lock;
+	pthread_t *threads;
+	void *checkers;            /* [nthreads]: each thread's buffers */
+	uint64_t *first_unit;      /* [nfiles + 1]: units of file i from first_unit[i] */
+	uint64_t next_unit;
+	uint64_t t0;
+	int *fds;
+	int err;                   /* first error that ended a thread */
+	struct atio_error e;
+};
+
+/*
+ * Open every existing file of @c->ds for reading and start the threads.
+ * Each thread signals @c->done_fd once when it ends; c->started says how
+ * many there are. Returns 0 or a negative errno with @e filled (nothing
+ * runs then; atio_check_free() still frees what was allocated).
+ */
+int atio_check_start(struct atio_check *c, struct atio_error *e);
+
+/*
+ * Wait for the threads, sort the listed ranges, close the files. Returns
+ * 0, or the negative errno that ended a thread (with @e filled): a bad
+ * sector is a result, not an error; an unreadable one too.
+ */
+int atio_check_finish(struct atio_check *c, struct atio_error *e);
+
+/* Free what atio_check_start() allocated. */
+void atio_check_free(struct atio_check *c);
+
+/* Words for a kind, e.g. "zeros", for text and JSON. */
+const char *atio_check_kind_name(enum atio_check_kind k);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_CHECK_REPORT_H
+#define ATIO_CHECK_REPORT_H
+
+/* What --check found (atio/check.h), for people and for scripts. */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "atio/check.h"
+
+/* No bad sector and no missing file. */
+bool atio_check_ok(const struct atio_check *c);
+
+/*
+ * The summary line "check: N file(s), X MiB read and checked in T sec,
+ * Y MB/s; B bad sector(s)[; ok]", then a "bad:" line per listed range, a
+ * "missing:" line per missing file and a "short:" line per file with less
+ * data than planned.
+ */
+void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupted);
+
+/* The same as one JSON document: {"atio": {...}, "check": {...}}. */
+void atio_check_report_json(FILE *f, const struct atio_check *c, const char *version,
+			    bool interrupted);
+
+#endif

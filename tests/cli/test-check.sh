@@ -1,0 +1,160 @@
+#!/bin/bash
+# atio --check reads a dataset whole and checks every sector's stamp: a
+# dataset that atio filled and then wrote (random 4K one at a time and at
+# depth, sequential 16M) checks clean; sectors changed behind atio's back
+# (zeros, a flipped byte, a sector copied from elsewhere, foreign bytes)
+# are each named with file, offset, size and why, and the check exits 1;
+# a hole and a short file are counted as unwritten, not bad; a missing file
+# fails the check; a foreign file is refused as a run refuses it; more bad
+# ranges than the list holds are counted; options of a timed test are
+# refused; a check waits for no writer: the dataset's lock refuses it while
+# a write test runs.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read the JSON report"
+
+D=$WORK/d
+mkdir -p "$D"
+F0=$D/atio.0
+
+# json EXPR: evaluate the Python expression EXPR on the JSON document in
+# $OUT (bound to c: its "check" object) and print the result.
+json() {
+	python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["check"]; print(eval(sys.argv[2]))' \
+		"$OUT" "$1"
+}
+
+# expect_json WHAT EXPR WANT: json EXPR prints WANT.
+expect_json() {
+	local got
+
+	got=$(json "$2" 2>&1) || got="(error: $got)"
+	if [ "$got" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "$2 is '$got', expected '$3'" "command: $LAST"
+	fi
+}
+
+# --- A dataset atio made and wrote in every way checks clean.
+run_atio --write --rand -s 4K -t 1 -p 2 -u 64M -f "$D"
+expect_code "setup: random 4K writes, one at a time" 0
+if direct_io_works "$D"; then
+	run_atio --write --rand -s 4K -t 1 -p 2 -u 64M --uncached --iodepth 16 -f "$D"
+	expect_code "setup: random 4K writes, 16 in flight" 0
+fi
+run_atio --write --seq -s 16M -t 1 -p 2 -u 64M -f "$D"
+expect_code "setup: sequential 16M writes" 0
+run_atio --check -p 2 -u 64M -f "$D" --cached
+expect_code "a dataset atio wrote: --check exits 0" 0
+expect_match "a dataset atio wrote: the summary says ok" "$OUT" \
+	'^check: 2 file\(s\), 64\.00 MiB read and checked in [0-9.]+ sec, [0-9.]+ MB/s; 0 bad sector\(s\); ok$'
+expect_no_match "a dataset atio wrote: no bad, missing or short line" "$OUT" '^(bad|missing|short):'
+expect_no_match "a dataset atio wrote: no line of --check says rate" "$OUT" 'rate'
+run_atio --check -p 2 -u 64M -f "$D" --cached --json -s 64K
+expect_code "--json -s 64K: exit 0" 0
+expect_json "--json: every byte of both files checked" 'c["bytes_checked"]' 67108864
+expect_json "--json: reads of -s 64K" 'c["read_size"]' 65536
+expect_json "--json: ok" 'c["ok"]' True
+
+# --- Sectors changed behind atio's back, each named.
+dd if=/dev/zero of="$F0" bs=4096 seek=2 count=1 conv=notrunc status=none
+b=$(dd if="$F0" bs=1 skip=100100 count=1 status=none | od -An -tu1 | tr -d ' ')
+printf '%b' "\\$(printf '%03o' $(((b + 1) % 256)))" | dd of="$F0" bs=1 seek=100100 conv=notrunc status=none
+dd if="$F0" of="$F0" bs=512 skip=0 seek=2048 count=1 conv=notrunc status=none
+head -c 1024 /dev/urandom | dd of="$F0" bs=512 seek=4096 conv=notrunc status=none
+run_atio --check -p 2 -u 64M -f "$D" --cached
+what="four changes in atio.0"
+expect_code "$what: --check exits 1" 1
+expect_match "$what: the summary counts 12 bad sectors" "$OUT" '^check: .* 12 bad sector\(s\)$'
+expect_match "$what: zeros at 8192 named" "$OUT" \
+	"^bad: $F0: offset 8192, 4096 bytes \\(8 sector\\(s\\)\\): zeros"
+expect_match "$what: the flipped byte named: sector 99840, byte 260" "$OUT" \
+	"^bad: $F0: offset 99840, 512 bytes \\(1 sector\\(s\\)\\): differs from the data its stamp names, first at byte 260 "
+expect_match "$what: the copied sector named with where it belongs" "$OUT" \
+	"^bad: $F0: offset 1048576, 512 bytes \\(1 sector\\(s\\)\\): holds the data written for offset 0 \\(misplaced\\)"
+expect_match "$what: the foreign bytes named" "$OUT" \
+	"^bad: $F0: offset 2097152, 1024 bytes \\(2 sector\\(s\\)\\): no stamp of atio's"
+expect_count "$what: four bad ranges, no more" "$OUT" '^bad:' 4
+run_atio --check -p 2 -u 64M -f "$D" --cached --json
+expect_json "$what: --json lists them in order, with their kinds" \
+	'[(b["offset"], b["bytes"], b["kind"]) for b in c["bad"]]' \
+	"[(8192, 4096, 'zeros'), (99840, 512, 'corrupt'), (1048576, 512, 'misplaced'), (2097152, 1024, 'no stamp')]"
+expect_json "$what: --json gives the first bad byte and the misplaced sector's offset" \
+	'(c["bad"][1]["first_bad_byte"], c["bad"][2]["written_for_offset"])' "(260, 0)"
+
+# --- A hole and a short file: unwritten, not bad.
+rm -f "$D"/atio.*
+run_atio --write --rand -s 4K -t 1 -p 2 -u 64M -f "$D"
+expect_code "setup: a fresh dataset" 0
+if fallocate -p -o 4194304 -l 1048576 "$F0" 2>/dev/null; then
+	truncate -s 16M "$D/atio.1"
+	run_atio --check -p 2 -u 64M -f "$D" --cached --json
+	what="a 1 MiB hole in atio.0, atio.1 cut to 16 MiB"
+	expect_code "$what: exit 0 (nothing bad)" 0
+	expect_json "$what: 1 MiB unwritten" 'c["bytes_unwritten"]' 1048576
+	expect_json "$what: no bad sector" 'c["bad_sectors"]' 0
+	run_atio --check -p 2 -u 64M -f "$D" --cached
+	expect_match "$what: atio.0 is short of data" "$OUT" \
+		"^short: $F0: 31\\.00 MiB of the planned 32\\.00 MiB hold data"
+	expect_match "$what: atio.1 is short of data" "$OUT" \
+		"^short: $D/atio.1: 16\\.00 MiB of the planned 32\\.00 MiB hold data"
+else
+	skip_check "a hole is unwritten, not bad" "fallocate --punch-hole does not work here"
+fi
+
+# --- A missing file fails the check.
+rm -f "$D/atio.1"
+run_atio --check -p 2 -u 64M -f "$D" --cached
+expect_code "atio.1 missing: exit 1" 1
+expect_match "atio.1 missing: named" "$OUT" "^missing: $D/atio.1$"
+
+# --- A foreign file at one of atio's names: refused, untouched.
+head -c 65536 /dev/urandom >"$D/atio.1"
+sum=$(cksum <"$D/atio.1")
+run_atio --check -p 2 -u 64M -f "$D" --cached
+expect_code "a foreign atio.1: refused with exit 2" 2
+expect_match "a foreign atio.1: named" "$ERR" "$D/atio.1: not a file atio made"
+if [ "$(cksum <"$D/atio.1")" = "$sum" ]; then
+	ok "a foreign atio.1: unchanged"
+else
+	not_ok "a foreign atio.1: unchanged" "its checksum changed"
+fi
+rm -f "$D/atio.1"
+
+# --- More bad ranges than the list holds: 150 zeroed sectors, apart
+# (-f a file-name prefix: the file is many.0).
+run_atio --write --rand -s 4K -t 1 -p 1 -u 8M -f "$WORK/many"
+expect_code "setup: one 8 MiB file" 0
+for ((i = 0; i < 150; i++)); do
+	dd if=/dev/zero of="$WORK/many.0" bs=512 seek=$((i * 8)) count=1 conv=notrunc status=none
+done
+run_atio --check -p 1 -u 8M -f "$WORK/many" --cached
+expect_code "150 bad ranges: exit 1" 1
+expect_count "150 bad ranges: 100 listed" "$OUT" '^bad: .*: offset [0-9]+, 512 bytes' 100
+expect_match "150 bad ranges: the other 50 counted" "$OUT" '^bad: 50 more range\(s\) not listed$'
+
+# --- Options of a timed test are refused, naming them.
+for args in "--write" "-t 5" "--rand" "-a" "--remove" "--iodepth 4" "-S"; do
+	read -ra a <<<"$args"
+	run_atio --check -p 1 -u 8M -f "$WORK/many" "${a[@]}"
+	expect_code "--check $args: refused with exit 2" 2
+	expect_match "--check $args: the message names ${a[0]}" "$ERR" -- "${a[0]}"
+done
+
+# --- A write test holds the dataset alone: a check waits for no writer.
+start_atio --write --rand -s 4K -t 30 -p 1 -u 8M -f "$WORK/many"
+WRITER=$PID
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+run_atio --check -p 1 -u 8M -f "$WORK/many" --cached
+what="--check while a write test runs"
+expect_code "$what: refused with exit 1" 1
+expect_match "$what: the writer named" "$ERR" \
+	"another atio is working on this dataset \\(pid $WRITER \\(atio\\) holds its lock file\\)"
+PID=$WRITER
+kill -INT "$PID" 2>/dev/null || true
+wait_exit 20
+
+finish
