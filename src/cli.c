@@ -9,11 +9,13 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atio/cli.h"
 #include "atio/engine.h"
 #include "atio/error.h"
+#include "atio/pace.h"
 
 #define NS_PER_SEC     1000000000ULL
 #define START_AT_MIN   978307200ULL    /* 2001-01-01 00:00:00 UTC */
@@ -29,6 +31,7 @@ enum {
 	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE, OPT_NO_THP,
 	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
 	OPT_TAKE_OVER, OPT_ALLOW_MEMORY_FS, OPT_ALLOW_DEVICE_WRITE,
+	OPT_RATE,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -56,6 +59,7 @@ static const struct option longopts[] = {
 	{ "take-over",  no_argument,       NULL, OPT_TAKE_OVER },
 	{ "allow-memory-fs", no_argument,  NULL, OPT_ALLOW_MEMORY_FS },
 	{ "allow-device-write", no_argument, NULL, OPT_ALLOW_DEVICE_WRITE },
+	{ "rate",       required_argument, NULL, OPT_RATE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -78,6 +82,7 @@ struct pstate {
 int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
 	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "";
+	char rate[48] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 
 	atio_format_size(bs, sizeof(bs), o->bs);
@@ -89,14 +94,16 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		atio_format_time(w, sizeof(w), o->warmup_ns);
 		snprintf(wopt, sizeof(wopt), " -w %s", w);
 	}
+	if (o->rate_text)
+		snprintf(rate, sizeof(rate), " --rate %s", o->rate_text);
 	return snprintf(buf, len,
-			"%s--%s --%s -s %s%s --%s -p %u -n %u -t %s%s --%s -u %s%s",
+			"%s--%s --%s -s %s%s --%s -p %u -n %u -t %s%s --%s -u %s%s%s",
 			o->settings_only ? "-a " : "", atio_mode_name(o->mode),
 			o->random ? "rand" : "seq", bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
 			o->threads, o->nfiles, t, wopt,
 			o->direct ? "uncached" : "cached", total,
-			o->skip_sync ? " -S" : "");
+			o->skip_sync ? " -S" : "", rate);
 }
 
 /* See cli.h; an unknown mode (a bug elsewhere) reads "?" rather than NULL. */
@@ -144,6 +151,7 @@ static const char *value_hint(int id)
 	case OPT_START_AT: return "seconds since the epoch";
 	case OPT_ENGINE: return "an engine name";
 	case OPT_IODEPTH: return "number of I/Os in flight per thread";
+	case OPT_RATE: return "a cap in the unit of the result, e.g. 1000 or 2.5";
 	}
 	return "see --help";
 }
@@ -338,10 +346,66 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_TAKE_OVER: o->take_over = true; return 0;
 	case OPT_ALLOW_MEMORY_FS: o->allow_memory_fs = true; return 0;
 	case OPT_ALLOW_DEVICE_WRITE: o->allow_device_write = true; return 0;
+	case OPT_RATE:
+		o->rate_text = arg;
+		return atio_cli_rate(arg, &o->rate, e);
 	case 'h': case OPT_HELP: return ATIO_CLI_HELP;
 	case 'V': case OPT_VERSION: return ATIO_CLI_VERSION;
 	}
 	return USAGE("option %d: not handled", id);
+}
+
+/*
+ * See cli.h. Only digits and one point: strtod would also take "1e3",
+ * "0x10", "inf" and "nan", which are more likely typing errors than caps.
+ */
+int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
+{
+	const char *p = arg;
+	bool digit = false, point = false;
+	double v;
+
+	for (; *p; p++) {
+		if (*p == '.' && !point)
+			point = true;
+		else if (*p >= '0' && *p <= '9')
+			digit = true;
+		else
+			break;
+	}
+	if (*p || !digit)
+		return USAGE("--rate %s: not a number (give the cap in the unit of the result, "
+			     "e.g. --rate 1000 or --rate 2.5)", arg);
+	v = strtod(arg, NULL);
+	if (!(v > 0.0))
+		return USAGE("--rate %s: the cap must be more than 0", arg);
+	*rate = v;
+	return 0;
+}
+
+/*
+ * --rate N against the settings that turn it into one thread's interval
+ * between two I/Os: the unit, the block size (MB/s), the writes per sync
+ * (sync/s) and the threads. An interval below 1 ns cannot be scheduled by
+ * any clock atio reads; one above an hour is almost surely a slip of the
+ * unit. Sets o->rate_interval_ns.
+ */
+static int check_rate(struct atio_opts *o, struct atio_error *e)
+{
+	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+	double ns = atio_pace_interval_ns(o->rate, o->unit == ATIO_UNIT_MBS ? o->bs : 0,
+					  sync ? o->qsync : 1, o->threads);
+
+	if (ns < ATIO_PACE_MIN_NS)
+		return USAGE("--rate %s: too high: %u thread(s) would each start an I/O every "
+			     "%.3g ns, below the 1 ns a schedule can hold", o->rate_text,
+			     o->threads, ns);
+	if (ns > ATIO_PACE_MAX_NS)
+		return USAGE("--rate %s: too low: %u thread(s) would each start an I/O every "
+			     "%.3g s, more than an hour apart", o->rate_text, o->threads,
+			     ns / 1e9);
+	o->rate_interval_ns = ns;
+	return 0;
 }
 
 /*
@@ -359,6 +423,7 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	bool sync;
 	uint64_t k, min;
 	char a[24], b[24], who[32] = "the thread";
+	int r;
 
 	o->mode = st->mode == OPT_WRITE ? ATIO_MODE_WRITE
 		: st->mode == OPT_FSYNC ? ATIO_MODE_FSYNC
@@ -410,6 +475,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     "use -u %s or more", st->total ? st->total : "16G",
 			     st->total ? "" : " (the default)", who, a, b);
 	}
+	if (o->rate_text && (r = check_rate(o, e)) != 0)
+		return r;
 	/* An engine that touches no file (null) needs no -f. */
 	if (!o->path && !o->settings_only && !(eng && eng->no_io))
 		return USAGE("-f is missing: give the directory (or file-name "

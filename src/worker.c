@@ -19,19 +19,42 @@
  * writes before it. The kernel does not order requests in flight, so after
  * the q-th write the worker stops queueing, waits until every write has
  * completed, and only then issues the sync and waits for it.
+ *
+ * --rate. Each loop has a third constant flag, pacing, and a copy of its own
+ * for it, so the runs without a cap carry none of its branches. With it, the
+ * thread's I/O number i is not issued before its intended start
+ * (include/atio/pace.h); the schedule never slips, so when the storage
+ * falls behind the I/Os wait here, are issued as soon as there is room (up
+ * to the depth at once), and their latency runs from the intended start,
+ * not from the submission: the storage's delay shows as latency instead of
+ * a quietly lower count. The service time, submission to completion, goes
+ * to a second histogram. Waiting for an intended start is a sleep down to
+ * last PACE_SPIN_NS, then a spin; at depth the wait is the engine's
+ * timed reap, so completions are seen while the thread waits.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "atio/buf.h"
 #include "atio/clock.h"
+#include "atio/pace.h"
 #include "atio/worker.h"
+
+/*
+ * --rate: a wait longer than this sleeps until this close to the intended
+ * start and spins the rest, which is what a wake-up costs on a busy
+ * virtual machine with the timer slack at 1 ns; sleeps are cut into naps of
+ * at most PACE_NAP_NS so that a stop is seen within one.
+ */
+#define PACE_SPIN_NS 20000u
+#define PACE_NAP_NS 100000000u
 
 uint64_t atio_now_ns(void)
 {
@@ -48,6 +71,8 @@ struct cursor {
 	struct atio_range segs;    /* random: which segment */
 	struct atio_range blocks;  /* random: which block */
 	unsigned since_sync;
+	struct atio_pace pace;     /* --rate: the thread's schedule */
+	uint64_t next;             /* --rate: number of the next I/O to issue */
 };
 
 static uint64_t thread_cpu_ns(uint64_t *sys)
@@ -233,6 +258,54 @@ account(struct atio_worker *w, uint64_t lat, uint64_t bytes)
 }
 
 /*
+ * Count a completed read or write under --rate: @lat from its intended
+ * start, @service from its submission.
+ */
+static inline __attribute__((always_inline)) void
+account_paced(struct atio_worker *w, uint64_t lat, uint64_t service, uint64_t bytes)
+{
+	atio_hist_record(&w->st.service, service);
+	account(w, lat, bytes);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/*
+ * Wait until tick @due: naps while it is more than PACE_SPIN_NS away, then
+ * a spin. Returns the clock at the end (>= @due), or 0 when the run was
+ * stopped meanwhile.
+ */
+static uint64_t pace_wait(const struct atio_worker *w, uint64_t due)
+{
+	for (;;) {
+		uint64_t now = atio_ticks(), left;
+		struct timespec ts;
+
+		if (now >= due)
+			return now;
+		left = atio_ticks_to_ns(due - now);
+		if (left <= PACE_SPIN_NS) {
+			while ((now = atio_ticks()) < due)
+				cpu_relax();
+			return now;
+		}
+		if (stopped(w))
+			return 0;
+		left -= PACE_SPIN_NS;
+		if (left > PACE_NAP_NS)
+			left = PACE_NAP_NS;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left;
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	}
+}
+
+/*
  * One request at a time, for engines that complete in queue(), until the
  * first completion at or after @end (in clock ticks) or a stop. Forced
  * inline with constant flags so that each copy carries only the branches
@@ -240,7 +313,7 @@ account(struct atio_worker *w, uint64_t lat, uint64_t bytes)
  */
 static inline __attribute__((always_inline)) int
 run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
-	   const bool tracing)
+	   const bool tracing, const bool pacing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
@@ -251,8 +324,19 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 	struct atio_req *r = &w->reqs[0];
 
 	for (;;) {
-		uint64_t t0, t1;
+		uint64_t t0, t1, due = 0;
 
+		if (pacing) {
+			/* The next intended start past the end: wait out the time. */
+			due = atio_pace_due(&c->pace, c->next);
+			if (due >= end) {
+				pace_wait(w, end);
+				return 0;
+			}
+			if (!pace_wait(w, due))
+				return 0;
+			c->next++;
+		}
 		aim(w, c, r, random, writing);
 		if (tracing)
 			trace_submit(w, r);
@@ -263,7 +347,11 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 			trace(w, r, atio_ticks_to_ns(t1 - t0));
 		if (r->res != (int64_t)r->len)
 			return fail(w, r, r->res);
-		account(w, atio_ticks_to_ns(t1 - t0), r->len);
+		if (pacing)
+			account_paced(w, atio_ticks_to_ns(t1 - due), atio_ticks_to_ns(t1 - t0),
+				      r->len);
+		else
+			account(w, atio_ticks_to_ns(t1 - t0), r->len);
 
 		if (syncing && ++c->since_sync == o->qsync) {
 			c->since_sync = 0;
@@ -283,7 +371,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
  */
 static inline __attribute__((always_inline)) int
 run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
-	  const bool tracing)
+	  const bool tracing, const bool pacing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const struct atio_engine_ops *eng = w->engine;
@@ -296,15 +384,33 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 
 	for (;;) {
 		unsigned nb = 0;
-		uint64_t t;
+		uint64_t t, now = 0, due = 0;
+		bool early = false;        /* pacing: the next I/O is not due yet */
 		int n;
 
+		if (pacing)
+			now = atio_ticks();
 		while (!ending && !want_sync && nspare) {
 			struct atio_req *r = w->spare[nspare - 1];
 
+			if (pacing) {
+				due = atio_pace_due(&c->pace, c->next);
+				if (due >= end) {
+					ending = true;
+					break;
+				}
+				if (due > now) {
+					early = true;
+					break;
+				}
+			}
 			aim(w, c, r, random, writing);
 			if (eng->queue(w, r) == ATIO_Q_BUSY)
 				break;
+			if (pacing) {
+				r->due = due;
+				c->next++;
+			}
 			if (tracing)
 				trace_submit(w, r);
 			nspare--;
@@ -321,7 +427,15 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			if (n < 0)
 				return fail(w, w->batch[0], n);
 		}
+		if (pacing && inflight == 0 && early && !want_sync) {
+			/* Nothing in flight and the next I/O not due: sleep. */
+			if (!pace_wait(w, due))
+				return 0;
+			continue;
+		}
 		if (inflight == 0) {
+			if (pacing && ending && !want_sync)
+				pace_wait(w, end);  /* the time runs out with the schedule */
 			if (!want_sync)
 				return ending ? 0 : fail(w, &w->reqs[0], -EBUSY);
 			/*
@@ -337,7 +451,19 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			continue;
 		}
 
-		n = eng->reap(w, 1, inflight);
+		if (pacing && early && !want_sync && eng->reap_timed) {
+			/*
+			 * Room for the next I/O, which is not due yet: wait for a
+			 * completion at most until PACE_SPIN_NS before it, then
+			 * look without waiting until it is due.
+			 */
+			uint64_t left = atio_ticks_to_ns(due - now);
+
+			left = left > PACE_SPIN_NS ? left - PACE_SPIN_NS : 0;
+			n = eng->reap_timed(w, inflight, left < PACE_NAP_NS ? left : PACE_NAP_NS);
+		} else {
+			n = eng->reap(w, 1, inflight);
+		}
 		if (n < 0)
 			return fail(w, w->batch[0], n);
 		t = atio_ticks();
@@ -349,7 +475,10 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 				trace(w, r, lat);
 			if (r->res != (int64_t)r->len)
 				return fail(w, r, r->res);
-			account(w, lat, r->len);
+			if (pacing)
+				account_paced(w, atio_ticks_to_ns(t - r->due), lat, r->len);
+			else
+				account(w, lat, r->len);
 			w->spare[nspare++] = r;
 		}
 		inflight -= (unsigned)n;
@@ -371,16 +500,24 @@ static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 	if (end_ns > now_ns)
 		end += atio_ns_to_ticks(end_ns - now_ns);
 
+	if (w->sh->opts->rate > 0) {
+		/* --rate: one copy per loop; the trace flag stays a variable. */
+		if (w->engine->async)
+			return random ? run_async(w, c, end, true, tracing, true)
+				      : run_async(w, c, end, false, tracing, true);
+		return random ? run_inline(w, c, end, true, tracing, true)
+			      : run_inline(w, c, end, false, tracing, true);
+	}
 	if (w->engine->async) {
 		if (tracing)
-			return run_async(w, c, end, random, true);
-		return random ? run_async(w, c, end, true, false)
-			      : run_async(w, c, end, false, false);
+			return run_async(w, c, end, random, true, false);
+		return random ? run_async(w, c, end, true, false, false)
+			      : run_async(w, c, end, false, false, false);
 	}
 	if (tracing)
-		return run_inline(w, c, end, random, true);
-	return random ? run_inline(w, c, end, true, false)
-		      : run_inline(w, c, end, false, false);
+		return run_inline(w, c, end, random, true, false);
+	return random ? run_inline(w, c, end, true, false, false)
+		      : run_inline(w, c, end, false, false, false);
 }
 
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
@@ -469,6 +606,26 @@ static void wait_until(uint64_t ns)
 		;
 }
 
+/*
+ * --rate: I/O 0 is due at @start_ns, the start of the warm-up or else of
+ * the measured time, and the schedule runs on through both. The clock read
+ * after the wake-up is taken back to @start_ns, so the schedule starts
+ * where it should, not where the wake-up happened to land. The timer slack
+ * goes down to 1 ns, so that sleeps end when asked rather than up to 50 us
+ * later.
+ */
+static void start_schedule(struct cursor *c, uint64_t start_ns, double interval_ns)
+{
+	uint64_t ticks = atio_ticks(), now_ns = atio_now_ns();
+	double per_ns = atio_clock.tsc ? atio_clock.ticks_per_ns : 1.0;
+
+	if (now_ns > start_ns)
+		ticks -= atio_ns_to_ticks(now_ns - start_ns);
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	atio_pace_init(&c->pace, ticks, interval_ns * per_ns);
+	c->next = 0;
+}
+
 void *atio_worker_main(void *arg)
 {
 	struct atio_worker *w = arg;
@@ -499,6 +656,8 @@ void *atio_worker_main(void *arg)
 		goto out;
 
 	wait_until(sh->start_ns);
+	if (o->rate > 0)
+		start_schedule(&c, sh->start_ns, o->rate_interval_ns);
 	start = sh->start_ns;
 	if (o->warmup_ns) {
 		bool quit;

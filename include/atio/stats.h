@@ -22,9 +22,11 @@ struct atio_stats {
 	uint64_t cpu_sys_ns;
 	struct atio_hist lat;      /* latency of each read or write */
 	struct atio_hist sync_lat; /* latency of each sync */
+	/* --rate: lat runs from each I/O's intended start; this from its submission */
+	struct atio_hist service;
 };
 
-/* Zero every counter and empty both histograms. */
+/* Zero every counter and empty the histograms. */
 void atio_stats_init(struct atio_stats *s);
 
 /*
