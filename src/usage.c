@@ -8,7 +8,8 @@
 /*
  * See cli.h. Lines stay under 80 columns. No line may contain the four
  * letters r, a, t, e in a row, in any word: scripts find the result line
- * with "grep rate", and --help goes to stdout.
+ * with "grep rate", and --help goes to stdout. The one exception is the
+ * line that names the --rate option itself.
  */
 void atio_cli_usage(FILE *f)
 {
@@ -106,6 +107,14 @@ void atio_cli_usage(FILE *f)
 "                        dropped, threads set up), print \"atio: ready: ...\"\n"
 "                        on stderr, then read T from a line of stdin and\n"
 "                        begin at T; stdin ending first: exit 1\n"
+"  --rate N              cap the run at N in the unit of the result (IOPS,\n"
+"                        MB/s, or syncs per second with --fsync/--fdatasync\n"
+"                        and --iops), shared evenly by the threads; N > 0,\n"
+"                        decimals allowed. Each I/O has an intended start\n"
+"                        on a fixed schedule: a slow device makes I/Os wait\n"
+"                        in atio, and their latency runs from the intended\n"
+"                        start; \"service\" is from submission. The result\n"
+"                        says how much of the cap was reached\n"
 "\n"
 "atio merge [--json] FILE...: add up atio --json results (the nodes of a\n"
 "cluster run): the sum of their values as \"Sum value = { X } MB/s;\", the\n"
