@@ -73,6 +73,7 @@ struct cursor {
 	unsigned since_sync;
 	struct atio_pace pace;     /* --rate: the thread's schedule */
 	uint64_t next;             /* --rate: number of the next I/O to issue */
+	uint64_t pace_ns;          /* --rate: CLOCK_MONOTONIC instant of pace.start */
 };
 
 static uint64_t thread_cpu_ns(uint64_t *sys)
@@ -499,6 +500,12 @@ static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 
 	if (end_ns > now_ns)
 		end += atio_ns_to_ticks(end_ns - now_ns);
+	/*
+	 * --rate: the deadline on the schedule's own footing, so that an I/O
+	 * due exactly at the end is not issued by a clock read's jitter.
+	 */
+	if (w->sh->opts->rate > 0 && end_ns > c->pace_ns)
+		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace_ns);
 
 	if (w->sh->opts->rate > 0) {
 		/* --rate: one copy per loop; the trace flag stays a variable. */
@@ -624,6 +631,7 @@ static void start_schedule(struct cursor *c, uint64_t start_ns, double interval_
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	atio_pace_init(&c->pace, ticks, interval_ns * per_ns);
 	c->next = 0;
+	c->pace_ns = start_ns;
 }
 
 void *atio_worker_main(void *arg)

@@ -32,7 +32,9 @@ struct atio_merge_doc {
 	double start_epoch;        /* start of the measured time, seconds */
 	double end_epoch;          /* its end */
 	bool interrupted;
-	struct atio_stats st;      /* counters, CPU and both histograms */
+	struct atio_stats st;      /* counters, CPU and the histograms */
+	/* --rate */
+	double target;             /* result.target, 0 when the run had no cap */
 };
 
 /* The documents merged so far. */
@@ -44,6 +46,9 @@ struct atio_merge {
 	double first_start, last_start;
 	double first_end, last_end;
 	struct atio_stats total;   /* atio_stats_merge() of every document */
+	/* --rate */
+	double target;             /* the documents' caps summed */
+	unsigned ntargets;         /* documents that had one */
 };
 
 /*
