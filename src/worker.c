@@ -74,6 +74,7 @@ struct cursor {
 	struct atio_pace pace;     /* --rate: the thread's schedule */
 	uint64_t next;             /* --rate: number of the next I/O to issue */
 	uint64_t pace_ns;          /* --rate: CLOCK_MONOTONIC instant of pace.start */
+	bool idle;                 /* --rate: every I/O due before the end was issued */
 };
 
 static uint64_t thread_cpu_ns(uint64_t *sys)
@@ -331,7 +332,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 			/* The next intended start past the end: wait out the time. */
 			due = atio_pace_due(&c->pace, c->next);
 			if (due >= end) {
-				pace_wait(w, end);
+				c->idle = true;
 				return 0;
 			}
 			if (!pace_wait(w, due))
@@ -397,6 +398,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			if (pacing) {
 				due = atio_pace_due(&c->pace, c->next);
 				if (due >= end) {
+					c->idle = true;
 					ending = true;
 					break;
 				}
@@ -435,8 +437,6 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			continue;
 		}
 		if (inflight == 0) {
-			if (pacing && ending && !want_sync)
-				pace_wait(w, end);  /* the time runs out with the schedule */
 			if (!want_sync)
 				return ending ? 0 : fail(w, &w->reqs[0], -EBUSY);
 			/*
@@ -634,6 +634,30 @@ static void start_schedule(struct cursor *c, uint64_t start_ns, double interval_
 	c->pace_ns = start_ns;
 }
 
+/*
+ * --rate: a thread whose schedule has no I/O left before @end_ns, and which
+ * has done (and synced) every one before it, waits for the end in naps
+ * that see a stop. Its measured time is then the whole time: it did all
+ * the schedule asked of it inside it, and a late wake-up at the end is no
+ * I/O's doing. Returns whether the end was reached rather than a stop.
+ */
+static bool idle_until(const struct atio_worker *w, uint64_t end_ns)
+{
+	for (;;) {
+		uint64_t now = atio_now_ns(), left;
+		struct timespec ts;
+
+		if (now >= end_ns)
+			return true;
+		if (stopped(w))
+			return false;
+		left = end_ns - now < PACE_NAP_NS ? end_ns - now : PACE_NAP_NS;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left;
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	}
+}
+
 void *atio_worker_main(void *arg)
 {
 	struct atio_worker *w = arg;
@@ -679,9 +703,12 @@ void *atio_worker_main(void *arg)
 	}
 	end = start + o->time_ns;
 	user0 = thread_cpu_ns(&sys0);
+	c.idle = false;
 	if (run_until(w, &c, end) == 0 && o->mode != ATIO_MODE_READ && !o->skip_sync)
 		sync_files(w, ATIO_REQ_FSYNC, false, o->verbose >= 3);
 	w->end_ns = atio_now_ns();
+	if (c.idle && !w->failed)
+		w->end_ns = idle_until(w, end) && w->end_ns < end ? end : atio_now_ns();
 	user1 = thread_cpu_ns(&sys1);
 	w->st.elapsed_ns = w->end_ns - start;
 	w->st.cpu_user_ns = user1 - user0;

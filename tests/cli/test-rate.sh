@@ -115,12 +115,12 @@ run_atio -a --engine null "${again[@]}"
 expect_match "the Cmdline, unescaped, runs the same cap" "$OUT" '^Cap: 1000\.5 IOPS per run, 500\.25 per thread'
 
 # --- Held one at a time: null and sync, IOPS and MB/s. ---
-run_atio --json --engine null --rand -p 2 -t 3 --rate 5000
+run_atio --json --engine null --rand -p 2 -t 4 --rate 5000
 expect_code "null, 2 threads, --rate 5000: exit 0" 0
 held "null, 2 threads, --rate 5000 IOPS: held within 1%" 5000
 dominated "null, --rate 5000: latency from the intended start >= service time"
 
-run_atio --json --engine sync --read --seq -s 64K -t 3 -u 16M --keep-cache --rate 50 -f "$DS"
+run_atio --json --engine sync --read --seq -s 64K -t 4 -u 16M --keep-cache --rate 50 -f "$DS"
 expect_code "sync, cached 64K reads, --rate 50 MB/s: exit 0" 0
 held "sync, cached 64K reads, --rate 50 MB/s: held within 1%" 50
 if [ "$(jget .result.unit)" = MB/s ]; then
@@ -135,7 +135,7 @@ for e in io_uring libaio; do
 		skip_check "--rate with $e at depth" "the $e engine is not built in or the kernel refuses it"
 		continue
 	fi
-	run_atio --json --engine "$e" --iodepth 8 --read --rand -p 2 -t 3 -u 16M --keep-cache --rate 20000 -f "$DS"
+	run_atio --json --engine "$e" --iodepth 8 --read --rand -p 2 -t 4 -u 16M --keep-cache --rate 20000 -f "$DS"
 	expect_code "$e --iodepth 8, --rate 20000: exit 0" 0
 	held "$e --iodepth 8, 2 threads, --rate 20000 IOPS: held within 1%" 20000
 	dominated "$e --iodepth 8, --rate 20000: latency from the intended start >= service time"
