@@ -871,6 +871,39 @@ static void test_usage(void **state)
 	(void)state;
 }
 
+/*
+ * --rate: the value as given, the interval per thread from the unit, the
+ * block size, the syncs and the threads, the command line ending with it,
+ * and the values that make no schedule refused with the value named.
+ */
+static void test_rate(void **state)
+{
+	struct atio_opts o;
+	char buf[256];
+
+	(void)state;
+	parse_ok("--read --rand -p 4 -f /d --rate 2000", &o);
+	assert_true(o.rate == 2000.0);
+	assert_true(o.rate_interval_ns > 1999999.0 && o.rate_interval_ns < 2000001.0);
+	atio_cli_cmdline(buf, sizeof(buf), &o);
+	assert_non_null(strstr(buf, " --rate 2000"));
+	assert_int_equal(strlen(strstr(buf, " --rate 2000")), strlen(" --rate 2000"));
+	parse_ok("--read --seq -s 1M -f /d --rate 2.5", &o);
+	assert_true(o.rate_interval_ns > 399999999.0 && o.rate_interval_ns < 400000001.0);
+	parse_ok("--fsync --rand -q 10 -f /d --rate 100", &o);
+	assert_true(o.rate_interval_ns > 999999.0 && o.rate_interval_ns < 1000001.0);
+	parse_ok("--read --rand -f /d", &o);
+	assert_true(o.rate == 0.0);
+	atio_cli_cmdline(buf, sizeof(buf), &o);
+	assert_null(strstr(buf, "rate"));
+	expect_error("--read -f /d --rate 0", "--rate 0:");
+	expect_error("--read -f /d --rate 1e3", "--rate 1e3:");
+	expect_error("--read -f /d --rate -2", "--rate -2:");
+	expect_error("--read --rand -f /d --rate 1000000001", "--rate 1000000001: too high");
+	expect_error("--read --rand -p 2 -f /d --rate 0.0005", "--rate 0.0005: too low");
+	expect_error("--read -f /d --rate 1 --rate 2", "--rate given twice");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -899,6 +932,7 @@ int main(void)
 		cmocka_unit_test(test_attached_forms),
 		cmocka_unit_test(test_repeated_parsing),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
