@@ -29,7 +29,7 @@
  * not from the submission: the storage's delay shows as latency instead of
  * a quietly lower count. The service time, submission to completion, goes
  * to a second histogram. Waiting for an intended start is a sleep down to
- * last PACE_SPIN_NS, then a spin; at depth the wait is the engine's
+ * last ATIO_PACE_SPIN_NS, then a spin; at depth the wait is the engine's
  * timed reap, so completions are seen while the thread waits.
  */
 #include <errno.h>
@@ -37,7 +37,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,15 +45,6 @@
 #include "atio/clock.h"
 #include "atio/pace.h"
 #include "atio/worker.h"
-
-/*
- * --rate: a wait longer than this sleeps until this close to the intended
- * start and spins the rest, which is what a wake-up costs on a busy
- * virtual machine with the timer slack at 1 ns; sleeps are cut into naps of
- * at most PACE_NAP_NS so that a stop is seen within one.
- */
-#define PACE_SPIN_NS 20000u
-#define PACE_NAP_NS 100000000u
 
 uint64_t atio_now_ns(void)
 {
@@ -73,7 +63,6 @@ struct cursor {
 	unsigned since_sync;
 	struct atio_pace pace;     /* --rate: the thread's schedule */
 	uint64_t next;             /* --rate: number of the next I/O to issue */
-	uint64_t pace_ns;          /* --rate: CLOCK_MONOTONIC instant of pace.start */
 	bool idle;                 /* --rate: every I/O due before the end was issued */
 };
 
@@ -270,41 +259,10 @@ account_paced(struct atio_worker *w, uint64_t lat, uint64_t service, uint64_t by
 	account(w, lat, bytes);
 }
 
-static inline void cpu_relax(void)
+/* Wait until tick @due, or a stop (then 0); see atio_pace_wait(). */
+static inline uint64_t pace_wait(const struct atio_worker *w, uint64_t due)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
-/*
- * Wait until tick @due: naps while it is more than PACE_SPIN_NS away, then
- * a spin. Returns the clock at the end (>= @due), or 0 when the run was
- * stopped meanwhile.
- */
-static uint64_t pace_wait(const struct atio_worker *w, uint64_t due)
-{
-	for (;;) {
-		uint64_t now = atio_ticks(), left;
-		struct timespec ts;
-
-		if (now >= due)
-			return now;
-		left = atio_ticks_to_ns(due - now);
-		if (left <= PACE_SPIN_NS) {
-			while ((now = atio_ticks()) < due)
-				cpu_relax();
-			return now;
-		}
-		if (stopped(w))
-			return 0;
-		left -= PACE_SPIN_NS;
-		if (left > PACE_NAP_NS)
-			left = PACE_NAP_NS;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)left;
-		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
-	}
+	return atio_pace_wait(due, &w->sh->stop);
 }
 
 /*
@@ -455,13 +413,14 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 		if (pacing && early && !want_sync && eng->reap_timed) {
 			/*
 			 * Room for the next I/O, which is not due yet: wait for a
-			 * completion at most until PACE_SPIN_NS before it, then
+			 * completion at most until ATIO_PACE_SPIN_NS before it, then
 			 * look without waiting until it is due.
 			 */
 			uint64_t left = atio_ticks_to_ns(due - now);
 
-			left = left > PACE_SPIN_NS ? left - PACE_SPIN_NS : 0;
-			n = eng->reap_timed(w, inflight, left < PACE_NAP_NS ? left : PACE_NAP_NS);
+			left = left > ATIO_PACE_SPIN_NS ? left - ATIO_PACE_SPIN_NS : 0;
+			n = eng->reap_timed(w, inflight,
+					    left < ATIO_PACE_NAP_NS ? left : ATIO_PACE_NAP_NS);
 		} else {
 			n = eng->reap(w, 1, inflight);
 		}
@@ -504,8 +463,8 @@ static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 	 * --rate: the deadline on the schedule's own footing, so that an I/O
 	 * due exactly at the end is not issued by a clock read's jitter.
 	 */
-	if (w->sh->opts->rate > 0 && end_ns > c->pace_ns)
-		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace_ns);
+	if (w->sh->opts->rate > 0 && end_ns > c->pace.start_ns)
+		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace.start_ns);
 
 	if (w->sh->opts->rate > 0) {
 		/* --rate: one copy per loop; the trace flag stays a variable. */
@@ -613,51 +572,6 @@ static void wait_until(uint64_t ns)
 		;
 }
 
-/*
- * --rate: I/O 0 is due at @start_ns, the start of the warm-up or else of
- * the measured time, and the schedule runs on through both. The clock read
- * after the wake-up is taken back to @start_ns, so the schedule starts
- * where it should, not where the wake-up happened to land. The timer slack
- * goes down to 1 ns, so that sleeps end when asked rather than up to 50 us
- * later.
- */
-static void start_schedule(struct cursor *c, uint64_t start_ns, double interval_ns)
-{
-	uint64_t ticks = atio_ticks(), now_ns = atio_now_ns();
-	double per_ns = atio_clock.tsc ? atio_clock.ticks_per_ns : 1.0;
-
-	if (now_ns > start_ns)
-		ticks -= atio_ns_to_ticks(now_ns - start_ns);
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	atio_pace_init(&c->pace, ticks, interval_ns * per_ns);
-	c->next = 0;
-	c->pace_ns = start_ns;
-}
-
-/*
- * --rate: a thread whose schedule has no I/O left before @end_ns, and which
- * has done (and synced) every one before it, waits for the end in naps
- * that see a stop. Its measured time is then the whole time: it did all
- * the schedule asked of it inside it, and a late wake-up at the end is no
- * I/O's doing. Returns whether the end was reached rather than a stop.
- */
-static bool idle_until(const struct atio_worker *w, uint64_t end_ns)
-{
-	for (;;) {
-		uint64_t now = atio_now_ns(), left;
-		struct timespec ts;
-
-		if (now >= end_ns)
-			return true;
-		if (stopped(w))
-			return false;
-		left = end_ns - now < PACE_NAP_NS ? end_ns - now : PACE_NAP_NS;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)left;
-		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
-	}
-}
-
 void *atio_worker_main(void *arg)
 {
 	struct atio_worker *w = arg;
@@ -689,7 +603,7 @@ void *atio_worker_main(void *arg)
 
 	wait_until(sh->start_ns);
 	if (o->rate > 0)
-		start_schedule(&c, sh->start_ns, o->rate_interval_ns);
+		atio_pace_start(&c.pace, sh->start_ns, o->rate_interval_ns);
 	start = sh->start_ns;
 	if (o->warmup_ns) {
 		bool quit;
@@ -703,12 +617,19 @@ void *atio_worker_main(void *arg)
 	}
 	end = start + o->time_ns;
 	user0 = thread_cpu_ns(&sys0);
+	/*
+	 * --rate: a thread that did every I/O due before the end (and synced)
+	 * waits for the end, and its time is the whole time: it did all the
+	 * schedule asked inside it, and a late wake-up at the end is no I/O's
+	 * doing.
+	 */
 	c.idle = false;
 	if (run_until(w, &c, end) == 0 && o->mode != ATIO_MODE_READ && !o->skip_sync)
 		sync_files(w, ATIO_REQ_FSYNC, false, o->verbose >= 3);
 	w->end_ns = atio_now_ns();
 	if (c.idle && !w->failed)
-		w->end_ns = idle_until(w, end) && w->end_ns < end ? end : atio_now_ns();
+		w->end_ns = atio_pace_idle(end, &sh->stop) && w->end_ns < end ? end
+										 : atio_now_ns();
 	user1 = thread_cpu_ns(&sys1);
 	w->st.elapsed_ns = w->end_ns - start;
 	w->st.cpu_user_ns = user1 - user0;

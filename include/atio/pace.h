@@ -17,18 +17,32 @@
  *  - sync/s (--fsync/--fdatasync with --iops): N syncs per second; a sync
  *    follows every q writes, so the writes are scheduled at N * q per
  *    second and the syncs follow them.
- * Pure arithmetic: no clock is read here.
+ *
+ * The arithmetic (interval, init, due) reads no clock. The waits below do:
+ * they serve the load threads, which alone read clocks.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The interval limits a cap may lead to, per thread, in nanoseconds. */
 #define ATIO_PACE_MIN_NS 1.0
 #define ATIO_PACE_MAX_NS 3600e9
 
+/*
+ * A wait longer than ATIO_PACE_SPIN_NS sleeps until that close to its end
+ * and spins the rest: with the timer slack at 1 ns, that covers most
+ * wake-ups' lateness on a busy virtual machine (a few microseconds, ten at
+ * p90). Sleeps are cut into naps of at most ATIO_PACE_NAP_NS, so that a
+ * stop is seen within one.
+ */
+#define ATIO_PACE_SPIN_NS 20000u
+#define ATIO_PACE_NAP_NS 100000000u
+
 /* One thread's schedule. */
 struct atio_pace {
 	uint64_t start;            /* clock ticks: intended start of I/O 0 */
+	uint64_t start_ns;         /* the same instant, CLOCK_MONOTONIC ns */
 	unsigned __int128 step;    /* the interval in ticks, times 2^32 */
 };
 
@@ -54,5 +68,28 @@ static inline uint64_t atio_pace_due(const struct atio_pace *p, uint64_t i)
 {
 	return p->start + (uint64_t)(((unsigned __int128)i * p->step) >> 32);
 }
+
+/*
+ * Start @p at @start_ns (CLOCK_MONOTONIC, now or just past) with an
+ * interval of @interval_ns, on the calling thread: the clock read after a
+ * wake-up is taken back to @start_ns, so that the schedule starts where it
+ * should rather than where the wake-up landed, and the thread's timer slack
+ * goes down to 1 ns, so that its sleeps end when asked rather than up to
+ * 50 us later.
+ */
+void atio_pace_start(struct atio_pace *p, uint64_t start_ns, double interval_ns);
+
+/*
+ * Wait until tick @due: naps while it is more than ATIO_PACE_SPIN_NS away,
+ * then a spin. Returns the clock (ticks, >= @due) at the end, or 0 when
+ * *@stop was set meanwhile (read atomically).
+ */
+uint64_t atio_pace_wait(uint64_t due, const int *stop);
+
+/*
+ * Wait in naps until @end_ns (CLOCK_MONOTONIC). Returns true at the end,
+ * false as soon as *@stop is seen set.
+ */
+bool atio_pace_idle(uint64_t end_ns, const int *stop);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "atio/clock.h"
 #include "atio/pace.h"
 
 /* |a - b| <= tol * |b| */
@@ -97,6 +98,30 @@ static void test_due_long_interval(void **state)
 	assert_int_equal(atio_pace_due(&p, 24), 7 + 24 * 18000000000000ULL + 12);
 }
 
+/*
+ * The wait ends at or after its tick, never before; a wait for an hour
+ * with the stop set ends at once with 0, as does the wait for the end.
+ */
+static void test_wait(void **state)
+{
+	int stop = 0;
+	uint64_t due, t;
+
+	(void)state;
+	atio_clock_init();
+	for (int i = 0; i < 20; i++) {
+		due = atio_ticks() + atio_ns_to_ticks(i % 2 ? 5000 : 300000);
+		t = atio_pace_wait(due, &stop);
+		assert_true(t >= due);
+		assert_true(atio_ticks() >= due);
+	}
+	assert_true(atio_pace_wait(atio_ticks() - 1, &stop) != 0);
+	stop = 1;
+	assert_int_equal(atio_pace_wait(atio_ticks() + atio_ns_to_ticks(3600e9), &stop), 0);
+	assert_false(atio_pace_idle(UINT64_MAX, &stop));
+	assert_true(atio_pace_idle(0, &stop));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +131,7 @@ int main(void)
 		cmocka_unit_test(test_due_whole),
 		cmocka_unit_test(test_due_no_drift),
 		cmocka_unit_test(test_due_long_interval),
+		cmocka_unit_test(test_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
