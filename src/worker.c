@@ -29,7 +29,7 @@
  * not from the submission: the storage's delay shows as latency instead of
  * a quietly lower count. The service time, submission to completion, goes
  * to a second histogram. Waiting for an intended start is a sleep down to
- * last ATIO_PACE_SPIN_NS, then a spin; at depth the wait is the engine's
+ * the last ATIO_PACE_SPIN_NS, then a spin; at depth the wait is the engine's
  * timed reap, so completions are seen while the thread waits.
  */
 #include <errno.h>
@@ -287,7 +287,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 		uint64_t t0, t1, due = 0;
 
 		if (pacing) {
-			/* The next intended start past the end: wait out the time. */
+			/* No I/O left before the end: the caller waits out the time. */
 			due = atio_pace_due(&c->pace, c->next);
 			if (due >= end) {
 				c->idle = true;
