@@ -144,7 +144,7 @@ done
 # --- sync/s: N syncs a second, the writes q times as many. ---
 # The null engine, so that the disk's sync time (which another load on the
 # machine can stretch) plays no part.
-run_atio --json --engine null --fdatasync --rand -q 4 -t 3 --rate 40
+run_atio --json --engine null --fdatasync --rand -q 4 -t 4 --rate 40
 expect_code "--fdatasync -q 4 --rate 40: exit 0" 0
 held "--fdatasync -q 4 --rate 40 sync/s: held within 1%" 40
 what="--fdatasync -q 4 --rate 40: writes at 4 x 40 a second"
@@ -154,12 +154,12 @@ near "$(jget .result.iops)" 160 0.01 || why+=("writes per second $(jget .result.
 verdict "$what" "$OUT"
 
 # --- The warm-up: the schedule runs through it and on. ---
-run_atio --json --engine null --rand -w 1 -t 2 --rate 1000
-expect_code "null -w 1 -t 2 --rate 1000: exit 0" 0
-held "null -w 1 -t 2 --rate 1000: the measured time holds the cap too" 1000
-what="-w 1 -t 2 --rate 1000: 2000 I/Os measured, the warm-up's not among them"
+run_atio --json --engine null --rand -w 1 -t 4 --rate 1000
+expect_code "null -w 1 -t 4 --rate 1000: exit 0" 0
+held "null -w 1 -t 4 --rate 1000: the measured time holds the cap too" 1000
+what="-w 1 -t 4 --rate 1000: 4000 I/Os measured, the warm-up's not among them"
 why=()
-near "$(jget .result.ops)" 2000 0.01 || why+=("ops $(jget .result.ops)")
+near "$(jget .result.ops)" 4000 0.01 || why+=("ops $(jget .result.ops)")
 verdict "$what" "$OUT"
 
 # --- A thread sleeps at a low cap (CPU far below the elapsed time). ---
@@ -172,7 +172,7 @@ fcmp "$cpu" '<' "$(awk -v t="$(jget .result.time_sec)" 'BEGIN {print t / 10}')" 
 	why+=("CPU $cpu s over $(jget .result.time_sec) s")
 verdict "$what" "$OUT"
 if engine_runs io_uring; then
-	run_atio --json --engine io_uring --iodepth 4 --read --rand -t 2 -u 16M --keep-cache --rate 200 -f "$DS"
+	run_atio --json --engine io_uring --iodepth 4 --read --rand -t 4 -u 16M --keep-cache --rate 200 -f "$DS"
 	what="io_uring --iodepth 4 --rate 200: the thread sleeps (CPU under a tenth of the time)"
 	why=()
 	cpu=$(jq '.result.cpu_user_sec + .result.cpu_sys_sec' "$OUT")
