@@ -9,12 +9,14 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atio/cli.h"
 #include "atio/engine.h"
 #include "atio/error.h"
 #include "atio/node.h"
+#include "atio/pace.h"
 
 #define NS_PER_SEC     1000000000ULL
 #define START_AT_MIN   978307200ULL    /* 2001-01-01 00:00:00 UTC */
@@ -33,6 +35,7 @@ enum {
 	OPT_MIX,
 	OPT_DSYNC, OPT_OSYNC, OPT_PREPARE,
 	OPT_CHECK,
+	OPT_RATE,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -65,6 +68,7 @@ static const struct option longopts[] = {
 	{ "osync",      no_argument,       NULL, OPT_OSYNC },
 	{ "prepare",    no_argument,       NULL, OPT_PREPARE },
 	{ "check",      no_argument,       NULL, OPT_CHECK },
+	{ "rate",       required_argument, NULL, OPT_RATE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -94,6 +98,7 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
 	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
 	char p[16] = "auto", n[24] = "";
+	char rate[48] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
 		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
@@ -123,14 +128,16 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		snprintf(mode, sizeof(mode), "mix %u", o->mix);
 	else
 		snprintf(mode, sizeof(mode), "%s", atio_mode_name(o->mode));
+	if (o->rate_text)
+		snprintf(rate, sizeof(rate), " --rate %s", o->rate_text);
 	return snprintf(buf, len,
-			"%s--%s --%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s",
+			"%s--%s --%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s",
 			o->settings_only ? "-a " : "", mode,
 			o->random ? "rand" : "seq", bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
 			p, n, t, wopt,
 			o->direct ? "uncached" : "cached", total,
-			o->skip_sync ? " -S" : "", osync, o->prepare ? " --prepare" : "");
+			o->skip_sync ? " -S" : "", osync, o->prepare ? " --prepare" : "", rate);
 }
 
 /* See cli.h. */
@@ -191,6 +198,7 @@ static const char *value_hint(int id)
 	case OPT_ENGINE: return "an engine name";
 	case OPT_IODEPTH: return "number of I/Os in flight per thread";
 	case OPT_MIX: return "percentage of reads, 1 to 99";
+	case OPT_RATE: return "a cap in the unit of the result, e.g. 1000 or 2.5";
 	}
 	return "see --help";
 }
@@ -411,6 +419,9 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_DSYNC: case OPT_OSYNC:
 		return pick(&st->osync, id, "way to open the files", e);
 	case OPT_PREPARE: o->prepare = true; return 0;
+	case OPT_RATE:
+		o->rate_text = arg;
+		return atio_cli_rate(arg, &o->rate, e);
 	case 'h': case OPT_HELP: return ATIO_CLI_HELP;
 	case 'V': case OPT_VERSION: return ATIO_CLI_VERSION;
 	}
@@ -441,13 +452,41 @@ static int size_by_node(struct atio_opts *o, struct atio_error *e)
 }
 
 /*
+ * See cli.h. Only digits and one point: strtod would also take "1e3",
+ * "0x10", "inf" and "nan", which are more likely typing errors than caps.
+ */
+int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
+{
+	const char *p = arg;
+	bool digit = false, point = false;
+	double v;
+
+	for (; *p; p++) {
+		if (*p == '.' && !point)
+			point = true;
+		else if (*p >= '0' && *p <= '9')
+			digit = true;
+		else
+			break;
+	}
+	if (*p || !digit)
+		return USAGE("--rate %s: not a number (give the cap in the unit of the result, "
+			     "e.g. --rate 1000 or --rate 2.5)", arg);
+	v = strtod(arg, NULL);
+	if (!(v > 0.0))
+		return USAGE("--rate %s: the cap must be more than 0", arg);
+	*rate = v;
+	return 0;
+}
+
+/*
  * The options --prepare refuses: they shape the measured run, and
  * --prepare runs none. Taking them silently would let a user believe the
  * fill was that test.
  */
 static const int prepare_refuses[] = {
 	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
-	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC,
+	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE,
 };
 
 /* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
@@ -486,7 +525,7 @@ static int check_sync_prepare(struct atio_opts *o, const struct pstate *st,
 static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
 {
 	static const int timed[] = { 't', 'w', 'q', OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
-				     OPT_SEED };
+				     OPT_SEED, OPT_RATE };
 	char a[24];
 
 	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++)
@@ -512,6 +551,31 @@ static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_
 	o->unit = ATIO_UNIT_MBS;
 	if (!st->bs)
 		o->bs = 4u << 20;
+	return 0;
+}
+
+/*
+ * --rate N against the settings that turn it into one thread's interval
+ * between two I/Os: the unit, the block size (MB/s), the writes per sync
+ * (sync/s) and the threads. An interval below 1 ns cannot be scheduled by
+ * any clock atio reads; one above an hour is almost surely a slip of the
+ * unit. Sets o->rate_interval_ns.
+ */
+static int check_rate(struct atio_opts *o, struct atio_error *e)
+{
+	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+	double ns = atio_pace_interval_ns(o->rate, o->unit == ATIO_UNIT_MBS ? o->bs : 0,
+					  sync ? o->qsync : 1, o->threads);
+
+	if (ns < ATIO_PACE_MIN_NS)
+		return USAGE("--rate %s: too high: %u thread(s) would each start an I/O every "
+			     "%.3g ns, below the 1 ns a schedule can hold", o->rate_text,
+			     o->threads, ns);
+	if (ns > ATIO_PACE_MAX_NS)
+		return USAGE("--rate %s: too low: %u thread(s) would each start an I/O every "
+			     "%.3g s, more than an hour apart", o->rate_text, o->threads,
+			     ns / 1e9);
+	o->rate_interval_ns = ns;
 	return 0;
 }
 
@@ -592,6 +656,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     "use -u %s or more", st->total ? st->total : "16G",
 			     st->total ? "" : " (the default)", who, a, b);
 	}
+	if (o->rate_text && (r = check_rate(o, e)) != 0)
+		return r;
 	/* An engine that touches no file (null) needs no -f. */
 	if (!o->path && !o->settings_only && !(eng && eng->no_io))
 		return USAGE("-f is missing: give the directory (or file-name "

@@ -155,18 +155,11 @@ static int uring_submit(struct atio_worker *w)
 	return 0;
 }
 
-static int uring_reap(struct atio_worker *w, unsigned min, unsigned max)
+/* Hand the completions waiting in the ring back, at most @max. */
+static int take(struct atio_worker *w, struct uring *u, unsigned max)
 {
-	struct uring *u = w->engine_data;
-	unsigned n;
-	int ret;
+	unsigned n = io_uring_peek_batch_cqe(&u->ring, u->cqes, max);
 
-	do
-		ret = io_uring_submit_and_wait(&u->ring, min);
-	while (ret == -EINTR);
-	if (ret < 0)
-		return ret;
-	n = io_uring_peek_batch_cqe(&u->ring, u->cqes, max);
 	for (unsigned i = 0; i < n; i++) {
 		struct atio_req *r = io_uring_cqe_get_data(u->cqes[i]);
 
@@ -175,6 +168,36 @@ static int uring_reap(struct atio_worker *w, unsigned min, unsigned max)
 	}
 	io_uring_cq_advance(&u->ring, n);
 	return (int)n;
+}
+
+static int uring_reap(struct atio_worker *w, unsigned min, unsigned max)
+{
+	struct uring *u = w->engine_data;
+	int ret;
+
+	do
+		ret = io_uring_submit_and_wait(&u->ring, min);
+	while (ret == -EINTR);
+	if (ret < 0)
+		return ret;
+	return take(w, u, max);
+}
+
+/* Submit, and wait for one completion at most @timeout_ns (-ETIME: none). */
+static int uring_reap_timed(struct atio_worker *w, unsigned max, uint64_t timeout_ns)
+{
+	struct uring *u = w->engine_data;
+	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000u),
+					.tv_nsec = (long long)(timeout_ns % 1000000000u) };
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	do
+		ret = io_uring_submit_and_wait_timeout(&u->ring, &cqe, 1, &ts, NULL);
+	while (ret == -EINTR);
+	if (ret < 0 && ret != -ETIME)
+		return ret;
+	return take(w, u, max);
 }
 
 /*
@@ -208,4 +231,5 @@ const struct atio_engine_ops atio_engine_io_uring = {
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.cleanup = uring_cleanup,
+	.reap_timed = uring_reap_timed,
 };

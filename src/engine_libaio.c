@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libaio.h>
@@ -188,6 +189,19 @@ static unsigned ring_take(io_context_t ctx, struct io_event *ev, unsigned max)
 	return n;
 }
 
+/* Hand the @n events taken back as completed requests. */
+static int give(struct atio_worker *w, struct aio *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct atio_req *r = a->events[i].data;
+
+		/* res carries a byte count, or a negative errno cast to unsigned. */
+		r->res = (long)a->events[i].res;
+		w->done[i] = r;
+	}
+	return n;
+}
+
 static int aio_reap(struct atio_worker *w, unsigned min, unsigned max)
 {
 	struct aio *a = w->engine_data;
@@ -203,14 +217,25 @@ static int aio_reap(struct atio_worker *w, unsigned min, unsigned max)
 			return got;
 		n += got;
 	}
-	for (int i = 0; i < n; i++) {
-		struct atio_req *r = a->events[i].data;
+	return give(w, a, n);
+}
 
-		/* res carries a byte count, or a negative errno cast to unsigned. */
-		r->res = (long)a->events[i].res;
-		w->done[i] = r;
+/* What is there, else wait for one completion at most @timeout_ns. */
+static int aio_reap_timed(struct atio_worker *w, unsigned max, uint64_t timeout_ns)
+{
+	struct aio *a = w->engine_data;
+	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000u),
+			       .tv_nsec = (long)(timeout_ns % 1000000000u) };
+	int n = (int)ring_take(a->ctx, a->events, max);
+
+	if (n == 0 && timeout_ns) {
+		do
+			n = io_getevents(a->ctx, 1, (long)max, a->events, &ts);
+		while (n == -EINTR);
+		if (n < 0)
+			return n;
 	}
-	return n;
+	return give(w, a, n);
 }
 
 static void aio_cleanup(struct atio_worker *w)
@@ -233,4 +258,5 @@ const struct atio_engine_ops atio_engine_libaio = {
 	.submit = aio_submit,
 	.reap = aio_reap,
 	.cleanup = aio_cleanup,
+	.reap_timed = aio_reap_timed,
 };

@@ -232,6 +232,23 @@ static int get_dirs(json_t *doc, struct atio_merge_doc *d, const char *name,
 	return 0;
 }
 
+/*
+ * What a run with --rate adds, read when present: result.target and the
+ * service_latency_ns histogram. A document without them had no cap.
+ */
+static int get_paced(json_t *doc, struct atio_merge_doc *d, const char *name,
+		     struct atio_error *e)
+{
+	json_t *r = json_object_get(doc, "result");
+
+	if (json_object_get(r, "target") &&
+	    get_number(r, "result.", "target", &d->target, name, e))
+		return -EINVAL;
+	if (json_object_get(doc, "service_latency_ns"))
+		return get_hist(doc, "service_latency_ns", &d->st.service, name, e);
+	return 0;
+}
+
 /* Everything but the parsing: @doc is the parsed document. */
 static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 		     struct atio_error *e)
@@ -252,7 +269,8 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	    get_epoch(doc, "end_epoch", &d->end_epoch, name, e) ||
 	    get_hist(doc, "latency_ns", &d->st.lat, name, e) ||
 	    get_hist(doc, "sync_latency_ns", &d->st.sync_lat, name, e) ||
-	    get_dirs(doc, d, name, e))
+	    get_dirs(doc, d, name, e) ||
+	    get_paced(doc, d, name, e))
 		return -EINVAL;
 	return 0;
 }

@@ -57,6 +57,10 @@ int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct 
 	widen(&m->first_start, &m->last_start, d->start_epoch, m->ndocs == 0);
 	widen(&m->first_end, &m->last_end, d->end_epoch, m->ndocs == 0);
 	m->sum += d->value;
+	if (d->target > 0) {
+		m->target += d->target;
+		m->ntargets++;
+	}
 	m->ndocs++;
 	if (d->interrupted)
 		m->ninterrupted++;
@@ -68,6 +72,15 @@ int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct 
 static double share(const struct atio_merge *m, double v)
 {
 	return m->sum > 0.0 ? v / m->sum * 100.0 : 0.0;
+}
+
+/*
+ * --rate: the summed cap means something only when every document had one;
+ * the service times of those that did are merged regardless.
+ */
+static bool capped(const struct atio_merge *m)
+{
+	return m->ntargets && m->ntargets == m->ndocs;
 }
 
 /* A latency line as atio's own result prints it, with where it is from. */
@@ -104,7 +117,12 @@ void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merg
 		m->last_start - m->first_start, m->first_start, m->last_start);
 	fprintf(f, "end skew: %.6f s (first done %.6f, last done %.6f)\n",
 		m->last_end - m->first_end, m->first_end, m->last_end);
+	if (capped(m))
+		fprintf(f, "cap: %.5f %s summed over %u documents; reached %.1f%%\n",
+			m->target, m->unit, m->ntargets, m->sum / m->target * 100.0);
 	text_latency(f, "latency", &t->lat, m->ndocs);
+	if (t->service.count > 0)
+		text_latency(f, "service", &t->service, m->ndocs);
 	if (t->syncs > 0)
 		text_latency(f, "sync latency", &t->sync_lat, m->ndocs);
 	fprintf(f, "io: %" PRIu64 " ops, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
@@ -177,6 +195,12 @@ void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merg
 		else
 			atio_json_null(&j, key);
 	}
+	if (capped(m)) {
+		atio_json_double(&j, "target", m->target);
+		atio_json_double(&j, "target_reached", m->sum / m->target);
+	}
+	if (t->service.count > 0)
+		json_hist(&j, "service_latency_ns", &t->service);
 	atio_json_array_begin(&j, "documents_merged");
 	for (unsigned i = 0; i < n; i++) {
 		atio_json_object_begin(&j, NULL);

@@ -69,6 +69,20 @@ double atio_result_value(const struct atio_result *r)
 	return per_sec(r->total.ops, r->elapsed_ns);
 }
 
+/* --rate: the share of the cap the run reached (1 = all of it), 0 without a cap. */
+static double reached(const struct atio_result *r)
+{
+	return r->opts->rate > 0 ? atio_result_value(r) / r->opts->rate : 0.0;
+}
+
+/*
+ * Below this share of the cap the storage is said to have fallen behind.
+ * A run that keeps up reaches the cap to within the wake-up of its last
+ * I/O; the final sync of a write run (inside the time unless -S) costs a
+ * little more.
+ */
+#define BEHIND 0.99
+
 /*
  * Write "%.3f" of @x into @buf and drop trailing zeros and a trailing
  * point: 60 -> "60", 1.5 -> "1.5", 0.25 -> "0.25". at_io_iops printed
@@ -162,6 +176,35 @@ static void header_extras(FILE *f, const struct atio_opts *o)
 }
 
 /*
+ * --rate's figures as text: whole numbers as they are, fractions to three
+ * decimals, and what is smaller than that to three significant digits.
+ */
+static void format_amount(char *buf, size_t len, double x)
+{
+	if (x >= 1.0)
+		format_trimmed(buf, len, x);
+	else
+		snprintf(buf, len, "%.3g", x);
+}
+
+/*
+ * The header's "Cap:" line of --rate: the cap of the run and of a thread,
+ * in the unit of the result, and the interval between two intended starts
+ * of one thread.
+ */
+static void put_cap_header(FILE *f, const struct atio_opts *o)
+{
+	char run[32], thread[32], every[32];
+
+	format_amount(run, sizeof(run), o->rate);
+	format_amount(thread, sizeof(thread), o->rate / o->threads);
+	format_amount(every, sizeof(every), o->rate_interval_ns / 1000.0);
+	fprintf(f, "Cap: %s %s per run, %s per thread, an I/O every %s usec per thread on a "
+		"fixed schedule; latency from each I/O's intended start\n",
+		run, atio_unit_name(o), thread, every);
+}
+
+/*
  * The at_io_iops header, line for line as at_io_iops printed it (with
  * "atio" as the title), then atio's Engine, Buffers, Seed and Filesystem
  * lines. The block size
@@ -211,6 +254,8 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	atio_report_put_text(f, o->fstype ? o->fstype : "unknown");
 	putc('\n', f);
 	header_extras(f, o);
+	if (o->rate > 0)
+		put_cap_header(f, o);
 }
 
 /*
@@ -300,7 +345,19 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 			ns_to_sec(r->elapsed_ns), t_sec);
 	}
 
-	put_latency(f, "latency", &t->lat);
+	if (o->rate > 0) {
+		char run[32], thread[32];
+
+		format_amount(run, sizeof(run), o->rate);
+		format_amount(thread, sizeof(thread), o->rate / o->threads);
+		fprintf(f, "cap: %s %s per run, %s per thread; reached %.1f%%%s\n", run,
+			atio_unit_name(o), thread, reached(r) * 100.0,
+			reached(r) < BEHIND ? ": the storage fell behind" : "");
+		put_latency(f, "latency from intended start", &t->lat);
+		put_latency(f, "service", &t->service);
+	} else {
+		put_latency(f, "latency", &t->lat);
+	}
 	if (t->syncs > 0)
 		put_latency(f, "sync latency", &t->sync_lat);
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n",
@@ -392,6 +449,14 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	else
 		atio_json_null(j, "mix");
 	json_settings_extras(j, o);
+	if (o->rate > 0) {
+		atio_json_object_begin(j, "rate");
+		atio_json_double(j, "value", o->rate);
+		atio_json_string(j, "unit", atio_unit_name(o));
+		atio_json_double(j, "per_thread", o->rate / o->threads);
+		atio_json_double(j, "interval_ns", o->rate_interval_ns);
+		atio_json_object_end(j);
+	}
 	atio_json_object_end(j);
 }
 
@@ -522,6 +587,10 @@ static void json_result(struct atio_json *j, const struct atio_result *r)
 	atio_json_uint(j, "syncs", t->syncs);
 	atio_json_double(j, "cpu_user_sec", ns_to_sec(t->cpu_user_ns));
 	atio_json_double(j, "cpu_sys_sec", ns_to_sec(t->cpu_sys_ns));
+	if (r->opts->rate > 0) {
+		atio_json_double(j, "target", r->opts->rate);
+		atio_json_double(j, "target_reached", reached(r));
+	}
 	atio_json_object_end(j);
 }
 
@@ -547,6 +616,8 @@ static void json_thread(struct atio_json *j, const struct atio_result *r, unsign
 	atio_json_double(j, "cpu_user_sec", ns_to_sec(s->cpu_user_ns));
 	atio_json_double(j, "cpu_sys_sec", ns_to_sec(s->cpu_sys_ns));
 	json_hist(j, "latency_ns", &s->lat, false);
+	if (r->opts->rate > 0)
+		json_hist(j, "service_latency_ns", &s->service, false);
 	atio_json_object_end(j);
 }
 
@@ -591,6 +662,8 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		else
 			atio_json_null(&j, key);
 	}
+	if (r->opts->rate > 0)
+		json_hist(&j, "service_latency_ns", &r->total.service, true);
 	atio_json_array_begin(&j, "threads");
 	for (unsigned i = 0; r->threads && !r->nothing_measured && i < r->nthreads; i++)
 		json_thread(&j, r, i);

@@ -5,7 +5,7 @@
 #include "atio/stats.h"
 
 /*
- * Zero every counter and empty both histograms. The histograms need
+ * Zero every counter and empty the histograms. The histograms need
  * atio_hist_init() on top of the memset because an empty histogram's
  * minimum is UINT64_MAX, not 0.
  */
@@ -14,6 +14,7 @@ void atio_stats_init(struct atio_stats *s)
 	memset(s, 0, sizeof(*s));
 	atio_hist_init(&s->lat);
 	atio_hist_init(&s->sync_lat);
+	atio_hist_init(&s->service);
 }
 
 /*
@@ -34,6 +35,7 @@ void atio_stats_merge(struct atio_stats *dst, const struct atio_stats *src)
 		dst->elapsed_ns = src->elapsed_ns;
 	atio_hist_merge(&dst->lat, &src->lat);
 	atio_hist_merge(&dst->sync_lat, &src->sync_lat);
+	atio_hist_merge(&dst->service, &src->service);
 }
 
 void atio_dir_stats_init(struct atio_dir_stats *d)

@@ -8,7 +8,8 @@
 /*
  * See cli.h. Lines stay under 80 columns. No line may contain the four
  * letters r, a, t, e in a row, in any word: scripts find the result line
- * with "grep rate", and --help goes to stdout.
+ * with "grep rate", and --help goes to stdout. The one exception is the
+ * line that names the --rate option itself.
  */
 void atio_cli_usage(FILE *f)
 {
@@ -118,7 +119,15 @@ void atio_cli_usage(FILE *f)
 "                        later test with the same settings reuses them.\n"
 "                        Not with -a, -t, -w, -q, -S, --mbs, --iops,\n"
 "                        --start-at, --remove, --keep-cache, --engine,\n"
-"                        --iodepth, --dsync, --osync\n"
+"                        --iodepth, --dsync, --osync, nor with a cap\n"
+"  --rate N              cap the run at N in the unit of the result (IOPS,\n"
+"                        MB/s, or syncs per second with --fsync/--fdatasync\n"
+"                        and --iops), shared evenly by the threads; N > 0,\n"
+"                        decimals allowed. Each I/O has an intended start\n"
+"                        on a fixed schedule: a slow device makes I/Os wait\n"
+"                        in atio, and their latency runs from the intended\n"
+"                        start; \"service\" is from submission. The result\n"
+"                        says how much of the cap was reached\n"
 "\n"
 "Checking the data:\n"
 "  --check               read the dataset of -p, -n, -u and -f whole and\n"

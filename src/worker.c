@@ -29,6 +29,18 @@
  * writes before it. The kernel does not order requests in flight, so after
  * the q-th write the worker stops queueing, waits until every write has
  * completed, and only then issues the sync and waits for it.
+ *
+ * --rate. Each loop has a third constant flag, pacing, and a copy of its own
+ * for it, so the runs without a cap carry none of its branches. With it, the
+ * thread's I/O number i is not issued before its intended start
+ * (include/atio/pace.h); the schedule never slips, so when the storage
+ * falls behind the I/Os wait here, are issued as soon as there is room (up
+ * to the depth at once), and their latency runs from the intended start,
+ * not from the submission: the storage's delay shows as latency instead of
+ * a quietly lower count. The service time, submission to completion, goes
+ * to a second histogram. Waiting for an intended start is a sleep down to
+ * the last ATIO_PACE_SPIN_NS, then a spin; at depth the wait is the engine's
+ * timed reap, so completions are seen while the thread waits.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,6 +53,7 @@
 
 #include "atio/buf.h"
 #include "atio/clock.h"
+#include "atio/pace.h"
 #include "atio/worker.h"
 
 uint64_t atio_now_ns(void)
@@ -58,6 +71,9 @@ struct cursor {
 	struct atio_range segs;    /* random: which segment */
 	struct atio_range blocks;  /* random: which block */
 	unsigned since_sync;
+	struct atio_pace pace;     /* --rate: the thread's schedule */
+	uint64_t next;             /* --rate: number of the next I/O to issue */
+	bool idle;                 /* --rate: every I/O due before the end was issued */
 };
 
 static uint64_t thread_cpu_ns(uint64_t *sys)
@@ -266,6 +282,24 @@ account(struct atio_worker *w, uint64_t lat, uint64_t bytes, enum atio_req_op op
 }
 
 /*
+ * Count a completed read or write under --rate: @lat from its intended
+ * start, @service from its submission.
+ */
+static inline __attribute__((always_inline)) void
+account_paced(struct atio_worker *w, uint64_t lat, uint64_t service, uint64_t bytes,
+	      enum atio_req_op op, bool mixing)
+{
+	atio_hist_record(&w->st.service, service);
+	account(w, lat, bytes, op, mixing);
+}
+
+/* Wait until tick @due, or a stop (then 0); see atio_pace_wait(). */
+static inline uint64_t pace_wait(const struct atio_worker *w, uint64_t due)
+{
+	return atio_pace_wait(due, &w->sh->stop);
+}
+
+/*
  * One request at a time, for engines that complete in queue(), until the
  * first completion at or after @end (in clock ticks) or a stop. Forced
  * inline with constant flags so that each copy carries only the branches
@@ -273,7 +307,7 @@ account(struct atio_worker *w, uint64_t lat, uint64_t bytes, enum atio_req_op op
  */
 static inline __attribute__((always_inline)) int
 run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
-	   const bool mixing, const bool tracing)
+	   const bool mixing, const bool tracing, const bool pacing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
@@ -284,8 +318,19 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 	struct atio_req *r = &w->reqs[0];
 
 	for (;;) {
-		uint64_t t0, t1;
+		uint64_t t0, t1, due = 0;
 
+		if (pacing) {
+			/* No I/O left before the end: the caller waits out the time. */
+			due = atio_pace_due(&c->pace, c->next);
+			if (due >= end) {
+				c->idle = true;
+				return 0;
+			}
+			if (!pace_wait(w, due))
+				return 0;
+			c->next++;
+		}
 		aim(w, c, r, random, writing, mixing);
 		if (tracing)
 			trace_submit(w, r);
@@ -296,7 +341,11 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 			trace(w, r, atio_ticks_to_ns(t1 - t0));
 		if (r->res != (int64_t)r->len)
 			return fail(w, r, r->res);
-		account(w, atio_ticks_to_ns(t1 - t0), r->len, r->op, mixing);
+		if (pacing)
+			account_paced(w, atio_ticks_to_ns(t1 - due), atio_ticks_to_ns(t1 - t0),
+				      r->len, r->op, mixing);
+		else
+			account(w, atio_ticks_to_ns(t1 - t0), r->len, r->op, mixing);
 
 		if (syncing && ++c->since_sync == o->qsync) {
 			c->since_sync = 0;
@@ -316,7 +365,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
  */
 static inline __attribute__((always_inline)) int
 run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
-	  const bool mixing, const bool tracing)
+	  const bool mixing, const bool tracing, const bool pacing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const struct atio_engine_ops *eng = w->engine;
@@ -329,15 +378,34 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 
 	for (;;) {
 		unsigned nb = 0;
-		uint64_t t;
+		uint64_t t, now = 0, due = 0;
+		bool early = false;        /* pacing: the next I/O is not due yet */
 		int n;
 
+		if (pacing)
+			now = atio_ticks();
 		while (!ending && !want_sync && nspare) {
 			struct atio_req *r = w->spare[nspare - 1];
 
+			if (pacing) {
+				due = atio_pace_due(&c->pace, c->next);
+				if (due >= end) {
+					c->idle = true;
+					ending = true;
+					break;
+				}
+				if (due > now) {
+					early = true;
+					break;
+				}
+			}
 			aim(w, c, r, random, writing, mixing);
 			if (eng->queue(w, r) == ATIO_Q_BUSY)
 				break;
+			if (pacing) {
+				r->due = due;
+				c->next++;
+			}
 			if (tracing)
 				trace_submit(w, r);
 			nspare--;
@@ -353,6 +421,12 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			n = eng->submit(w);
 			if (n < 0)
 				return fail(w, w->batch[0], n);
+		}
+		if (pacing && inflight == 0 && early && !want_sync) {
+			/* Nothing in flight and the next I/O not due: sleep. */
+			if (!pace_wait(w, due))
+				return 0;
+			continue;
 		}
 		if (inflight == 0) {
 			if (!want_sync)
@@ -370,7 +444,20 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			continue;
 		}
 
-		n = eng->reap(w, 1, inflight);
+		if (pacing && early && !want_sync && eng->reap_timed) {
+			/*
+			 * Room for the next I/O, which is not due yet: wait for a
+			 * completion at most until ATIO_PACE_SPIN_NS before it, then
+			 * look without waiting until it is due.
+			 */
+			uint64_t left = atio_ticks_to_ns(due - now);
+
+			left = left > ATIO_PACE_SPIN_NS ? left - ATIO_PACE_SPIN_NS : 0;
+			n = eng->reap_timed(w, inflight,
+					    left < ATIO_PACE_NAP_NS ? left : ATIO_PACE_NAP_NS);
+		} else {
+			n = eng->reap(w, 1, inflight);
+		}
 		if (n < 0)
 			return fail(w, w->batch[0], n);
 		t = atio_ticks();
@@ -382,7 +469,11 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 				trace(w, r, lat);
 			if (r->res != (int64_t)r->len)
 				return fail(w, r, r->res);
-			account(w, lat, r->len, r->op, mixing);
+			if (pacing)
+				account_paced(w, atio_ticks_to_ns(t - r->due), lat, r->len, r->op,
+					      mixing);
+			else
+				account(w, lat, r->len, r->op, mixing);
 			w->spare[nspare++] = r;
 		}
 		inflight -= (unsigned)n;
@@ -404,23 +495,37 @@ static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 
 	if (end_ns > now_ns)
 		end += atio_ns_to_ticks(end_ns - now_ns);
+	/*
+	 * --rate: the deadline on the schedule's own footing, so that an I/O
+	 * due exactly at the end is not issued by a clock read's jitter.
+	 */
+	if (w->sh->opts->rate > 0 && end_ns > c->pace.start_ns)
+		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace.start_ns);
 
+	if (w->sh->opts->rate > 0) {
+		/* --rate: one copy per loop; the trace flag stays a variable. */
+		if (w->engine->async)
+			return random ? run_async(w, c, end, true, mixing, tracing, true)
+				      : run_async(w, c, end, false, mixing, tracing, true);
+		return random ? run_inline(w, c, end, true, mixing, tracing, true)
+			      : run_inline(w, c, end, false, mixing, tracing, true);
+	}
 	if (w->engine->async) {
 		if (tracing)
-			return run_async(w, c, end, random, mixing, true);
+			return run_async(w, c, end, random, mixing, true, false);
 		if (mixing)
-			return random ? run_async(w, c, end, true, true, false)
-				      : run_async(w, c, end, false, true, false);
-		return random ? run_async(w, c, end, true, false, false)
-			      : run_async(w, c, end, false, false, false);
+			return random ? run_async(w, c, end, true, true, false, false)
+				      : run_async(w, c, end, false, true, false, false);
+		return random ? run_async(w, c, end, true, false, false, false)
+			      : run_async(w, c, end, false, false, false, false);
 	}
 	if (tracing)
-		return run_inline(w, c, end, random, mixing, true);
+		return run_inline(w, c, end, random, mixing, true, false);
 	if (mixing)
-		return random ? run_inline(w, c, end, true, true, false)
-			      : run_inline(w, c, end, false, true, false);
-	return random ? run_inline(w, c, end, true, false, false)
-		      : run_inline(w, c, end, false, false, false);
+		return random ? run_inline(w, c, end, true, true, false, false)
+			      : run_inline(w, c, end, false, true, false, false);
+	return random ? run_inline(w, c, end, true, false, false, false)
+		      : run_inline(w, c, end, false, false, false, false);
 }
 
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
@@ -551,6 +656,8 @@ void *atio_worker_main(void *arg)
 		goto out;
 
 	wait_until(sh->start_ns);
+	if (o->rate > 0)
+		atio_pace_start(&c.pace, sh->start_ns, o->rate_interval_ns);
 	start = sh->start_ns;
 	if (o->warmup_ns) {
 		bool quit;
@@ -566,9 +673,19 @@ void *atio_worker_main(void *arg)
 	}
 	end = start + o->time_ns;
 	user0 = thread_cpu_ns(&sys0);
+	/*
+	 * --rate: a thread that did every I/O due before the end (and synced)
+	 * waits for the end, and its time is the whole time: it did all the
+	 * schedule asked inside it, and a late wake-up at the end is no I/O's
+	 * doing.
+	 */
+	c.idle = false;
 	if (run_until(w, &c, end) == 0 && o->mode != ATIO_MODE_READ && !o->skip_sync)
 		sync_files(w, ATIO_REQ_FSYNC, false, o->verbose >= 3);
 	w->end_ns = atio_now_ns();
+	if (c.idle && !w->failed)
+		w->end_ns = atio_pace_idle(end, &sh->stop) && w->end_ns < end ? end
+										 : atio_now_ns();
 	user1 = thread_cpu_ns(&sys1);
 	if (w->dir)
 		atio_dir_stats_fold(&w->st, w->dir);

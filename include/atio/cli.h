@@ -87,6 +87,10 @@ struct atio_opts {
 	uint64_t node_mem_total;   /* with -u auto: MemTotal in bytes */
 	bool prepare;              /* --prepare: make the files, measure the fill, exit */
 	bool check;                /* --check: read the dataset and check every sector */
+	/* --rate */
+	double rate;               /* --rate N in the report's unit, 0 when not given */
+	const char *rate_text;     /* N as given, for the command line; NULL if none */
+	double rate_interval_ns;   /* one thread's time between two scheduled I/Os */
 };
 
 enum atio_cli_action {
@@ -121,6 +125,13 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o);
  * filled (exit status 2) naming @arg.
  */
 int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
+
+/*
+ * Parse a --rate value @arg: a number above 0, decimals allowed, digits
+ * and one point only. Returns 0 with *@rate set, or -EINVAL with @e filled
+ * (exit status 2) naming @arg.
+ */
+int atio_cli_rate(const char *arg, double *rate, struct atio_error *e);
 
 /* Print the --help text to @f (src/usage.c). */
 void atio_cli_usage(FILE *f);

@@ -52,6 +52,7 @@ struct atio_req {
 	int64_t res;
 	int err;                   /* with a short res: why the rest failed, if known */
 	uint64_t issued;           /* the worker's business: clock ticks */
+	uint64_t due;              /* --rate: intended start, clock ticks */
 };
 
 enum atio_q {
@@ -77,6 +78,14 @@ struct atio_engine_ops {
 	int (*submit)(struct atio_worker *w);
 	int (*reap)(struct atio_worker *w, unsigned min, unsigned max);
 	void (*cleanup)(struct atio_worker *w);
+	/*
+	 * Optional, for --rate at depth: like reap(w, 1, max), but return 0
+	 * when nothing has completed within @timeout_ns (0: look and return
+	 * at once), so that the worker can issue the next scheduled I/O in
+	 * time while others are in flight. The worker measures the time; the
+	 * engine only passes the timeout to the kernel.
+	 */
+	int (*reap_timed)(struct atio_worker *w, unsigned max, uint64_t timeout_ns);
 };
 
 extern const struct atio_engine_ops atio_engine_sync;

@@ -32,11 +32,13 @@ struct atio_merge_doc {
 	double start_epoch;        /* start of the measured time, seconds */
 	double end_epoch;          /* its end */
 	bool interrupted;
-	struct atio_stats st;      /* counters, CPU and both histograms */
+	struct atio_stats st;      /* counters, CPU and the histograms */
 	/* --mix */
 	bool mixed;                /* has "read" and "write" objects */
 	struct atio_dir_stats dir[ATIO_DIRS]; /* reads, writes */
 	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* as the document has them */
+	/* --rate */
+	double target;             /* result.target, 0 when the run had no cap */
 };
 
 /* The documents merged so far. */
@@ -52,6 +54,9 @@ struct atio_merge {
 	bool mixed;
 	struct atio_dir_stats dir[ATIO_DIRS]; /* atio_dir_stats_merge() of every document */
 	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* sums, as the value's */
+	/* --rate */
+	double target;             /* the documents' caps summed */
+	unsigned ntargets;         /* documents that had one */
 };
 
 /*

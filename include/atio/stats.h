@@ -22,6 +22,8 @@ struct atio_stats {
 	uint64_t cpu_sys_ns;
 	struct atio_hist lat;      /* latency of each read or write */
 	struct atio_hist sync_lat; /* latency of each sync */
+	/* --rate: lat runs from each I/O's intended start; this from its submission */
+	struct atio_hist service;
 };
 
 /*
@@ -52,7 +54,7 @@ void atio_dir_stats_merge(struct atio_dir_stats *dst, const struct atio_dir_stat
 /* Merge the histograms of @d[ATIO_DIRS] into @s's total latency histogram. */
 void atio_dir_stats_fold(struct atio_stats *s, const struct atio_dir_stats *d);
 
-/* Zero every counter and empty both histograms. */
+/* Zero every counter and empty the histograms. */
 void atio_stats_init(struct atio_stats *s);
 
 /*

@@ -190,7 +190,8 @@ if [ ${#missing[@]} -eq 0 ]; then
 else
 	not_ok "--help mentions every option" "missing: ${missing[*]}"
 fi
-expect_count "--help: no line with \"rate\" on stdout" "$OUT" rate 0
+expect_count "--help: no line with \"rate\" on stdout but the --rate option's" "$OUT" rate 1
+expect_count "--help: the line with \"rate\" is the --rate option's" "$OUT" '^  --rate N ' 1
 expect_empty "--help: stderr empty" "$ERR"
 run_atio -h
 expect_code "-h: exit 0" 0

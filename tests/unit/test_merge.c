@@ -166,6 +166,62 @@ static void test_merge_syncs(void **state)
 	merge_equals_one_run(true);
 }
 
+/*
+ * --rate documents: their service times merge as the latency does, their
+ * caps add up; a document without a cap leaves the sum of caps unsaid.
+ */
+static void test_merge_capped(void **state)
+{
+	struct node *n = calloc(NODES + 1, sizeof(*n));
+	struct atio_merge_doc *d = calloc(NODES + 1, sizeof(*d));
+	struct atio_stats *all = calloc(1, sizeof(*all));
+	struct atio_merge *m = calloc(1, sizeof(*m));
+	struct atio_error e = { 0 };
+
+	(void)state;
+	assert_non_null(n);
+	assert_non_null(d);
+	assert_non_null(all);
+	assert_non_null(m);
+	atio_stats_init(all);
+	atio_merge_init(m);
+	for (unsigned i = 0; i <= NODES; i++) {
+		char *text, name[32];
+
+		node_init(&n[i], i, 5000 + i * 101, false);
+		if (i < NODES) {
+			n[i].o.rate = 1000.0 + i;
+			n[i].o.rate_text = "1000";
+			n[i].o.rate_interval_ns = 1e6;
+			for (unsigned k = 0; k < 5000 + i * 101; k++)
+				atio_hist_record(&n[i].th.service, 100 + (k * 7919u) % 100000);
+			atio_stats_init(&n[i].r.total);
+			atio_stats_merge(&n[i].r.total, &n[i].th);
+			atio_stats_merge(all, &n[i].th);
+		}
+		text = to_json(&n[i].r);
+		snprintf(name, sizeof(name), "node%u.json", i);
+		assert_int_equal(atio_merge_read_string(text, name, &d[i], &e), 0);
+		free(text);
+		assert_true(d[i].target == n[i].o.rate);
+		assert_int_equal(d[i].st.service.count, n[i].th.service.count);
+		assert_int_equal(atio_merge_add(m, &d[i], &e), 0);
+		if (i == NODES - 1) {
+			assert_true(m->target == 1000.0 + 1001.0 + 1002.0 + 1003.0);
+			assert_int_equal(m->ntargets, NODES);
+			hist_equal(&m->total.service, &all->service);
+		}
+	}
+	/* The uncapped document: still merged, the caps no longer all there. */
+	assert_int_equal(m->ntargets, NODES);
+	assert_int_equal(m->ndocs, NODES + 1);
+	hist_equal(&m->total.service, &all->service);
+	free(n);
+	free(d);
+	free(all);
+	free(m);
+}
+
 /* The text names the sum as at_io_iops would, and each document's share. */
 static void test_merge_text(void **state)
 {
@@ -398,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_merge_reads),
 		cmocka_unit_test(test_merge_syncs),
 		cmocka_unit_test(test_merge_text),
+		cmocka_unit_test(test_merge_capped),
 		cmocka_unit_test(test_merge_bad),
 		cmocka_unit_test(test_merge_mix),
 	};
