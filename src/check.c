@@ -4,6 +4,8 @@
  * include/atio/check.h for what counts as bad and how the work is cut.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +17,11 @@
 #include "atio/stamp.h"
 #include "atio/worker.h"
 
-/* A sector's verdict in the first pass over a unit. */
-struct verdict {
-	int kind;                  /* enum atio_check_kind, or -1: stamp good so far */
-	struct atio_stamp st;
-	size_t bad_byte;           /* CORRUPT: the first byte that differs */
-};
-
 /* What one thread owns. */
 struct checker {
 	struct atio_check *c;
 	unsigned char *buf;        /* one unit read */
 	unsigned char *ks;         /* keystream of one unit */
-	struct verdict *v;         /* one per sector of a unit */
 };
 
 const char *atio_check_kind_name(enum atio_check_kind k)
@@ -36,6 +30,32 @@ const char *atio_check_kind_name(enum atio_check_kind k)
 					     "unreadable" };
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
+			 const struct atio_stamp *found)
+{
+	switch (b->kind) {
+	case ATIO_CHECK_ZEROS:
+		snprintf(buf, len, "zeros (atio's data is never all zeros)");
+		break;
+	case ATIO_CHECK_NO_STAMP:
+		snprintf(buf, len, "no stamp of atio's (another program's data, or damaged)");
+		break;
+	case ATIO_CHECK_MISPLACED:
+		snprintf(buf, len, "the data written for offset %" PRIu64 " (misplaced; "
+			 "generation %" PRIu64 ", key %016" PRIx64 ")", b->detail, found->gen,
+			 found->key);
+		break;
+	case ATIO_CHECK_CORRUPT:
+		snprintf(buf, len, "its stamp (generation %" PRIu64 ", key %016" PRIx64 ") over "
+			 "other data from byte %" PRIu64 " of the sector on (torn or corrupted)",
+			 found->gen, found->key, b->detail);
+		break;
+	case ATIO_CHECK_UNREADABLE:
+		snprintf(buf, len, "an error: %s", strerror((int)b->detail));
+		break;
+	}
 }
 
 static bool all_zero(const unsigned char *s)
@@ -60,83 +80,102 @@ static void note_bad(struct atio_check *c, unsigned file, uint64_t off, uint64_t
 	pthread_mutex_unlock(&c->lock);
 }
 
-/*
- * The sectors from @i on that continue sector @i's keystream: same key,
- * each one's position 512 past the previous one's. Returns how many,
- * at least 1.
- */
-static size_t keystream_run(const struct verdict *v, size_t i, size_t n)
+/* Decode sector @s read at @off: 0, or the kind of fault with @bad's detail. */
+static int decode(const unsigned char *s, uint64_t off, struct atio_stamp *st,
+		  struct atio_check_bad *bad)
 {
-	size_t j = i + 1;
-
-	while (j < n && v[j].kind < 0 && v[j].st.key == v[i].st.key &&
-	       v[j].st.pos == v[i].st.pos + (j - i) * ATIO_SECTOR)
-		j++;
-	return j - i;
+	if (atio_stamp_get(s, st)) {
+		bad->kind = all_zero(s) ? ATIO_CHECK_ZEROS : ATIO_CHECK_NO_STAMP;
+		bad->detail = 0;
+		return 1;
+	}
+	if (st->offset != off) {
+		bad->kind = ATIO_CHECK_MISPLACED;
+		bad->detail = st->offset;
+		return 1;
+	}
+	return 0;
 }
 
-/*
- * Check the @len bytes at k->buf, read at offset @off of file @file: decode
- * every stamp, then make the keystream of each run of sectors at once and
- * compare. Returns 0 or -EIO when OpenSSL fails.
- */
-static int check_buffer(struct checker *k, unsigned file, uint64_t off, size_t len)
+int atio_check_block(const void *buf, size_t len, uint64_t off, void *ks,
+		     struct atio_check_bad *bad, struct atio_stamp *found)
 {
+	const unsigned char *b = buf;
 	size_t n = len / ATIO_SECTOR;
-	struct verdict *v = k->v;
+	struct atio_stamp st, next;
 
-	for (size_t i = 0; i < n; i++) {
-		const unsigned char *s = k->buf + i * ATIO_SECTOR;
-
-		v[i].kind = -1;
-		if (atio_stamp_get(s, &v[i].st))
-			v[i].kind = all_zero(s) ? ATIO_CHECK_ZEROS : ATIO_CHECK_NO_STAMP;
-		else if (v[i].st.offset != off + i * ATIO_SECTOR)
-			v[i].kind = ATIO_CHECK_MISPLACED;
-	}
 	for (size_t i = 0; i < n;) {
-		size_t run;
+		size_t run = 1;
 
-		if (v[i].kind >= 0) {
-			i++;
-			continue;
+		bad->off = off + i * ATIO_SECTOR;
+		bad->len = ATIO_SECTOR;
+		if (decode(b + i * ATIO_SECTOR, bad->off, &st, bad)) {
+			if (bad->kind == ATIO_CHECK_MISPLACED)
+				*found = st;
+			else
+				memset(found, 0, sizeof(*found));
+			return 1;
 		}
-		run = keystream_run(v, i, n);
-		if (atio_keystream(k->ks, run * ATIO_SECTOR, v[i].st.key, v[i].st.pos))
+		/* The sectors after it that continue its keystream: one call makes it all. */
+		while (i + run < n && !decode(b + (i + run) * ATIO_SECTOR,
+					      bad->off + run * ATIO_SECTOR, &next, bad) &&
+		       next.key == st.key && next.pos == st.pos + run * ATIO_SECTOR)
+			run++;
+		if (atio_keystream(ks, run * ATIO_SECTOR, st.key, st.pos))
 			return -EIO;
 		for (size_t j = 0; j < run; j++) {
-			const unsigned char *got = k->buf + (i + j) * ATIO_SECTOR;
-			const unsigned char *want = k->ks + j * ATIO_SECTOR;
+			const unsigned char *got = b + (i + j) * ATIO_SECTOR;
+			const unsigned char *want = (const unsigned char *)ks + j * ATIO_SECTOR;
 
 			if (memcmp(got + ATIO_STAMP_BYTES, want + ATIO_STAMP_BYTES,
 				   ATIO_SECTOR - ATIO_STAMP_BYTES) == 0)
 				continue;
-			v[i + j].kind = ATIO_CHECK_CORRUPT;
-			for (size_t b = ATIO_STAMP_BYTES; b < ATIO_SECTOR; b++)
-				if (got[b] != want[b]) {
-					v[i + j].bad_byte = b;
+			bad->off = off + (i + j) * ATIO_SECTOR;
+			bad->kind = ATIO_CHECK_CORRUPT;
+			for (size_t k = ATIO_STAMP_BYTES; k < ATIO_SECTOR; k++)
+				if (got[k] != want[k]) {
+					bad->detail = k;
 					break;
 				}
+			atio_stamp_get(got, found);
+			return 1;
 		}
 		i += run;
 	}
-	/* Consecutive bad sectors of one kind make one range. */
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		uint64_t detail;
+	return 0;
+}
 
-		if (v[i].kind < 0) {
-			i++;
-			continue;
+/*
+ * Check the @len bytes at k->buf, read at offset @off of file @file, and
+ * note every bad sector, consecutive ones of one kind as one range.
+ * Returns 0 or -EIO when OpenSSL fails.
+ */
+static int check_buffer(struct checker *k, unsigned file, uint64_t off, size_t len)
+{
+	struct atio_check_bad bad, run = { .len = 0 };
+	struct atio_stamp found;
+	size_t done = 0;
+
+	while (done < len) {
+		int ret = atio_check_block(k->buf + done, len - done, off + done, k->ks, &bad,
+					   &found);
+
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			break;
+		if (run.len && run.kind == bad.kind && run.off + run.len == bad.off) {
+			run.len += ATIO_SECTOR;
+		} else {
+			if (run.len)
+				note_bad(k->c, file, run.off, run.len / ATIO_SECTOR, run.kind,
+					 run.detail);
+			run = bad;
 		}
-		while (j < n && v[j].kind == v[i].kind)
-			j++;
-		detail = v[i].kind == ATIO_CHECK_MISPLACED ? v[i].st.offset
-		       : v[i].kind == ATIO_CHECK_CORRUPT ? v[i].bad_byte : 0;
-		note_bad(k->c, file, off + i * ATIO_SECTOR, j - i, (enum atio_check_kind)v[i].kind,
-			 detail);
-		i = j;
+		done = (size_t)(bad.off - off) + ATIO_SECTOR;
 	}
+	if (run.len)
+		note_bad(k->c, file, run.off, run.len / ATIO_SECTOR, run.kind, run.detail);
 	return 0;
 }
 
@@ -284,8 +323,7 @@ int atio_check_start(struct atio_check *c, struct atio_error *e)
 		k[i].c = c;
 		k[i].buf = atio_buf_alloc(c->unit, true);
 		k[i].ks = malloc(c->unit);
-		k[i].v = malloc(c->unit / ATIO_SECTOR * sizeof(*k[i].v));
-		if (!k[i].buf || !k[i].ks || !k[i].v)
+		if (!k[i].buf || !k[i].ks)
 			return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM,
 					      "out of memory for the buffers of %u threads", n);
 	}
@@ -333,7 +371,6 @@ void atio_check_free(struct atio_check *c)
 	for (unsigned i = 0; k && i < c->nthreads; i++) {
 		atio_buf_free(k[i].buf, c->unit);
 		free(k[i].ks);
-		free(k[i].v);
 	}
 	for (unsigned i = 0; c->fds && i < c->ds->nfiles; i++)
 		if (c->fds[i] >= 0)

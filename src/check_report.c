@@ -159,3 +159,36 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 	atio_json_object_end(&j);
 	atio_json_object_end(&j);
 }
+
+void atio_check_report_verify_json(FILE *f, const char *version, const char *path,
+				   const struct atio_check_bad *b, const struct atio_stamp *found)
+{
+	struct atio_json j;
+	char what[160];
+
+	atio_check_describe(what, sizeof(what), b, found);
+	atio_json_init(&j, f);
+	atio_json_object_begin(&j, NULL);
+	atio_json_object_begin(&j, "atio");
+	atio_json_string(&j, "version", version);
+	atio_json_object_end(&j);
+	atio_json_null(&j, "result");
+	atio_json_object_begin(&j, "verify");
+	atio_json_bool(&j, "ok", false);
+	atio_json_string(&j, "file", path);
+	atio_json_uint(&j, "offset", b->off);
+	atio_json_string(&j, "kind", atio_check_kind_name(b->kind));
+	if (b->kind == ATIO_CHECK_MISPLACED || b->kind == ATIO_CHECK_CORRUPT) {
+		atio_json_object_begin(&j, "found");
+		atio_json_uint(&j, "offset", found->offset);
+		atio_json_uint(&j, "generation", found->gen);
+		atio_json_string(&j, "kind", found->kind == ATIO_STAMP_FILL ? "fill" : "write");
+		atio_json_uint(&j, "key", found->key);
+		atio_json_object_end(&j);
+	}
+	if (b->kind == ATIO_CHECK_CORRUPT)
+		atio_json_uint(&j, "first_bad_byte", b->detail);
+	atio_json_string(&j, "message", what);
+	atio_json_object_end(&j);
+	atio_json_object_end(&j);
+}

@@ -36,6 +36,7 @@ enum {
 	OPT_DSYNC, OPT_OSYNC, OPT_PREPARE,
 	OPT_CHECK,
 	OPT_RATE,
+	OPT_VERIFY,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -69,6 +70,7 @@ static const struct option longopts[] = {
 	{ "prepare",    no_argument,       NULL, OPT_PREPARE },
 	{ "check",      no_argument,       NULL, OPT_CHECK },
 	{ "rate",       required_argument, NULL, OPT_RATE },
+	{ "verify",     no_argument,       NULL, OPT_VERIFY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -419,6 +421,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_DSYNC: case OPT_OSYNC:
 		return pick(&st->osync, id, "way to open the files", e);
 	case OPT_PREPARE: o->prepare = true; return 0;
+	case OPT_VERIFY: o->verify = true; return 0;
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);
@@ -658,6 +661,15 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	}
 	if (o->rate_text && (r = check_rate(o, e)) != 0)
 		return r;
+	/*
+	 * --verify checks what reads return; a write test reads nothing, and
+	 * in a --mix run a read may meet a write of its block in flight.
+	 */
+	if (o->verify && (o->mode != ATIO_MODE_READ || o->prepare || o->check))
+		return USAGE("--verify checks every block a --read test reads%s",
+			     o->check ? "; --check checks every block already"
+			     : o->prepare ? "; --prepare reads nothing"
+			     : ": give --read, or check the data after a write test with --check");
 	/* An engine that touches no file (null) needs no -f. */
 	if (!o->path && !o->settings_only && !(eng && eng->no_io))
 		return USAGE("-f is missing: give the directory (or file-name "

@@ -574,6 +574,13 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	ret = run(&sh, w, &wt, &res, &e);
 	if (!ret && uses_files)
 		ret = atio_dataset_verify(&ds, &e);
+	for (unsigned i = 0; ret && o->json && i < o->threads; i++)
+		if (w[i].vfailed) {
+			/* --verify --json: the bad block as a record, beside the message. */
+			atio_check_report_verify_json(stdout, ATIO_VERSION, w[i].vpath,
+						      &w[i].vbad, &w[i].vfound);
+			break;
+		}
 	if (ret) {
 		status = fail(&e);
 		goto out;

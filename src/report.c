@@ -360,6 +360,9 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	}
 	if (t->syncs > 0)
 		put_latency(f, "sync latency", &t->sync_lat);
+	if (o->verify)
+		fprintf(f, "verify: every block read checked against its stamps: %.2f MiB, "
+			"none bad\n", atio_mib(t->bytes));
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n",
 		ns_to_sec(t->cpu_user_ns), ns_to_sec(t->cpu_sys_ns));
 	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
@@ -664,6 +667,13 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 	}
 	if (r->opts->rate > 0)
 		json_hist(&j, "service_latency_ns", &r->total.service, true);
+	/* --verify: what was checked; a run that read bad data has no result. */
+	if (r->opts->verify && !r->nothing_measured) {
+		atio_json_object_begin(&j, "verify");
+		atio_json_bool(&j, "ok", true);
+		atio_json_uint(&j, "bytes_checked", r->total.bytes);
+		atio_json_object_end(&j);
+	}
 	atio_json_array_begin(&j, "threads");
 	for (unsigned i = 0; r->threads && !r->nothing_measured && i < r->nthreads; i++)
 		json_thread(&j, r, i);

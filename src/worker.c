@@ -120,15 +120,21 @@ static const char *short_write_reason(const struct atio_worker *w, const struct 
 }
 
 /* Record an I/O failure and ask every other thread to stop. */
+/* The path of the thread's file open as @fd. */
+static const char *path_of(const struct atio_worker *w, int fd)
+{
+	for (unsigned s = 0; s < w->nsegs; s++)
+		if (w->segs[s].fd == fd)
+			return w->sh->ds->files[w->segs[s].file].path;
+	return "?";
+}
+
 static int fail(struct atio_worker *w, const struct atio_req *r, int64_t res)
 {
 	static const char *const verb[] = { "read", "write", "fsync", "fdatasync" };
-	const char *path = "?";
+	const char *path = path_of(w, r->fd);
 	int err = res < 0 ? (int)-res : EIO;
 
-	for (unsigned s = 0; s < w->nsegs; s++)
-		if (w->segs[s].fd == r->fd)
-			path = w->sh->ds->files[w->segs[s].file].path;
 	if (res >= 0 && r->op == ATIO_REQ_WRITE) {
 		const char *why = short_write_reason(w, r, res, &err);
 
@@ -300,6 +306,36 @@ static inline uint64_t pace_wait(const struct atio_worker *w, uint64_t due)
 }
 
 /*
+ * --verify: check the block @r read against its stamps. On the first bad
+ * sector the run fails (every thread stops) with one message naming the
+ * file, the sector's offset and what it holds instead of atio's data for
+ * that offset; w->vbad and w->vfound keep it for the JSON record.
+ */
+static __attribute__((noinline)) int verify(struct atio_worker *w, const struct atio_req *r)
+{
+	char what[160];
+	int ret = atio_check_block(r->buf, r->len, r->off, w->vks, &w->vbad, &w->vfound);
+
+	if (ret == 0)
+		return 0;
+	if (ret < 0)
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret, "verify: cannot make the keystream "
+			       "to compare with: %s", strerror(-ret));
+	else {
+		atio_check_describe(what, sizeof(what), &w->vbad, &w->vfound);
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, EILSEQ,
+			       "verify: %s: offset %" PRIu64 " (in the %zu-byte block read at %"
+			       PRIu64 "): expected atio's data for that offset, found %s",
+			       path_of(w, r->fd), w->vbad.off, r->len, r->off, what);
+		w->vpath = path_of(w, r->fd);
+		w->vfailed = true;
+	}
+	w->failed = true;
+	__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
+	return -1;
+}
+
+/*
  * One request at a time, for engines that complete in queue(), until the
  * first completion at or after @end (in clock ticks) or a stop. Forced
  * inline with constant flags so that each copy carries only the branches
@@ -307,7 +343,7 @@ static inline uint64_t pace_wait(const struct atio_worker *w, uint64_t due)
  */
 static inline __attribute__((always_inline)) int
 run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
-	   const bool mixing, const bool tracing, const bool pacing)
+	   const bool mixing, const bool tracing, const bool pacing, const bool verifying)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
@@ -346,6 +382,8 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 				      r->len, r->op, mixing);
 		else
 			account(w, atio_ticks_to_ns(t1 - t0), r->len, r->op, mixing);
+		if (verifying && verify(w, r))
+			return -1;
 
 		if (syncing && ++c->since_sync == o->qsync) {
 			c->since_sync = 0;
@@ -365,7 +403,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
  */
 static inline __attribute__((always_inline)) int
 run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool random,
-	  const bool mixing, const bool tracing, const bool pacing)
+	  const bool mixing, const bool tracing, const bool pacing, const bool verifying)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const struct atio_engine_ops *eng = w->engine;
@@ -474,6 +512,8 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 					      mixing);
 			else
 				account(w, lat, r->len, r->op, mixing);
+			if (verifying && verify(w, r))
+				return -1;
 			w->spare[nspare++] = r;
 		}
 		inflight -= (unsigned)n;
@@ -502,30 +542,38 @@ static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 	if (w->sh->opts->rate > 0 && end_ns > c->pace.start_ns)
 		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace.start_ns);
 
+	if (w->sh->opts->verify) {
+		/* --verify: one copy per loop; the other flags stay variables. */
+		bool pacing = w->sh->opts->rate > 0;
+
+		if (w->engine->async)
+			return run_async(w, c, end, random, mixing, tracing, pacing, true);
+		return run_inline(w, c, end, random, mixing, tracing, pacing, true);
+	}
 	if (w->sh->opts->rate > 0) {
 		/* --rate: one copy per loop; the trace flag stays a variable. */
 		if (w->engine->async)
-			return random ? run_async(w, c, end, true, mixing, tracing, true)
-				      : run_async(w, c, end, false, mixing, tracing, true);
-		return random ? run_inline(w, c, end, true, mixing, tracing, true)
-			      : run_inline(w, c, end, false, mixing, tracing, true);
+			return random ? run_async(w, c, end, true, mixing, tracing, true, false)
+				      : run_async(w, c, end, false, mixing, tracing, true, false);
+		return random ? run_inline(w, c, end, true, mixing, tracing, true, false)
+			      : run_inline(w, c, end, false, mixing, tracing, true, false);
 	}
 	if (w->engine->async) {
 		if (tracing)
-			return run_async(w, c, end, random, mixing, true, false);
+			return run_async(w, c, end, random, mixing, true, false, false);
 		if (mixing)
-			return random ? run_async(w, c, end, true, true, false, false)
-				      : run_async(w, c, end, false, true, false, false);
-		return random ? run_async(w, c, end, true, false, false, false)
-			      : run_async(w, c, end, false, false, false, false);
+			return random ? run_async(w, c, end, true, true, false, false, false)
+				      : run_async(w, c, end, false, true, false, false, false);
+		return random ? run_async(w, c, end, true, false, false, false, false)
+			      : run_async(w, c, end, false, false, false, false, false);
 	}
 	if (tracing)
-		return run_inline(w, c, end, random, mixing, true, false);
+		return run_inline(w, c, end, random, mixing, true, false, false);
 	if (mixing)
-		return random ? run_inline(w, c, end, true, true, false, false)
-			      : run_inline(w, c, end, false, true, false, false);
-	return random ? run_inline(w, c, end, true, false, false, false)
-		      : run_inline(w, c, end, false, false, false, false);
+		return random ? run_inline(w, c, end, true, true, false, false, false)
+			      : run_inline(w, c, end, false, true, false, false, false);
+	return random ? run_inline(w, c, end, true, false, false, false, false)
+		      : run_inline(w, c, end, false, false, false, false, false);
 }
 
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
@@ -603,6 +651,11 @@ static int alloc_buffers(struct atio_worker *w)
 			w->reqs[i].buf = (char *)w->rbuf + (size_t)i * o->bs;
 		w->buf_base = w->rbuf;
 		w->buf_len = len;
+		/* --verify: room to make one block's keystream. */
+		if (o->verify && !(w->vks = malloc((size_t)o->bs)))
+			return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
+					      "out of memory for %zu bytes to verify blocks in",
+					      (size_t)o->bs);
 		return 0;
 	}
 	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth,
@@ -710,6 +763,8 @@ void atio_worker_teardown(struct atio_worker *w)
 	free(w->spare);
 	free(w->batch);
 	free(w->dir);
+	free(w->vks);
+	w->vks = NULL;
 	w->dir = NULL;
 	w->mix_rbuf = NULL;
 	w->rbuf = NULL;

@@ -32,6 +32,7 @@
 
 #include "atio/dataset.h"
 #include "atio/error.h"
+#include "atio/stamp.h"
 
 #define ATIO_CHECK_LIST 100
 
@@ -114,6 +115,26 @@ int atio_check_finish(struct atio_check *c, struct atio_error *e);
 
 /* Free what atio_check_start() allocated. */
 void atio_check_free(struct atio_check *c);
+
+/*
+ * Check the @len bytes at @buf (whole sectors), read at file offset @off,
+ * against their stamps, with @ks (@len bytes) to make the keystream in.
+ * Returns 0 when every sector is good; 1 for the first bad one, with @bad
+ * saying where (off, len 512), which kind and the kind's detail (file is
+ * left to the caller), and @found the stamp the sector holds when it
+ * decodes; -EIO when the keystream cannot be made. --check calls it again
+ * past each bad sector; --verify stops at the first.
+ */
+int atio_check_block(const void *buf, size_t len, uint64_t off, void *ks,
+		     struct atio_check_bad *bad, struct atio_stamp *found);
+
+/*
+ * What bad sector @b holds, in words, into @buf: "zeros (...)", "the data
+ * written for offset N (misplaced; generation G, key K)", and so on;
+ * @found is the stamp atio_check_block() gave with it.
+ */
+void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
+			 const struct atio_stamp *found);
 
 /* Words for a kind, e.g. "zeros", for text and JSON. */
 const char *atio_check_kind_name(enum atio_check_kind k);

@@ -24,4 +24,13 @@ void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupte
 void atio_check_report_json(FILE *f, const struct atio_check *c, const char *version,
 			    bool interrupted);
 
+/*
+ * --verify --json when a block read was not atio's data: {"atio": ...,
+ * "result": null, "verify": {"ok": false, "file", "offset", "kind",
+ * "found": {offset, generation, kind, key} (when the sector held a stamp),
+ * "first_bad_byte" (corrupt), "message"}}.
+ */
+void atio_check_report_verify_json(FILE *f, const char *version, const char *path,
+				   const struct atio_check_bad *b, const struct atio_stamp *found);
+
 #endif

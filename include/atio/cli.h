@@ -91,6 +91,7 @@ struct atio_opts {
 	double rate;               /* --rate N in the report's unit, 0 when not given */
 	const char *rate_text;     /* N as given, for the command line; NULL if none */
 	double rate_interval_ns;   /* one thread's time between two scheduled I/Os */
+	bool verify;               /* --verify: check every block read against its stamp */
 };
 
 enum atio_cli_action {

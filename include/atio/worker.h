@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "atio/check.h"
 #include "atio/cli.h"
 #include "atio/dataset.h"
 #include "atio/engine.h"
@@ -68,6 +69,12 @@ struct atio_worker {
 	struct atio_dir_stats *dir;  /* [ATIO_DIRS]: reads, writes; NULL in other modes */
 	unsigned char *mix_rbuf;   /* read buffers, depth x block size, in the pool's tail */
 	uint64_t read_below;       /* a draw below this reads: R% of 2^64 */
+	/* --verify */
+	unsigned char *vks;        /* one block of keystream to compare with */
+	bool vfailed;              /* a block read was not atio's data for its offset */
+	struct atio_check_bad vbad;/* its first bad sector (file unset) */
+	struct atio_stamp vfound;  /* the stamp that sector held, if any */
+	const char *vpath;         /* its file */
 };
 
 /*

@@ -8,7 +8,10 @@
 # fails the check; a foreign file is refused as a run refuses it; more bad
 # ranges than the list holds are counted; options of a timed test are
 # refused; a check waits for no writer: the dataset's lock refuses it while
-# a write test runs.
+# a write test runs. --verify checks every block a read test reads: a
+# clean dataset verifies, with what was checked below the result; the
+# first bad block read ends the run with exit 1, its file and offset and
+# what it held named (and as a JSON record with --json), no result.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,9 +23,9 @@ mkdir -p "$D"
 F0=$D/atio.0
 
 # json EXPR: evaluate the Python expression EXPR on the JSON document in
-# $OUT (bound to c: its "check" object) and print the result.
+# $OUT (bound to d, and its "check" object to c) and print the result.
 json() {
-	python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["check"]; print(eval(sys.argv[2]))' \
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); c = d.get("check"); print(eval(sys.argv[2]))' \
 		"$OUT" "$1"
 }
 
@@ -142,6 +145,57 @@ for args in "--write" "-t 5" "--rand" "-a" "--remove" "--iodepth 4" "-S"; do
 	run_atio --check -p 1 -u 8M -f "$WORK/many" "${a[@]}"
 	expect_code "--check $args: refused with exit 2" 2
 	expect_match "--check $args: the message names ${a[0]}" "$ERR" -- "${a[0]}"
+done
+
+# --- --verify: every block a read test reads, checked.
+V=$WORK/v
+mkdir -p "$V"
+run_atio --write --rand -s 4K -t 1 -u 32M -f "$V"
+expect_code "setup: a written 32 MiB file" 0
+for eng in sync io_uring; do
+	args=(--engine "$eng")
+	[ "$eng" = sync ] || args+=(--iodepth 8)
+	run_atio --read --rand -s 4K -t 0.5 -u 32M -f "$V" --verify "${args[@]}"
+	what="--verify, $eng, a clean dataset"
+	if [ "$RC" != 0 ] && grep -q "engine cannot start\|not available" "$ERR"; then
+		skip_check "$what" "the $eng engine does not run here"
+		continue
+	fi
+	expect_code "$what: exit 0" 0
+	check_result "$what"
+	parse_io
+	mib=$(awk -v b="$IO_BYTES" 'BEGIN { printf "%.2f", b / 1048576 }')
+	expect_match "$what: every byte read was checked" "$OUT" \
+		"^verify: every block read checked against its stamps: $mib MiB, none bad$"
+done
+run_atio --read --rand -s 4K -t 0.3 -u 32M -f "$V" --verify --json
+expect_json "--verify --json: verify.ok, and every byte read checked" \
+	'(d["verify"]["ok"], d["verify"]["bytes_checked"] == d["result"]["bytes"])' "(True, True)"
+dd if=/dev/zero of="$V/atio.0" bs=4096 seek=100 count=1 conv=notrunc status=none
+run_atio --read --seq -s 64K -t 5 -u 32M -f "$V" --verify
+what="--verify over a zeroed block"
+expect_code "$what: exit 1" 1
+expect_count "$what: no result line" "$OUT" rate 0
+expect_match "$what: the file, the offset and what it held named" "$ERR" \
+	"^atio: verify: $V/atio.0: offset 409600 \\(in the 65536-byte block read at 393216\\): expected atio's data for that offset, found zeros"
+run_atio --read --seq -s 64K -t 5 -u 32M -f "$V" --verify --json --engine io_uring --iodepth 4
+if [ "$RC" = 1 ]; then
+	ok "$what, io_uring, --json: exit 1"
+	expect_match "$what, --json: the record" "$OUT" \
+		'"result":null,"verify":\{"ok":false,"file":"[^"]*/atio.0","offset":409600,"kind":"zeros"'
+else
+	skip_check "$what, io_uring, --json" "exit $RC (io_uring not available?)"
+fi
+dd if="$V/atio.0" of="$V/atio.0" bs=512 skip=0 seek=800 count=1 conv=notrunc status=none
+dd if="$V/atio.0" of="$V/atio.0" bs=512 skip=1 seek=801 count=1 conv=notrunc status=none
+run_atio --read --seq -s 64K -t 5 -u 32M -f "$V" --verify
+expect_match "--verify over a copied sector: the offset it was written for named" "$ERR" \
+	"^atio: verify: $V/atio.0: offset 409600 .* found the data written for offset 0 \\(misplaced; generation [0-9]+, key [0-9a-f]{16}\\)"
+for args in "--write" "--mix 50" "--check"; do
+	read -ra a <<<"$args"
+	run_atio "${a[@]}" --verify -u 32M -f "$V"
+	expect_code "$args --verify: refused with exit 2" 2
+	expect_match "$args --verify: says what --verify checks" "$ERR" "--verify checks every block a --read test reads"
 done
 
 # --- A write test holds the dataset alone: a check waits for no writer.
