@@ -22,6 +22,7 @@ struct checker {
 	struct atio_check *c;
 	unsigned char *buf;        /* one unit read */
 	unsigned char *ks;         /* keystream of one unit */
+	struct atio_keystream kctx;
 };
 
 const char *atio_check_kind_name(enum atio_check_kind k)
@@ -97,8 +98,8 @@ static int decode(const unsigned char *s, uint64_t off, struct atio_stamp *st,
 	return 0;
 }
 
-int atio_check_block(const void *buf, size_t len, uint64_t off, void *ks,
-		     struct atio_check_bad *bad, struct atio_stamp *found)
+int atio_check_block(const void *buf, size_t len, uint64_t off, struct atio_keystream *kctx,
+		     void *ks, struct atio_check_bad *bad, struct atio_stamp *found)
 {
 	const unsigned char *b = buf;
 	size_t n = len / ATIO_SECTOR;
@@ -121,7 +122,7 @@ int atio_check_block(const void *buf, size_t len, uint64_t off, void *ks,
 					      bad->off + run * ATIO_SECTOR, &next, bad) &&
 		       next.key == st.key && next.pos == st.pos + run * ATIO_SECTOR)
 			run++;
-		if (atio_keystream(ks, run * ATIO_SECTOR, st.key, st.pos))
+		if (atio_keystream_at(kctx, ks, run * ATIO_SECTOR, st.key, st.pos))
 			return -EIO;
 		for (size_t j = 0; j < run; j++) {
 			const unsigned char *got = b + (i + j) * ATIO_SECTOR;
@@ -157,8 +158,8 @@ static int check_buffer(struct checker *k, unsigned file, uint64_t off, size_t l
 	size_t done = 0;
 
 	while (done < len) {
-		int ret = atio_check_block(k->buf + done, len - done, off + done, k->ks, &bad,
-					   &found);
+		int ret = atio_check_block(k->buf + done, len - done, off + done, &k->kctx, k->ks,
+					   &bad, &found);
 
 		if (ret < 0)
 			return ret;
@@ -371,6 +372,7 @@ void atio_check_free(struct atio_check *c)
 	for (unsigned i = 0; k && i < c->nthreads; i++) {
 		atio_buf_free(k[i].buf, c->unit);
 		free(k[i].ks);
+		atio_keystream_end(&k[i].kctx);
 	}
 	for (unsigned i = 0; c->fds && i < c->ds->nfiles; i++)
 		if (c->fds[i] >= 0)

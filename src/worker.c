@@ -314,7 +314,8 @@ static inline uint64_t pace_wait(const struct atio_worker *w, uint64_t due)
 static __attribute__((noinline)) int verify(struct atio_worker *w, const struct atio_req *r)
 {
 	char what[160];
-	int ret = atio_check_block(r->buf, r->len, r->off, w->vks, &w->vbad, &w->vfound);
+	int ret = atio_check_block(r->buf, r->len, r->off, &w->vctx, w->vks, &w->vbad,
+				   &w->vfound);
 
 	if (ret == 0)
 		return 0;
@@ -764,6 +765,7 @@ void atio_worker_teardown(struct atio_worker *w)
 	free(w->batch);
 	free(w->dir);
 	free(w->vks);
+	atio_keystream_end(&w->vctx);
 	w->vks = NULL;
 	w->dir = NULL;
 	w->mix_rbuf = NULL;

@@ -32,6 +32,7 @@
 
 #include "atio/dataset.h"
 #include "atio/error.h"
+#include "atio/pool.h"
 #include "atio/stamp.h"
 
 #define ATIO_CHECK_LIST 100
@@ -118,15 +119,16 @@ void atio_check_free(struct atio_check *c);
 
 /*
  * Check the @len bytes at @buf (whole sectors), read at file offset @off,
- * against their stamps, with @ks (@len bytes) to make the keystream in.
+ * against their stamps, with @ks (@len bytes) to make the keystream in and
+ * @kctx to keep the cipher context between calls.
  * Returns 0 when every sector is good; 1 for the first bad one, with @bad
  * saying where (off, len 512), which kind and the kind's detail (file is
  * left to the caller), and @found the stamp the sector holds when it
  * decodes; -EIO when the keystream cannot be made. --check calls it again
  * past each bad sector; --verify stops at the first.
  */
-int atio_check_block(const void *buf, size_t len, uint64_t off, void *ks,
-		     struct atio_check_bad *bad, struct atio_stamp *found);
+int atio_check_block(const void *buf, size_t len, uint64_t off, struct atio_keystream *kctx,
+		     void *ks, struct atio_check_bad *bad, struct atio_stamp *found);
 
 /*
  * What bad sector @b holds, in words, into @buf: "zeros (...)", "the data

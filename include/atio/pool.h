@@ -98,6 +98,21 @@ uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n);
  */
 int atio_keystream(void *buf, size_t len, uint64_t key, uint64_t pos);
 
+/*
+ * The same with a cipher context kept in @ks (zeroed before first use,
+ * released with atio_keystream_end()), for callers that make keystream
+ * many times: the key is expanded again only when it changes.
+ */
+struct atio_keystream {
+	void *ctx;                 /* OpenSSL's EVP_CIPHER_CTX */
+	uint64_t key;              /* the key ctx holds */
+	bool keyed;
+};
+
+int atio_keystream_at(struct atio_keystream *ks, void *buf, size_t len, uint64_t key,
+		      uint64_t pos);
+void atio_keystream_end(struct atio_keystream *ks);
+
 /* atio_pool_take() when window @w is held by a request in flight. */
 void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off);
 

@@ -71,6 +71,7 @@ struct atio_worker {
 	uint64_t read_below;       /* a draw below this reads: R% of 2^64 */
 	/* --verify */
 	unsigned char *vks;        /* one block of keystream to compare with */
+	struct atio_keystream vctx;
 	bool vfailed;              /* a block read was not atio's data for its offset */
 	struct atio_check_bad vbad;/* its first bad sector (file unset) */
 	struct atio_stamp vfound;  /* the stamp that sector held, if any */
