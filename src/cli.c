@@ -29,6 +29,7 @@ enum {
 	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE, OPT_NO_THP,
 	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
 	OPT_TAKE_OVER, OPT_ALLOW_MEMORY_FS, OPT_ALLOW_DEVICE_WRITE,
+	OPT_EXPAND,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -56,6 +57,7 @@ static const struct option longopts[] = {
 	{ "take-over",  no_argument,       NULL, OPT_TAKE_OVER },
 	{ "allow-memory-fs", no_argument,  NULL, OPT_ALLOW_MEMORY_FS },
 	{ "allow-device-write", no_argument, NULL, OPT_ALLOW_DEVICE_WRITE },
+	{ "expand",     no_argument,       NULL, OPT_EXPAND },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -102,7 +104,8 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 /* See cli.h; an unknown mode (a bug elsewhere) reads "?" rather than NULL. */
 const char *atio_mode_name(enum atio_mode m)
 {
-	static const char *const names[] = { "read", "write", "fsync", "fdatasync" };
+	static const char *const names[] = { "read", "write", "fsync", "fdatasync",
+					     "expand" };
 
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
 }
@@ -274,6 +277,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		return r;
 	switch (id) {
 	case OPT_READ: case OPT_WRITE: case OPT_FSYNC: case OPT_FDATASYNC:
+	case OPT_EXPAND:
 		return pick(&st->mode, id, "workload", e);
 	case OPT_SEQ: case OPT_RAND:
 		return pick(&st->order, id, "access pattern", e);
@@ -363,6 +367,7 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	o->mode = st->mode == OPT_WRITE ? ATIO_MODE_WRITE
 		: st->mode == OPT_FSYNC ? ATIO_MODE_FSYNC
 		: st->mode == OPT_FDATASYNC ? ATIO_MODE_FDATASYNC
+		: st->mode == OPT_EXPAND ? ATIO_MODE_EXPAND
 		: ATIO_MODE_READ;
 	sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	o->random = st->order == OPT_RAND;
@@ -386,6 +391,15 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		why = "a multiple of 4096 with --uncached";
 	if (why)
 		return USAGE("-s %s: block size must be %s", s, why);
+	/* --expand: each thread appends to files of its own, from start to end. */
+	if (o->mode == ATIO_MODE_EXPAND && o->random)
+		return USAGE("--expand --rand: --expand appends each file from zero to "
+			     "its end, in order; it has no random pattern (drop --rand)");
+	if (o->mode == ATIO_MODE_EXPAND && o->nfiles < o->threads)
+		return USAGE("-n %u: --expand needs a file of its own for each of the %u "
+			     "threads (-p %u), since threads appending to one file would "
+			     "overwrite each other's ends: give -n %u or more",
+			     o->nfiles, o->threads, o->threads, o->threads);
 	if (st->qsync && !sync)
 		return USAGE("-q %s: writes between syncs only apply to --fsync "
 			     "and --fdatasync", st->qsync);

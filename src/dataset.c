@@ -121,6 +121,7 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
 
 	d->nfiles = o->nfiles;
 	d->nthreads = o->threads;
+	d->expand = o->mode == ATIO_MODE_EXPAND;
 	d->file_size = (o->total / o->nfiles) & ~(uint64_t)4095;
 	d->files = calloc(d->nfiles, sizeof(*d->files));
 	ret = d->files ? plan_segments(d, o) : -ENOMEM;
@@ -352,6 +353,32 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 }
 
 /*
+ * See dataset.h. Emptying is durable before the run: an fdatasync() would
+ * not cover the size change everywhere, so fsync().
+ */
+int atio_dataset_empty(struct atio_dataset *d, struct atio_error *e)
+{
+	for (unsigned i = 0; i < d->nfiles; i++) {
+		struct atio_file *f = &d->files[i];
+		int fd = open_for_fill(d, f, e), ret = 0;
+
+		if (fd < 0)
+			return fd;
+		if (ftruncate(fd, 0) != 0)
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot truncate "
+					     "to zero for --expand: %s", f->path, strerror(errno));
+		else if (fsync(fd) != 0)
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: fsync: %s",
+					     f->path, strerror(errno));
+		close(fd);
+		if (ret)
+			return ret;
+		f->size = f->valid = f->grown = 0;
+	}
+	return 0;
+}
+
+/*
  * Check that O_DIRECT works on @fd at @bs: one aligned read of a block.
  * Filesystems that refuse O_DIRECT at open have been caught already; this
  * catches those that require a larger alignment than the block size.
@@ -435,6 +462,7 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 {
 	for (unsigned i = 0; !d->device && i < d->nfiles; i++) {
 		const struct atio_file *f = &d->files[i];
+		uint64_t want = d->expand ? f->grown : d->file_size;
 		struct stat st, now;
 		const char *how = NULL;
 
@@ -443,7 +471,7 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 		if (fstat(f->fd, &st) != 0)
 			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: fstat: %s",
 					      f->path, strerror(errno));
-		if ((uint64_t)st.st_size != d->file_size)
+		if ((uint64_t)st.st_size != want)
 			how = "its size changed";
 		else if (st.st_nlink == 0)
 			how = "it was removed";
@@ -455,7 +483,7 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 					      "%s: %s during the run (%llu bytes, planned %llu): "
 					      "another program works on the dataset; no result",
 					      f->path, how, (unsigned long long)st.st_size,
-					      (unsigned long long)d->file_size);
+					      (unsigned long long)want);
 	}
 	return 0;
 }

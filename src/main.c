@@ -222,6 +222,16 @@ static void *fill_main(void *p)
 	return NULL;
 }
 
+/* Say when atio could not mark the files it created as its own. */
+static void warn_unmarked(const struct atio_dataset *ds, const struct atio_opts *o)
+{
+	if (ds->unmarked)
+		say("warning: the filesystem of -f %s keeps no user extended attributes: "
+		    "atio could not mark the %u file(s) it created, and a later run will "
+		    "not take them for its own (use --remove, or --take-over next time)",
+		    o->path, ds->unmarked);
+}
+
 /* Survey the files and fill what is missing, while watching for signals. */
 static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
 		   struct atio_error *e)
@@ -235,6 +245,16 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	ret = atio_dataset_survey(ds, o, &fs, e);
 	if (ret)
 		return ret;
+	/* --expand: no fill; every file starts empty and grows in the run. */
+	if (o->mode == ATIO_MODE_EXPAND) {
+		if (o->verbose >= 1)
+			say("--expand: emptying %u file(s): %u new, %u taken over, %u of atio's "
+			    "truncated to zero", ds->nfiles, fs.created, fs.taken,
+			    ds->nfiles - fs.created - fs.taken);
+		ret = atio_dataset_empty(ds, e);
+		warn_unmarked(ds, o);
+		return ret;
+	}
 	if (fs.to_write == 0 && fs.truncated == 0)
 		return 0;
 	/* One fill thread per file to fill, at most -p, each with a chunk buffer. */
@@ -250,11 +270,7 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the fill thread");
 	wait_threads(wt, 1, NULL, NULL);
 	pthread_join(th, NULL);
-	if (ds->unmarked)
-		say("warning: the filesystem of -f %s keeps no user extended attributes: "
-		    "atio could not mark the %u file(s) it created, and a later run will "
-		    "not take them for its own (use --remove, or --take-over next time)",
-		    o->path, ds->unmarked);
+	warn_unmarked(ds, o);
 	if (fa.ret)
 		*e = fa.e;
 	return fa.ret;

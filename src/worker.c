@@ -19,6 +19,14 @@
  * writes before it. The kernel does not order requests in flight, so after
  * the q-th write the worker stops queueing, waits until every write has
  * completed, and only then issues the sync and waits for it.
+ *
+ * --expand. Every write appends: a thread owns its files (-n >= -p), each
+ * starts empty, and the sequential cursor writes block after block at the
+ * end of the file. When the cursor comes back to block 0 of a file that
+ * has grown to its share, the worker stops queueing, waits until every
+ * append in flight has completed (the file's end is then final), truncates
+ * the file to zero and goes on. Appends in flight at depth land at
+ * increasing offsets; the file grows as they complete.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -223,6 +231,53 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 		r->buf = atio_pool_take(&w->pool, r->index, block, r->off);
 }
 
+/*
+ * --expand: whether the next block is the first of its segment while the
+ * segment's file holds what an earlier pass appended. The file is then
+ * emptied (expand_restart()) before that block is written.
+ */
+static inline bool expand_full(const struct atio_worker *w, const struct cursor *c)
+{
+	return c->block == 0 && w->sh->ds->files[w->segs[c->seg].file].grown != 0;
+}
+
+/* --expand: a block of @len bytes was handed over for segment @s's file. */
+static inline void expand_grow(struct atio_worker *w, unsigned s, uint64_t len)
+{
+	w->sh->ds->files[w->segs[s].file].grown += len;
+}
+
+/*
+ * --expand: truncate the file of the cursor's segment to zero, so that it
+ * grows anew. The caller has waited for every write of the thread in
+ * flight, so no append can land past the new end. The null engine has no
+ * file: the truncation is counted, not made. Returns 0 or -1 with w->err
+ * filled and every thread asked to stop.
+ */
+static int expand_restart(struct atio_worker *w, const struct cursor *c, bool tracing)
+{
+	const struct atio_segment *seg = &w->segs[c->seg];
+	struct atio_file *f = &w->sh->ds->files[seg->file];
+	uint64_t t0 = atio_ticks();
+	int ret = 0;
+
+	if (!w->engine->no_io && ftruncate(seg->fd, 0) != 0)
+		ret = errno;
+	if (tracing)
+		fprintf(stderr, "atio: [%u] ftruncate(fd %d, 0) = %d in %.3f usec\n", w->id,
+			seg->fd, ret ? -1 : 0, atio_ticks_to_ns(atio_ticks() - t0) / 1e3);
+	if (ret) {
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, ret, "%s: truncating to zero for "
+			       "--expand: %s", f->path ? f->path : "?", strerror(ret));
+		w->failed = true;
+		__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	f->grown = 0;
+	w->st.truncations++;
+	return 0;
+}
+
 /* Count a completed read or write. */
 static inline __attribute__((always_inline)) void
 account(struct atio_worker *w, uint64_t lat, uint64_t bytes)
@@ -248,11 +303,15 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 	const enum atio_req_op sync_op = o->mode == ATIO_MODE_FSYNC ? ATIO_REQ_FSYNC
 								  : ATIO_REQ_FDATASYNC;
 	enum atio_q (*const queue)(struct atio_worker *, struct atio_req *) = w->engine->queue;
+	const bool expanding = o->mode == ATIO_MODE_EXPAND;
 	struct atio_req *r = &w->reqs[0];
 
 	for (;;) {
+		unsigned seg = c->seg;
 		uint64_t t0, t1;
 
+		if (expanding && expand_full(w, c) && expand_restart(w, c, tracing))
+			return -1;
 		aim(w, c, r, random, writing);
 		if (tracing)
 			trace_submit(w, r);
@@ -264,6 +323,8 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 		if (r->res != (int64_t)r->len)
 			return fail(w, r, r->res);
 		account(w, atio_ticks_to_ns(t1 - t0), r->len);
+		if (expanding)
+			expand_grow(w, seg, r->len);
 
 		if (syncing && ++c->since_sync == o->qsync) {
 			c->since_sync = 0;
@@ -291,20 +352,36 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const enum atio_req_op sync_op = o->mode == ATIO_MODE_FSYNC ? ATIO_REQ_FSYNC
 								  : ATIO_REQ_FDATASYNC;
+	const bool expanding = o->mode == ATIO_MODE_EXPAND;
 	unsigned nspare = w->depth, inflight = 0;
-	bool want_sync = false, ending = false;
+	bool want_sync = false, want_empty = false, ending = false;
 
 	for (;;) {
 		unsigned nb = 0;
 		uint64_t t;
 		int n;
 
-		while (!ending && !want_sync && nspare) {
+		while (!ending && !want_sync && !want_empty && nspare) {
 			struct atio_req *r = w->spare[nspare - 1];
+			unsigned was_seg = c->seg;
+			uint64_t was_block = c->block;
 
-			aim(w, c, r, random, writing);
-			if (eng->queue(w, r) == ATIO_Q_BUSY)
+			/* --expand: a full file is emptied once nothing is in flight. */
+			if (expanding && expand_full(w, c)) {
+				want_empty = true;
 				break;
+			}
+			aim(w, c, r, random, writing);
+			if (eng->queue(w, r) == ATIO_Q_BUSY) {
+				/* The block goes out later: an append skipped would leave a hole. */
+				if (expanding) {
+					c->seg = was_seg;
+					c->block = was_block;
+				}
+				break;
+			}
+			if (expanding)
+				expand_grow(w, was_seg, r->len);
 			if (tracing)
 				trace_submit(w, r);
 			nspare--;
@@ -320,6 +397,15 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			n = eng->submit(w);
 			if (n < 0)
 				return fail(w, w->batch[0], n);
+		}
+		if (inflight == 0 && want_empty) {
+			/* Every append has completed: the end of the file is final. */
+			want_empty = false;
+			if (ending || atio_ticks() >= end || stopped(w))
+				return 0;
+			if (expand_restart(w, c, tracing))
+				return -1;
+			continue;
 		}
 		if (inflight == 0) {
 			if (!want_sync)

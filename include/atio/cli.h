@@ -21,6 +21,7 @@ enum atio_mode {
 	ATIO_MODE_WRITE,
 	ATIO_MODE_FSYNC,           /* write, fsync() every -q writes */
 	ATIO_MODE_FDATASYNC,       /* write, fdatasync() every -q writes */
+	ATIO_MODE_EXPAND,          /* --expand: append to files that grow from zero */
 };
 
 enum atio_unit {
@@ -105,7 +106,8 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
 void atio_cli_usage(FILE *f);
 
 /* Names of the workload modes and the unit of the result line. */
-const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync" */
+const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync",
+                                                        "expand" */
 const char *atio_unit_name(const struct atio_opts *o); /* "MB/s", "IOPS", "sync/s" */
 
 #endif

@@ -63,6 +63,12 @@ struct atio_file {
 	bool take;                 /* foreign, to be taken over (--take-over) */
 	dev_t dev;                 /* what the survey (or the fill) found */
 	ino_t ino;
+	/*
+	 * --expand: bytes appended since the run last emptied the file,
+	 * written only by the one thread whose file it is, read after the
+	 * threads are joined.
+	 */
+	uint64_t grown;
 };
 
 struct atio_segment {
@@ -87,6 +93,7 @@ struct atio_dataset {
 	unsigned unmarked;         /* files created unmarked (no user xattrs) */
 	bool surveyed;             /* the survey accepted every file */
 	bool remove_kept;          /* --remove kept the files: another atio shares them */
+	bool expand;               /* --expand: files grow from zero during the run */
 };
 
 /* What the fill did, for the report on stderr. */
@@ -134,6 +141,16 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 		      const int *stop, struct atio_error *e);
 
 /*
+ * --expand, after the survey: create every missing file (and mark it),
+ * mark a file taken over, and truncate every file to zero, so that the run
+ * grows each from nothing. Only files the survey accepted (atio's, or
+ * foreign ones with --take-over) are touched, and each open checks that
+ * the name still leads to the file the survey examined.
+ * Returns 0 or a negative errno with @e filled.
+ */
+int atio_dataset_empty(struct atio_dataset *d, struct atio_error *e);
+
+/*
  * Open every file for the run (O_DIRECT with --uncached), check that the
  * filesystem accepts O_DIRECT at the block size, and fill in the segments'
  * descriptors. Returns 0 or a negative errno with @e filled.
@@ -142,7 +159,8 @@ int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct 
 
 /*
  * After the run: every file still has the name, the inode and the size it
- * had when the run began. A file that changed under the run (another
+ * had when the run began (with --expand, the size its appends since it
+ * was last emptied give it: f->grown). A file that changed under the run (another
  * program truncated, extended or replaced it) makes the measurement
  * worthless. Returns 0, or -ESTALE with @e filled (exit 1).
  */

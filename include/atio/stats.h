@@ -22,6 +22,7 @@ struct atio_stats {
 	uint64_t cpu_sys_ns;
 	struct atio_hist lat;      /* latency of each read or write */
 	struct atio_hist sync_lat; /* latency of each sync */
+	uint64_t truncations;      /* --expand: files emptied to grow anew */
 };
 
 /* Zero every counter and empty both histograms. */
