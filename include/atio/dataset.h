@@ -36,6 +36,11 @@
  * read test, alone when anything is to be written; the lock is held until
  * atio_dataset_close().
  *
+ * --expand. No fill: after the survey (the same ownership checks and an
+ * exclusive lock) every file is created or truncated to zero, and the run
+ * grows it by appends; each thread owns its files (-n >= -p). A later run
+ * of another mode finds the files short and resumes their fill.
+ *
  * A block device (-f /dev/X) is a dataset of one file, the device itself:
  * it is never created, filled, truncated or removed.
  */
