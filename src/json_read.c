@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -210,17 +211,42 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 }
 
 /*
+ * Whether jansson's error @je is a literal (true, false, null) cut short
+ * by the end of the @len bytes of input: jansson calls that an invalid
+ * token ("invalid token near 'fals'"), not a premature end, although the
+ * document is merely truncated.
+ */
+static bool cut_literal(const json_error_t *je, size_t len)
+{
+	static const char *const lit[] = { "true", "false", "null" };
+	const char *tok = strstr(je->text, "near '"), *end;
+	size_t n;
+
+	if (json_error_code(je) != json_error_invalid_syntax || je->position < 0 ||
+	    (size_t)je->position != len || !tok)
+		return false;
+	tok += 6;
+	end = strchr(tok, '\'');
+	n = end ? (size_t)(end - tok) : 0;
+	for (unsigned i = 0; n && i < 3; i++)
+		if (n < strlen(lit[i]) && strncmp(tok, lit[i], n) == 0)
+			return true;
+	return false;
+}
+
+/*
  * Common end of both readers: jansson's verdict, then the checks. Both
  * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
  * integers stop at 2^63, and a document may hold a 64-bit seed above it.
  */
-static int finish(json_t *doc, const json_error_t *je, const char *name,
+static int finish(json_t *doc, const json_error_t *je, size_t len, const char *name,
 		  struct atio_merge_doc *d, struct atio_error *e)
 {
 	int ret;
 
 	if (!doc) {
-		if (json_error_code(je) == json_error_premature_end_of_input)
+		if (json_error_code(je) == json_error_premature_end_of_input ||
+		    cut_literal(je, len))
 			return BAD("%s: truncated: the JSON ends at line %d column %d before "
 				   "the document does", name, je->line, je->column);
 		return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column,
@@ -235,6 +261,8 @@ int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_erro
 {
 	json_error_t je;
 	json_t *doc;
+	struct stat st;
+	size_t len;
 	FILE *f;
 	int ret;
 
@@ -246,8 +274,9 @@ int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_erro
 		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
 				      strerror(errno));
 	doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	len = fstat(fileno(f), &st) == 0 ? (size_t)st.st_size : 0;
 	fclose(f);
-	ret = finish(doc, &je, path, d, e);
+	ret = finish(doc, &je, len, path, d, e);
 	d->file = path;
 	return ret;
 }
@@ -260,5 +289,6 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
 	d->file = name;
-	return finish(json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je), &je, name, d, e);
+	return finish(json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je), &je,
+		      strlen(text), name, d, e);
 }
