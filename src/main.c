@@ -232,6 +232,42 @@ static void warn_unmarked(const struct atio_dataset *ds, const struct atio_opts 
 		    o->path, ds->unmarked);
 }
 
+static void *empty_main(void *p)
+{
+	struct fill_arg *fa = p;
+	uint64_t one = 1;
+
+	fa->ret = atio_dataset_empty(fa->ds, &fa->e);
+	(void)!write(fa->wt->done_fd, &one, sizeof(one));
+	return NULL;
+}
+
+/*
+ * --expand, after the survey @fs: no fill; every file is made empty, to
+ * grow in the run, while signals are watched (truncating large files
+ * takes a while).
+ */
+static int empty_files(struct atio_dataset *ds, const struct atio_opts *o,
+		       const struct atio_fill_stats *fs, struct watch *wt, struct atio_error *e)
+{
+	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
+	pthread_t th;
+
+	if (o->verbose >= 1)
+		say("--expand: emptying %u file(s): %u new, %u taken over, %u of atio's "
+		    "truncated to zero", ds->nfiles, fs->created, fs->taken,
+		    ds->nfiles - fs->created - fs->taken);
+	if (pthread_create(&th, NULL, empty_main, &fa) != 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the thread "
+				      "that empties the files");
+	wait_threads(wt, 1, NULL, NULL);
+	pthread_join(th, NULL);
+	warn_unmarked(ds, o);
+	if (fa.ret)
+		*e = fa.e;
+	return fa.ret;
+}
+
 /* Survey the files and fill what is missing, while watching for signals. */
 static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
 		   struct atio_error *e)
@@ -245,16 +281,8 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	ret = atio_dataset_survey(ds, o, &fs, e);
 	if (ret)
 		return ret;
-	/* --expand: no fill; every file starts empty and grows in the run. */
-	if (o->mode == ATIO_MODE_EXPAND) {
-		if (o->verbose >= 1)
-			say("--expand: emptying %u file(s): %u new, %u taken over, %u of atio's "
-			    "truncated to zero", ds->nfiles, fs.created, fs.taken,
-			    ds->nfiles - fs.created - fs.taken);
-		ret = atio_dataset_empty(ds, e);
-		warn_unmarked(ds, o);
-		return ret;
-	}
+	if (o->mode == ATIO_MODE_EXPAND)
+		return empty_files(ds, o, &fs, wt, e);
 	if (fs.to_write == 0 && fs.truncated == 0)
 		return 0;
 	/* One fill thread per file to fill, at most -p, each with a chunk buffer. */
