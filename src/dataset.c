@@ -101,6 +101,11 @@ static int plan_segments(struct atio_dataset *d, const struct atio_opts *o)
 	return 0;
 }
 
+uint64_t atio_dataset_file_size(const struct atio_opts *o)
+{
+	return (o->total / o->nfiles) & ~(uint64_t)4095;
+}
+
 int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e)
 {
 	char *prefix = NULL;
@@ -122,7 +127,7 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
 	d->nfiles = o->nfiles;
 	d->nthreads = o->threads;
 	d->expand = o->mode == ATIO_MODE_EXPAND;
-	d->file_size = (o->total / o->nfiles) & ~(uint64_t)4095;
+	d->file_size = atio_dataset_file_size(o);
 	d->files = calloc(d->nfiles, sizeof(*d->files));
 	ret = d->files ? plan_segments(d, o) : -ENOMEM;
 	for (unsigned i = 0; ret == 0 && i < d->nfiles; i++) {

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "atio/expand.h"
 #include "atio/json.h"
 #include "atio/report.h"
 #include "atio/units.h"
@@ -148,24 +149,13 @@ static void format_op(char *buf, size_t len, const struct atio_opts *o)
 	}
 }
 
-/*
- * --expand: the size a file grows to before it is emptied again, its
- * share of -u (4 KiB-aligned, as the dataset cuts it) in whole blocks.
- */
-static uint64_t expand_max_size(const struct atio_opts *o)
-{
-	uint64_t share = o->nfiles ? (o->total / o->nfiles) & ~(uint64_t)4095 : 0;
-
-	return o->bs ? share / o->bs * o->bs : 0;
-}
-
 /* --expand: the end of the Testcase line, after the file names. */
 static void put_expand_testcase(FILE *f, const struct atio_opts *o, const char *kb)
 {
 	fprintf(f, ", truncate them to zero, start %u thread(s) and append %s %sKB blocks "
 		"to files that grow from zero to %.2f MB, each emptied again when full\n",
 		o->threads, o->direct ? "uncached" : "cached", kb,
-		atio_mib(expand_max_size(o)));
+		atio_mib(atio_expand_max_size(o)));
 }
 
 /*
@@ -313,7 +303,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		t->bytes, atio_mib(t->bytes), t->syncs);
 	if (o->mode == ATIO_MODE_EXPAND)
 		fprintf(f, "expand: %" PRIu64 " truncations to zero of files full at %.2f MiB\n",
-			t->truncations, atio_mib(expand_max_size(o)));
+			t->truncations, atio_mib(atio_expand_max_size(o)));
 	fprintf(f, "seed: %" PRIu64 "\n", o->seed);
 
 	if (o->verbose < 1 || !r->threads)
@@ -370,7 +360,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	/* --expand: files grow from zero to expand_max_size, then start again. */
 	atio_json_bool(j, "expand", o->mode == ATIO_MODE_EXPAND);
 	if (o->mode == ATIO_MODE_EXPAND)
-		atio_json_uint(j, "expand_max_size", expand_max_size(o));
+		atio_json_uint(j, "expand_max_size", atio_expand_max_size(o));
 	else
 		atio_json_null(j, "expand_max_size");
 	atio_json_object_end(j);

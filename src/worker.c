@@ -39,6 +39,7 @@
 
 #include "atio/buf.h"
 #include "atio/clock.h"
+#include "atio/expand.h"
 #include "atio/worker.h"
 
 uint64_t atio_now_ns(void)
@@ -234,7 +235,7 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 /*
  * --expand: whether the next block is the first of its segment while the
  * segment's file holds what an earlier pass appended. The file is then
- * emptied (expand_restart()) before that block is written.
+ * emptied (atio_expand_restart()) before that block is written.
  */
 static inline bool expand_full(const struct atio_worker *w, const struct cursor *c)
 {
@@ -245,37 +246,6 @@ static inline bool expand_full(const struct atio_worker *w, const struct cursor 
 static inline void expand_grow(struct atio_worker *w, unsigned s, uint64_t len)
 {
 	w->sh->ds->files[w->segs[s].file].grown += len;
-}
-
-/*
- * --expand: truncate the file of the cursor's segment to zero, so that it
- * grows anew. The caller has waited for every write of the thread in
- * flight, so no append can land past the new end. The null engine has no
- * file: the truncation is counted, not made. Returns 0 or -1 with w->err
- * filled and every thread asked to stop.
- */
-static int expand_restart(struct atio_worker *w, const struct cursor *c, bool tracing)
-{
-	const struct atio_segment *seg = &w->segs[c->seg];
-	struct atio_file *f = &w->sh->ds->files[seg->file];
-	uint64_t t0 = atio_ticks();
-	int ret = 0;
-
-	if (!w->engine->no_io && ftruncate(seg->fd, 0) != 0)
-		ret = errno;
-	if (tracing)
-		fprintf(stderr, "atio: [%u] ftruncate(fd %d, 0) = %d in %.3f usec\n", w->id,
-			seg->fd, ret ? -1 : 0, atio_ticks_to_ns(atio_ticks() - t0) / 1e3);
-	if (ret) {
-		atio_error_set(&w->err, ATIO_EXIT_FAIL, ret, "%s: truncating to zero for "
-			       "--expand: %s", f->path ? f->path : "?", strerror(ret));
-		w->failed = true;
-		__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
-		return -1;
-	}
-	f->grown = 0;
-	w->st.truncations++;
-	return 0;
 }
 
 /* Count a completed read or write. */
@@ -310,7 +280,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 		unsigned seg = c->seg;
 		uint64_t t0, t1;
 
-		if (expanding && expand_full(w, c) && expand_restart(w, c, tracing))
+		if (expanding && expand_full(w, c) && atio_expand_restart(w, c->seg, tracing))
 			return -1;
 		aim(w, c, r, random, writing);
 		if (tracing)
@@ -403,7 +373,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			want_empty = false;
 			if (ending || atio_ticks() >= end || stopped(w))
 				return 0;
-			if (expand_restart(w, c, tracing))
+			if (atio_expand_restart(w, c->seg, tracing))
 				return -1;
 			continue;
 		}

@@ -111,6 +111,9 @@ struct atio_fill_stats {
 	uint64_t to_write;         /* bytes the fill has to write */
 };
 
+/* The size of every file of @o's dataset: -u / -n rounded down to 4 KiB. */
+uint64_t atio_dataset_file_size(const struct atio_opts *o);
+
 /*
  * Name the files and cut them into segments from @o; no I/O except
  * checking that -f (or its parent, for a prefix) is an existing directory.
