@@ -37,6 +37,7 @@ enum {
 	OPT_CHECK,
 	OPT_RATE,
 	OPT_VERIFY,
+	OPT_EXPAND,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -71,6 +72,7 @@ static const struct option longopts[] = {
 	{ "check",      no_argument,       NULL, OPT_CHECK },
 	{ "rate",       required_argument, NULL, OPT_RATE },
 	{ "verify",     no_argument,       NULL, OPT_VERIFY },
+	{ "expand",     no_argument,       NULL, OPT_EXPAND },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -157,7 +159,8 @@ const char *atio_open_sync_flag(enum atio_open_sync s)
 /* See cli.h; an unknown mode (a bug elsewhere) reads "?" rather than NULL. */
 const char *atio_mode_name(enum atio_mode m)
 {
-	static const char *const names[] = { "read", "write", "fsync", "fdatasync", "mix" };
+	static const char *const names[] = { "read", "write", "fsync", "fdatasync", "mix",
+					     "expand" };
 
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
 }
@@ -334,6 +337,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	switch (id) {
 	case OPT_READ: case OPT_WRITE: case OPT_FSYNC: case OPT_FDATASYNC:
 	case OPT_CHECK:
+	case OPT_EXPAND:
 		return pick(&st->mode, id, "workload", e);
 	case OPT_SEQ: case OPT_RAND:
 		return pick(&st->order, id, "access pattern", e);
@@ -489,7 +493,7 @@ int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
  */
 static const int prepare_refuses[] = {
 	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
-	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE,
+	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE, OPT_EXPAND,
 };
 
 /* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
@@ -603,6 +607,7 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		: st->mode == OPT_FSYNC ? ATIO_MODE_FSYNC
 		: st->mode == OPT_FDATASYNC ? ATIO_MODE_FDATASYNC
 		: st->mode == OPT_MIX ? ATIO_MODE_MIX
+		: st->mode == OPT_EXPAND ? ATIO_MODE_EXPAND
 		: ATIO_MODE_READ;
 	sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	o->random = st->order == OPT_RAND;
@@ -633,6 +638,15 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		why = "a multiple of 4096 with --uncached";
 	if (why)
 		return USAGE("-s %s: block size must be %s", s, why);
+	/* --expand: each thread appends to files of its own, from start to end. */
+	if (o->mode == ATIO_MODE_EXPAND && o->random)
+		return USAGE("--expand --rand: --expand appends each file from zero to "
+			     "its end, in order; it has no random pattern (drop --rand)");
+	if (o->mode == ATIO_MODE_EXPAND && o->nfiles < o->threads)
+		return USAGE("-n %u: --expand needs a file of its own for each of the %u "
+			     "threads (-p %u), since threads appending to one file would "
+			     "overwrite each other's ends: give -n %u or more",
+			     o->nfiles, o->threads, o->threads, o->threads);
 	if (st->qsync && !sync)
 		return USAGE("-q %s: writes between syncs only apply to --fsync "
 			     "and --fdatasync", st->qsync);

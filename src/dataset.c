@@ -101,6 +101,11 @@ static int plan_segments(struct atio_dataset *d, const struct atio_opts *o)
 	return 0;
 }
 
+uint64_t atio_dataset_file_size(const struct atio_opts *o)
+{
+	return (o->total / o->nfiles) & ~(uint64_t)4095;
+}
+
 int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e)
 {
 	char *prefix = NULL;
@@ -121,7 +126,8 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
 
 	d->nfiles = o->nfiles;
 	d->nthreads = o->threads;
-	d->file_size = (o->total / o->nfiles) & ~(uint64_t)4095;
+	d->expand = o->mode == ATIO_MODE_EXPAND;
+	d->file_size = atio_dataset_file_size(o);
 	d->files = calloc(d->nfiles, sizeof(*d->files));
 	ret = d->files ? plan_segments(d, o) : -ENOMEM;
 	for (unsigned i = 0; ret == 0 && i < d->nfiles; i++) {
@@ -352,6 +358,32 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 }
 
 /*
+ * See dataset.h. Emptying is durable before the run: an fdatasync() would
+ * not cover the size change everywhere, so fsync().
+ */
+int atio_dataset_empty(struct atio_dataset *d, struct atio_error *e)
+{
+	for (unsigned i = 0; i < d->nfiles; i++) {
+		struct atio_file *f = &d->files[i];
+		int fd = open_for_fill(d, f, e), ret = 0;
+
+		if (fd < 0)
+			return fd;
+		if (ftruncate(fd, 0) != 0)
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot truncate "
+					     "to zero for --expand: %s", f->path, strerror(errno));
+		else if (fsync(fd) != 0)
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: fsync: %s",
+					     f->path, strerror(errno));
+		close(fd);
+		if (ret)
+			return ret;
+		f->size = f->valid = f->grown = 0;
+	}
+	return 0;
+}
+
+/*
  * Check that O_DIRECT works on @fd at @bs: one aligned read of a block.
  * Filesystems that refuse O_DIRECT at open have been caught already; this
  * catches those that require a larger alignment than the block size.
@@ -443,6 +475,7 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 {
 	for (unsigned i = 0; !d->device && i < d->nfiles; i++) {
 		const struct atio_file *f = &d->files[i];
+		uint64_t want = d->expand ? f->grown : d->file_size;
 		struct stat st, now;
 		const char *how = NULL;
 
@@ -451,7 +484,7 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 		if (fstat(f->fd, &st) != 0)
 			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: fstat: %s",
 					      f->path, strerror(errno));
-		if ((uint64_t)st.st_size != d->file_size)
+		if ((uint64_t)st.st_size != want)
 			how = "its size changed";
 		else if (st.st_nlink == 0)
 			how = "it was removed";
@@ -463,7 +496,7 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 					      "%s: %s during the run (%llu bytes, planned %llu): "
 					      "another program works on the dataset; no result",
 					      f->path, how, (unsigned long long)st.st_size,
-					      (unsigned long long)d->file_size);
+					      (unsigned long long)want);
 	}
 	return 0;
 }

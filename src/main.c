@@ -213,6 +213,52 @@ static void *fill_main(void *p)
 	return NULL;
 }
 
+/* Say when atio could not mark the files it created as its own. */
+static void warn_unmarked(const struct atio_dataset *ds, const struct atio_opts *o)
+{
+	if (ds->unmarked)
+		say("warning: the filesystem of -f %s keeps no user extended attributes: "
+		    "atio could not mark the %u file(s) it created, and a later run will "
+		    "not take them for its own (use --remove, or --take-over next time)",
+		    o->path, ds->unmarked);
+}
+
+static void *empty_main(void *p)
+{
+	struct fill_arg *fa = p;
+	uint64_t one = 1;
+
+	fa->ret = atio_dataset_empty(fa->ds, &fa->e);
+	(void)!write(fa->wt->done_fd, &one, sizeof(one));
+	return NULL;
+}
+
+/*
+ * --expand, after the survey @fs: no fill; every file is made empty, to
+ * grow in the run, while signals are watched (truncating large files
+ * takes a while).
+ */
+static int empty_files(struct atio_dataset *ds, const struct atio_opts *o,
+		       const struct atio_fill_stats *fs, struct watch *wt, struct atio_error *e)
+{
+	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
+	pthread_t th;
+
+	if (o->verbose >= 1)
+		say("--expand: emptying %u file(s): %u new, %u taken over, %u of atio's "
+		    "truncated to zero", ds->nfiles, fs->created, fs->taken,
+		    ds->nfiles - fs->created - fs->taken);
+	if (pthread_create(&th, NULL, empty_main, &fa) != 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the thread "
+				      "that empties the files");
+	wait_threads(wt, 1, NULL, NULL);
+	pthread_join(th, NULL);
+	warn_unmarked(ds, o);
+	if (fa.ret)
+		*e = fa.e;
+	return fa.ret;
+}
+
 /*
  * Survey the files and fill what is missing, while watching for signals;
  * what the survey found in @fs, the fill's time in @fill_ns.
@@ -232,6 +278,8 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	*out = fs;
 	if (ret)
 		return ret;
+	if (o->mode == ATIO_MODE_EXPAND)
+		return empty_files(ds, o, &fs, wt, e);
 	if (fs.to_write == 0 && fs.truncated == 0) {
 		if (o->verbose && !ds->device)
 			say("dataset complete: %u file(s) of %.2f MiB: 0 new, %u reused; "
@@ -253,11 +301,7 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	wait_threads(wt, 1, NULL, NULL);
 	pthread_join(th, NULL);
 	*fill_ns = atio_now_ns() - t0;
-	if (ds->unmarked)
-		say("warning: the filesystem of -f %s keeps no user extended attributes: "
-		    "atio could not mark the %u file(s) it created, and a later run will "
-		    "not take them for its own (use --remove, or --take-over next time)",
-		    o->path, ds->unmarked);
+	warn_unmarked(ds, o);
 	if (fa.ret)
 		*e = fa.e;
 	return fa.ret;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "atio/expand.h"
 #include "atio/json.h"
 #include "atio/report.h"
 #include "atio/units.h"
@@ -160,6 +161,15 @@ static void format_op(char *buf, size_t len, const struct atio_opts *o)
 	}
 }
 
+/* --expand: the end of the Testcase line, after the file names. */
+static void put_expand_testcase(FILE *f, const struct atio_opts *o, const char *kb)
+{
+	fprintf(f, ", truncate them to zero, start %u thread(s) and append %s %sKB blocks "
+		"to files that grow from zero to %.2f MB, each emptied again when full\n",
+		o->threads, o->direct ? "uncached" : "cached", kb,
+		atio_mib(atio_expand_max_size(o)));
+}
+
 /*
  * The header lines of durable writes and sizing by the node, each only
  * when it applies: how the files are opened, and where -u auto took the
@@ -240,9 +250,12 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	fprintf(f, "Testcase: create/open %u file(s) of total size %.2f MB named ",
 		o->nfiles, atio_mib(o->total));
 	atio_report_put_text(f, o->path ? o->path : "(none)");
-	fprintf(f, ", start %u thread(s) and do %s %s %s by %sKB blocks\n",
-		o->threads, o->direct ? "uncached" : "cached",
-		o->random ? "random" : "sequential", op, kb);
+	if (o->mode == ATIO_MODE_EXPAND)
+		put_expand_testcase(f, o, kb);
+	else
+		fprintf(f, ", start %u thread(s) and do %s %s %s by %sKB blocks\n",
+			o->threads, o->direct ? "uncached" : "cached",
+			o->random ? "random" : "sequential", op, kb);
 
 	fputs("Engine: ", f);
 	atio_report_put_text(f, engine_name(o, engine));
@@ -368,6 +381,9 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
 		t->ops, o->mode == ATIO_MODE_READ ? "reads" : o->mode == ATIO_MODE_MIX ? "ops" : "writes",
 		t->bytes, atio_mib(t->bytes), t->syncs);
+	if (o->mode == ATIO_MODE_EXPAND)
+		fprintf(f, "expand: %" PRIu64 " truncations to zero of files full at %.2f MiB\n",
+			t->truncations, atio_mib(atio_expand_max_size(o)));
 	fprintf(f, "seed: %" PRIu64 "\n", o->seed);
 
 	if (o->verbose < 1 || !r->threads)
@@ -460,6 +476,12 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 		atio_json_double(j, "interval_ns", o->rate_interval_ns);
 		atio_json_object_end(j);
 	}
+	/* --expand: files grow from zero to expand_max_size, then start again. */
+	atio_json_bool(j, "expand", o->mode == ATIO_MODE_EXPAND);
+	if (o->mode == ATIO_MODE_EXPAND)
+		atio_json_uint(j, "expand_max_size", atio_expand_max_size(o));
+	else
+		atio_json_null(j, "expand_max_size");
 	atio_json_object_end(j);
 }
 
@@ -594,6 +616,7 @@ static void json_result(struct atio_json *j, const struct atio_result *r)
 		atio_json_double(j, "target", r->opts->rate);
 		atio_json_double(j, "target_reached", reached(r));
 	}
+	atio_json_uint(j, "truncations", t->truncations);
 	atio_json_object_end(j);
 }
 
@@ -618,6 +641,7 @@ static void json_thread(struct atio_json *j, const struct atio_result *r, unsign
 	atio_json_double(j, "iops", per_sec(s->ops, ns));
 	atio_json_double(j, "cpu_user_sec", ns_to_sec(s->cpu_user_ns));
 	atio_json_double(j, "cpu_sys_sec", ns_to_sec(s->cpu_sys_ns));
+	atio_json_uint(j, "truncations", s->truncations);
 	json_hist(j, "latency_ns", &s->lat, false);
 	if (r->opts->rate > 0)
 		json_hist(j, "service_latency_ns", &s->service, false);

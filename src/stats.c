@@ -29,6 +29,7 @@ void atio_stats_merge(struct atio_stats *dst, const struct atio_stats *src)
 	dst->ops += src->ops;
 	dst->bytes += src->bytes;
 	dst->syncs += src->syncs;
+	dst->truncations += src->truncations;
 	dst->cpu_user_ns += src->cpu_user_ns;
 	dst->cpu_sys_ns += src->cpu_sys_ns;
 	if (src->elapsed_ns > dst->elapsed_ns)

@@ -138,6 +138,10 @@ static int check_device(const struct atio_target *t, struct atio_opts *o,
 	if (o->remove)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--remove: -f %s is a block "
 				      "device, which atio never removes", o->path);
+	if (o->mode == ATIO_MODE_EXPAND)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--expand: -f %s is a block "
+				      "device, which cannot grow or be truncated: --expand needs "
+				      "a directory or a file-name prefix", o->path);
 	if (o->total_given && o->total > size)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-u%s: %" PRIu64 " bytes "
 				      "(%.2f MiB) is more than the block device %s holds "

@@ -41,6 +41,13 @@
  * to a second histogram. Waiting for an intended start is a sleep down to
  * the last ATIO_PACE_SPIN_NS, then a spin; at depth the wait is the engine's
  * timed reap, so completions are seen while the thread waits.
+ * --expand. Every write appends: a thread owns its files (-n >= -p), each
+ * starts empty, and the sequential cursor writes block after block at the
+ * end of the file. When the cursor comes back to block 0 of a file that
+ * has grown to its share, the worker stops queueing, waits until every
+ * append in flight has completed (the file's end is then final), truncates
+ * the file to zero and goes on. Appends in flight at depth land at
+ * increasing offsets; the file grows as they complete.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -54,6 +61,7 @@
 #include "atio/buf.h"
 #include "atio/clock.h"
 #include "atio/pace.h"
+#include "atio/expand.h"
 #include "atio/worker.h"
 
 uint64_t atio_now_ns(void)
@@ -267,6 +275,22 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 }
 
 /*
+ * --expand: whether the next block is the first of its segment while the
+ * segment's file holds what an earlier pass appended. The file is then
+ * emptied (atio_expand_restart()) before that block is written.
+ */
+static inline bool expand_full(const struct atio_worker *w, const struct cursor *c)
+{
+	return c->block == 0 && w->sh->ds->files[w->segs[c->seg].file].grown != 0;
+}
+
+/* --expand: a block of @len bytes was handed over for segment @s's file. */
+static inline void expand_grow(struct atio_worker *w, unsigned s, uint64_t len)
+{
+	w->sh->ds->files[w->segs[s].file].grown += len;
+}
+
+/*
  * Count a completed read or write; with @mixing in its direction too,
  * whose histogram alone takes the latency (see the top of this file).
  */
@@ -352,11 +376,15 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 	const enum atio_req_op sync_op = o->mode == ATIO_MODE_FSYNC ? ATIO_REQ_FSYNC
 								  : ATIO_REQ_FDATASYNC;
 	enum atio_q (*const queue)(struct atio_worker *, struct atio_req *) = w->engine->queue;
+	const bool expanding = o->mode == ATIO_MODE_EXPAND;
 	struct atio_req *r = &w->reqs[0];
 
 	for (;;) {
+		unsigned seg = c->seg;
 		uint64_t t0, t1, due = 0;
 
+		if (expanding && expand_full(w, c) && atio_expand_restart(w, c->seg, tracing))
+			return -1;
 		if (pacing) {
 			/* No I/O left before the end: the caller waits out the time. */
 			due = atio_pace_due(&c->pace, c->next);
@@ -383,6 +411,8 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 				      r->len, r->op, mixing);
 		else
 			account(w, atio_ticks_to_ns(t1 - t0), r->len, r->op, mixing);
+		if (expanding)
+			expand_grow(w, seg, r->len);
 		if (verifying && verify(w, r))
 			return -1;
 
@@ -412,8 +442,9 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const enum atio_req_op sync_op = o->mode == ATIO_MODE_FSYNC ? ATIO_REQ_FSYNC
 								  : ATIO_REQ_FDATASYNC;
+	const bool expanding = o->mode == ATIO_MODE_EXPAND;
 	unsigned nspare = w->depth, inflight = 0;
-	bool want_sync = false, ending = false;
+	bool want_sync = false, want_empty = false, ending = false;
 
 	for (;;) {
 		unsigned nb = 0;
@@ -423,9 +454,16 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 
 		if (pacing)
 			now = atio_ticks();
-		while (!ending && !want_sync && nspare) {
+		while (!ending && !want_sync && !want_empty && nspare) {
 			struct atio_req *r = w->spare[nspare - 1];
+			unsigned was_seg = c->seg;
+			uint64_t was_block = c->block;
 
+			/* --expand: a full file is emptied once nothing is in flight. */
+			if (expanding && expand_full(w, c)) {
+				want_empty = true;
+				break;
+			}
 			if (pacing) {
 				due = atio_pace_due(&c->pace, c->next);
 				if (due >= end) {
@@ -439,12 +477,20 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 				}
 			}
 			aim(w, c, r, random, writing, mixing);
-			if (eng->queue(w, r) == ATIO_Q_BUSY)
+			if (eng->queue(w, r) == ATIO_Q_BUSY) {
+				/* The block goes out later: an append skipped would leave a hole. */
+				if (expanding) {
+					c->seg = was_seg;
+					c->block = was_block;
+				}
 				break;
+			}
 			if (pacing) {
 				r->due = due;
 				c->next++;
 			}
+			if (expanding)
+				expand_grow(w, was_seg, r->len);
 			if (tracing)
 				trace_submit(w, r);
 			nspare--;
@@ -465,6 +511,15 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			/* Nothing in flight and the next I/O not due: sleep. */
 			if (!pace_wait(w, due))
 				return 0;
+			continue;
+		}
+		if (inflight == 0 && want_empty) {
+			/* Every append has completed: the end of the file is final. */
+			want_empty = false;
+			if (ending || atio_ticks() >= end || stopped(w))
+				return 0;
+			if (atio_expand_restart(w, c->seg, tracing))
+				return -1;
 			continue;
 		}
 		if (inflight == 0) {

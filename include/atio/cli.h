@@ -22,6 +22,7 @@ enum atio_mode {
 	ATIO_MODE_FSYNC,           /* write, fsync() every -q writes */
 	ATIO_MODE_FDATASYNC,       /* write, fdatasync() every -q writes */
 	ATIO_MODE_MIX,             /* --mix R: each I/O a read with R% chance, else a write */
+	ATIO_MODE_EXPAND,          /* --expand: append to files that grow from zero */
 };
 
 /* How the files are opened for the run: each write durable when it returns. */
@@ -147,7 +148,8 @@ bool atio_mode_writes(enum atio_mode m);
 const char *atio_open_sync_flag(enum atio_open_sync s);
 
 /* Names of the workload modes and the unit of the result line. */
-const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync", "mix" */
+const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync",
+                                                        "mix", "expand" */
 const char *atio_unit_name(const struct atio_opts *o); /* "MB/s", "IOPS", "sync/s" */
 
 #endif

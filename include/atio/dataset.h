@@ -36,6 +36,11 @@
  * read test, alone when anything is to be written; the lock is held until
  * atio_dataset_close().
  *
+ * --expand. No fill: after the survey (the same ownership checks and an
+ * exclusive lock) every file is created or truncated to zero, and the run
+ * grows it by appends; each thread owns its files (-n >= -p). A later run
+ * of another mode finds the files short and resumes their fill.
+ *
  * A block device (-f /dev/X) is a dataset of one file, the device itself:
  * it is never created, filled, truncated or removed.
  */
@@ -63,6 +68,12 @@ struct atio_file {
 	bool take;                 /* foreign, to be taken over (--take-over) */
 	dev_t dev;                 /* what the survey (or the fill) found */
 	ino_t ino;
+	/*
+	 * --expand: bytes appended since the run last emptied the file,
+	 * written only by the one thread whose file it is, read after the
+	 * threads are joined.
+	 */
+	uint64_t grown;
 };
 
 struct atio_segment {
@@ -87,6 +98,7 @@ struct atio_dataset {
 	unsigned unmarked;         /* files created unmarked (no user xattrs) */
 	bool surveyed;             /* the survey accepted every file */
 	bool remove_kept;          /* --remove kept the files: another atio shares them */
+	bool expand;               /* --expand: files grow from zero during the run */
 };
 
 /* What the fill did, for the report on stderr. */
@@ -98,6 +110,9 @@ struct atio_fill_stats {
 	unsigned taken;            /* foreign, taken over with --take-over */
 	uint64_t to_write;         /* bytes the fill has to write */
 };
+
+/* The size of every file of @o's dataset: -u / -n rounded down to 4 KiB. */
+uint64_t atio_dataset_file_size(const struct atio_opts *o);
 
 /*
  * Name the files and cut them into segments from @o; no I/O except
@@ -143,6 +158,16 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 		      const int *stop, struct atio_error *e);
 
 /*
+ * --expand, after the survey: create every missing file (and mark it),
+ * mark a file taken over, and truncate every file to zero, so that the run
+ * grows each from nothing. Only files the survey accepted (atio's, or
+ * foreign ones with --take-over) are touched, and each open checks that
+ * the name still leads to the file the survey examined.
+ * Returns 0 or a negative errno with @e filled.
+ */
+int atio_dataset_empty(struct atio_dataset *d, struct atio_error *e);
+
+/*
  * Open every file for the run (O_DIRECT with --uncached, O_DSYNC with
  * --dsync, O_SYNC with --osync), check that the
  * filesystem accepts O_DIRECT at the block size, and fill in the segments'
@@ -152,7 +177,8 @@ int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct 
 
 /*
  * After the run: every file still has the name, the inode and the size it
- * had when the run began. A file that changed under the run (another
+ * had when the run began (with --expand, the size its appends since it
+ * was last emptied give it: f->grown). A file that changed under the run (another
  * program truncated, extended or replaced it) makes the measurement
  * worthless. Returns 0, or -ESTALE with @e filled (exit 1).
  */

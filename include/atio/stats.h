@@ -24,6 +24,7 @@ struct atio_stats {
 	struct atio_hist sync_lat; /* latency of each sync */
 	/* --rate: lat runs from each I/O's intended start; this from its submission */
 	struct atio_hist service;
+	uint64_t truncations;      /* --expand: files emptied to grow anew */
 };
 
 /*

@@ -1044,6 +1044,37 @@ static void test_rate(void **state)
 	expect_error("--read -f /d --rate 1 --rate 2", "--rate given twice");
 }
 
+/* --expand: a workload of its own, sequential, a file per thread at least. */
+static void test_expand(void **state)
+{
+	struct atio_opts o;
+
+	parse_ok("--expand -f d", &o);
+	assert_int_equal(o.mode, ATIO_MODE_EXPAND);
+	assert_string_equal(atio_mode_name(o.mode), "expand");
+	assert_false(o.random);
+	assert_int_equal(o.bs, 16 * MiB);
+	assert_string_equal(atio_unit_name(&o), "MB/s");
+	parse_ok("--expand --iops -s 4K -p 4 -n 8 -f d", &o);
+	assert_string_equal(atio_unit_name(&o), "IOPS");
+	expect_cmdline("--expand -s 16M -t 5 --uncached -f /var/tmp/x",
+		       "--expand --seq -s 16M --mbs -p 1 -n 1 -t 5 --uncached -u 16G");
+	expect_cmdline("--expand --seq -s 1M -p 2 -n 3 -u 1G -S -f d",
+		       "--expand --seq -s 1M --mbs -p 2 -n 3 -t 60 --cached -u 1G -S");
+	expect_message("--read --expand -f d",
+		       "--read and --expand are contradictory: choose one workload");
+	expect_error("--expand --write -f d", "--expand and --write are contradictory");
+	expect_error("--expand --fsync -f d", "--expand and --fsync");
+	expect_error("--fdatasync --expand -f d", "--fdatasync and --expand");
+	expect_message("--expand --rand -f d",
+		       "--expand --rand: --expand appends each file from zero to its end, "
+		       "in order; it has no random pattern (drop --rand)");
+	expect_error("--expand -p 4 -n 3 -f d",
+		     "-n 3: --expand needs a file of its own for each of the 4 threads");
+	expect_error("--expand -q 2 -f d", "-q 2: writes between syncs only apply");
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1077,6 +1108,7 @@ int main(void)
 		cmocka_unit_test(test_auto_sizing),
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_expand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -307,6 +307,10 @@ static void test_merge_bad(void **state)
 		free(part);
 	}
 	refused("", "");
+	/* A literal cut short is a truncation too, not a bad token. */
+	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"interrupted\": fals", "truncated");
+	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"signal\": n", "truncated");
+	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"signal\": nil}", "not JSON");
 	refused("not json at all", "not JSON");
 	refused("{\"name\": \"fio\", \"jobs\": []}", "not an atio --json result");
 	refused("[1, 2, 3]", "not an atio --json result");
