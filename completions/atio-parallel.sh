@@ -20,7 +20,7 @@ _atio_parallel_hosts()
 
 _atio_parallel()
 {
-	local cur prev words cword split tests="seqread seqwrite randread randwrite randfsync"
+	local cur prev words cword split tests="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite"
 	local user="" host head="" last t left=""
 	_init_completion -s || return
 	host=$cur last=$cur
@@ -51,10 +51,18 @@ _atio_parallel()
 		return
 		;;
 	-u)
-		mapfile -t COMPREPLY < <(compgen -W '1G 4G 16G 64G' -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W 'auto 1G 4G 16G 64G' -- "$cur")
 		return
 		;;
-	-t | -p | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
+	-p)
+		mapfile -t COMPREPLY < <(compgen -W 'auto 1 4 16' -- "$cur")
+		return
+		;;
+	--profile)
+		mapfile -t COMPREPLY < <(compgen -W 'at_io vhi' -- "$cur")
+		return
+		;;
+	-t | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 		--ready-timeout | --max-skew)
 		return
 		;;
@@ -64,7 +72,7 @@ _atio_parallel()
 	if [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W '-d -t -u -p -i -s --tests --pause
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
-			--overrun --ready-timeout --max-skew -h -o --replace --dry-run --help' -- "$cur")
+			--overrun --ready-timeout --max-skew --profile -h -o --replace --dry-run --help' -- "$cur")
 		return
 	fi
 	# A host, or user@host.

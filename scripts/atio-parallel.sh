@@ -15,7 +15,8 @@ set -o pipefail
 export LC_ALL=C
 
 PROG='atio-parallel.sh'
-ALL_TESTS="seqread seqwrite randread randwrite randfsync"
+ALL_TESTS="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite"
+PROFILES="at_io vhi"
 LOAD_TIME=1            # -t of the run that creates and fills the files
 STOP_GRACE=10          # seconds atio gets to exit after SIGINT
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -55,11 +56,16 @@ Options (each overrides the environment variable named beside it):
   -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
                       (required, absolute)
   -t SEC              TIME: test time in seconds (60)
-  -u SIZE             FILE_SIZE: total size of a node's files (16G)
-  -p "N ..."          THREADS: thread counts (1 4 16)
+  -u SIZE             FILE_SIZE: total size of a node's files (16G), or
+                      auto: twice each node's RAM
+  -p "N ..."          THREADS: thread counts (1 4 16); auto: each node's
+                      online CPUs
   -i N                ITERATIONS: runs of each test (3)
   -s SIZE             BLOCKSIZE: block size of the random tests (4K)
-  --tests "NAME ..."  TESTS: some of $ALL_TESTS (all)
+  --tests "NAME ..."  TESTS: some of $ALL_TESTS
+                      (the profile's)
+  --profile NAME      PROFILE: at_io (at_io_parallel.sh's matrix) or vhi
+                      (seed 000's fio node profiles); see Profiles (at_io)
   --pause SEC         PAUSE: seconds before each run (30)
   --remote-bin DIR    REMOTE_BINARIES_PATH: where atio is, or is copied to,
                       on nodes without this atio on their PATH (/root)
@@ -85,12 +91,31 @@ Options (each overrides the environment variable named beside it):
   --dry-run           print what each node would run; connect to nothing
   --help              print this help
 
-Tests (each with -p N -t TIME -u FILE_SIZE -S --cached -f DIR ATIO_OPTS):
-  seqread   --read --seq -s 16M --mbs
-  seqwrite  --write --seq -s 16M --mbs
-  randread  --read --rand -s BLOCKSIZE --iops
-  randwrite --fdatasync --rand -s BLOCKSIZE --iops
-  randfsync --fsync --rand -s BLOCKSIZE -q 32 --iops
+Profiles. at_io (the default): THREADS "1 4 16", FILE_SIZE 16G, TESTS
+"seqread seqwrite randread randwrite randfsync", each test with
+-p N -t TIME -u FILE_SIZE -S --cached -f DIR ATIO_OPTS; files made by a
+1 s sequential read ("Loading"):
+  seqread    --read --seq -s 16M --mbs
+  seqwrite   --write --seq -s 16M --mbs
+  randread   --read --rand -s BLOCKSIZE --iops
+  randwrite  --fdatasync --rand -s BLOCKSIZE --iops
+  randfsync  --fsync --rand -s BLOCKSIZE -q 32 --iops
+  randrw     --mix 70 --rand -s BLOCKSIZE --iops
+  expand     --expand -s 16M --mbs
+  dsyncwrite --write --rand -s BLOCKSIZE --dsync --iops
+vhi: THREADS auto, FILE_SIZE auto, TESTS "seqread randread seqwrite
+randwrite randrw expand", each test with -p N -t TIME -u FILE_SIZE -S
+--uncached -f DIR ATIO_OPTS; files made by atio --prepare ("Loading"):
+  seqread    --read --seq -s 1M --mbs --iodepth 32
+  seqwrite   --write --seq -s 1M --mbs --iodepth 32
+  randread   --read --rand -s BLOCKSIZE --iops --iodepth 32
+  randwrite  --write --rand -s BLOCKSIZE --iops --iodepth 32
+  randfsync  --fsync --rand -s BLOCKSIZE -q 32 --iops
+  randrw     --mix 70 --rand -s BLOCKSIZE --iops --iodepth 32
+  expand     --expand -s 16M --mbs
+  dsyncwrite --write --rand -s BLOCKSIZE --dsync --iops
+A --rate N in ATIO_OPTS caps each node, not the cluster: the summary
+says so.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT; 2 bad usage; 130 interrupted (atio
@@ -136,19 +161,29 @@ read_hosts_file() {
 }
 
 # Set T_OPTS (atio options), T_TITLE (section title) and T_UNIT (expected
-# unit) of test $1; "warmup" and "load" are the guide's warm-up read.
+# unit) of test $1 in PROFILE; "warmup" and "load" are the warm-up read
+# and the run that makes the files.
 test_info() {
+	local q="" d="" seq=16M
 	T_UNIT="MB/s"
+	# vhi: seed 000's profiles, O_DIRECT at depth 32 (expand as its sync job).
+	[ "$PROFILE" != vhi ] || { q=" --iodepth 32" d=" --uncached" seq=1M; }
 	case $1 in
-	warmup) T_OPTS="--read --seq -s 16M --mbs" T_TITLE="Warming" ;;
-	load) T_OPTS="--read --seq -s 16M --mbs" T_TITLE="Loading" ;;
-	seqread) T_OPTS="--read --seq -s 16M --mbs" T_TITLE="Sequential read" ;;
-	seqwrite) T_OPTS="--write --seq -s 16M --mbs" T_TITLE="Sequential write" ;;
-	randread) T_OPTS="--read --rand -s $BLOCKSIZE --iops" T_TITLE="Random read" T_UNIT="IOPS" ;;
-	randwrite) T_OPTS="--fdatasync --rand -s $BLOCKSIZE --iops" T_TITLE="Random write" T_UNIT="sync/s" ;;
+	warmup) T_OPTS="--read --seq -s $seq --mbs$q" T_TITLE="Warming" ;;
+	load) T_OPTS="--read --seq -s 16M --mbs" T_TITLE="Loading"
+		[ "$PROFILE" != vhi ] || T_OPTS="--prepare" ;;
+	seqread) T_OPTS="--read --seq -s $seq --mbs$q" T_TITLE="Sequential read" ;;
+	seqwrite) T_OPTS="--write --seq -s $seq --mbs$q" T_TITLE="Sequential write" ;;
+	randread) T_OPTS="--read --rand -s $BLOCKSIZE --iops$q" T_TITLE="Random read" T_UNIT="IOPS" ;;
+	randwrite) T_OPTS="--fdatasync --rand -s $BLOCKSIZE --iops" T_TITLE="Random write" T_UNIT="sync/s"
+		[ "$PROFILE" != vhi ] || T_OPTS="--write --rand -s $BLOCKSIZE --iops$q" T_UNIT="IOPS" ;;
 	randfsync) T_OPTS="--fsync --rand -s $BLOCKSIZE -q 32 --iops" T_TITLE="Random fsync" T_UNIT="sync/s" ;;
+	randrw) T_OPTS="--mix 70 --rand -s $BLOCKSIZE --iops$q" T_TITLE="Random read/write 70/30" T_UNIT="IOPS" ;;
+	expand) T_OPTS="--expand -s 16M --mbs" T_TITLE="Expand" ;;
+	dsyncwrite) T_OPTS="--write --rand -s $BLOCKSIZE --dsync --iops" T_TITLE="Random dsync write" T_UNIT="IOPS" ;;
 	*) return 1 ;;
 	esac
+	T_OPTS+=$d
 }
 
 # Set ARGS to atio's arguments for test $1 with $2 threads for $3 seconds:
@@ -158,7 +193,7 @@ atio_args() {
 	test_info "$1"
 	read -ra ARGS <<<"$T_OPTS"
 	ARGS+=(-p "$2" -t "$3" -u "$FILE_SIZE" -S)
-	[[ " $ATIO_OPTS " == *" --uncached "* ]] || ARGS+=(--cached)
+	[[ " $T_OPTS $ATIO_OPTS " == *" --uncached "* ]] || ARGS+=(--cached)
 	ARGS+=(-f "$REMOTE_PCS_MOUNT_PATH" ${ATIO_EXTRA[@]+"${ATIO_EXTRA[@]}"})
 }
 
@@ -349,8 +384,8 @@ test_summary() {
 			print h[j], num(p)
 			shares = shares (j > 1 ? "," : "") "{\"host\":\"" h[j] "\",\"percent\":" num(p) "}"
 		}
-		printf "{\"threads\":%d,\"test\":\"%s\",\"unit\":\"%s\",\"runs\":%d,\"complete_iterations\":%d,", \
-			threads, test, unit, runs, n > json
+		printf "{\"threads\":%s,\"test\":\"%s\",\"unit\":\"%s\",\"runs\":%d,\"complete_iterations\":%d,", \
+			threads ~ /^[0-9]+$/ ? threads : "\"" threads "\"", test, unit, runs, n > json
 		if (n == 0)
 			printf "\"average\":null,\"min\":null,\"max\":null,\"stddev\":null," > json
 		else
@@ -390,11 +425,12 @@ print_test_summary() {
 # Read the settings from the environment, then from the options; exit 2 on
 # bad usage.
 parse_args() {
-	TIME=${TIME:-60} FILE_SIZE=${FILE_SIZE:-16G} THREADS=${THREADS:-1 4 16}
-	ITERATIONS=${ITERATIONS:-3} BLOCKSIZE=${BLOCKSIZE:-4K} PAUSE=${PAUSE:-30}
+	# Empty until the options are read: the profile fills what is left.
+	FILE_SIZE=${FILE_SIZE:-} THREADS=${THREADS:-} TESTS=${TESTS:-} PROFILE=${PROFILE:-}
+	TIME=${TIME:-60} ITERATIONS=${ITERATIONS:-3} BLOCKSIZE=${BLOCKSIZE:-4K} PAUSE=${PAUSE:-30}
 	REMOTE_BINARIES_PATH=${REMOTE_BINARIES_PATH:-/root}
 	REMOTE_PCS_MOUNT_PATH=${REMOTE_PCS_MOUNT_PATH:-} AT_IO_LOCAL_PATH=${AT_IO_LOCAL_PATH:-}
-	TESTS=${TESTS:-$ALL_TESTS} ATIO_OPTS=${ATIO_OPTS:-} SSH_OPTS=${SSH_OPTS:-}
+	ATIO_OPTS=${ATIO_OPTS:-} SSH_OPTS=${SSH_OPTS:-}
 	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-0.5} OVERRUN=${OVERRUN:-60}
 	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
 	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=()
@@ -409,7 +445,7 @@ parse_args() {
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
-			--ready-timeout | --max-skew)
+			--ready-timeout | --max-skew | --profile)
 			[ $# -ge 2 ] || die "$opt: needs a value"
 			val=$2; shift 2 ;;
 		-*) die "$opt: unknown option (see --help)" ;;
@@ -423,11 +459,20 @@ parse_args() {
 		--ssh-opts) SSH_OPTS=$val ;; --warmup-time) WARMUP_TIME=$val ;;
 		--start-margin) START_MARGIN=$val ;; --overrun) OVERRUN=$val ;;
 		--ready-timeout) READY_TIMEOUT=$val ;; --max-skew) MAX_SKEW=$val ;;
+		--profile) PROFILE=$val ;;
 		-h) list=$(read_hosts_file "$val") || exit 2
 			while IFS= read -r h; do [ -z "$h" ] || HOSTS+=("$h"); done <<<"$list" ;;
 		*) die "$opt: unknown option (see --help)" ;;
 		esac
 	done
+	PROFILE=${PROFILE:-at_io}
+	case $PROFILE in
+	at_io) THREADS=${THREADS:-1 4 16} FILE_SIZE=${FILE_SIZE:-16G}
+		TESTS=${TESTS:-seqread seqwrite randread randwrite randfsync} ;;
+	vhi) THREADS=${THREADS:-auto} FILE_SIZE=${FILE_SIZE:-auto}
+		TESTS=${TESTS:-seqread randread seqwrite randwrite randrw expand} ;;
+	*) die "PROFILE (--profile) '$PROFILE': not one of $PROFILES" ;;
+	esac
 }
 
 # Check every setting and find the local atio; exit 2 naming the first bad
@@ -443,13 +488,15 @@ validate() {
 	is_number "$MAX_SKEW" || die "MAX_SKEW (--max-skew) '$MAX_SKEW': not a percentage of TIME (a number such as 1 or 0.5)"
 	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number above 0"
 	ITERATIONS=$((10#$ITERATIONS)) # 08 is eight, not an octal error
-	[[ $FILE_SIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "FILE_SIZE (-u) '$FILE_SIZE': not a size such as 16G"
+	[[ $FILE_SIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || [ "$FILE_SIZE" = auto ] ||
+		die "FILE_SIZE (-u) '$FILE_SIZE': not a size such as 16G, nor auto"
 	[[ $BLOCKSIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "BLOCKSIZE (-s) '$BLOCKSIZE': not a size such as 4K"
 	read -ra THREAD_LIST <<<"$THREADS" || true
 	[ "${#THREAD_LIST[@]}" -gt 0 ] || die "THREADS (-p) is empty"
 	for n in "${!THREAD_LIST[@]}"; do
+		[ "${THREAD_LIST[n]}" != auto ] || continue
 		is_count "${THREAD_LIST[n]}" ||
-			die "THREADS (-p) '$THREADS': '${THREAD_LIST[n]}' is not a whole number above 0"
+			die "THREADS (-p) '$THREADS': '${THREAD_LIST[n]}' is neither a whole number above 0 nor auto"
 		THREAD_LIST[n]=$((10#${THREAD_LIST[n]}))
 	done
 	read -ra TEST_LIST <<<"$TESTS" || true
@@ -464,10 +511,22 @@ validate() {
 	[[ $REMOTE_BINARIES_PATH =~ ^/[A-Za-z0-9._/+-]*$ ]] ||
 		die "REMOTE_BINARIES_PATH (--remote-bin) '$REMOTE_BINARIES_PATH': not an absolute path of letters, digits and ._/+-"
 	read -ra ATIO_EXTRA <<<"$ATIO_OPTS" || true
+	NODE_CAP=""
+	for n in "${!ATIO_EXTRA[@]}"; do
+		case ${ATIO_EXTRA[n]} in
+		--rate) NODE_CAP=${ATIO_EXTRA[n + 1]:-} ;;
+		--rate=*) NODE_CAP=${ATIO_EXTRA[n]#--rate=} ;;
+		esac
+	done
 	read -ra SSH_EXTRA <<<"$SSH_OPTS" || true
 	[ "${#HOSTS[@]}" -gt 0 ] || die "no host given (HOST arguments or -h FILE)"
-	for h in "${HOSTS[@]}"; do
+	for n in "${!HOSTS[@]}"; do
+		h=${HOSTS[n]}
 		valid_host "$h" || die "host '$h': only letters, digits and ._:@%- are allowed, and not a leading -"
+		# Twice the same node would be two atio on one dataset, summed twice.
+		for t in "${HOSTS[@]:0:n}"; do
+			[ "$t" != "$h" ] || die "host '$h' is given twice: each node once"
+		done
 	done
 	[ -z "$OUT_JSON" ] || [ -w "$(dirname "$OUT_JSON")" ] ||
 		die "-o $OUT_JSON: its directory does not exist or is not writable"
@@ -989,6 +1048,10 @@ run_test() {
 	# The seed of -a is not the nodes' seed, nor the filesystem here theirs:
 	# leave them out.
 	"$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" | grep -Ev '^(Seed|Filesystem):' || true
+	# The word of atio's option stays off this line: grep rate finds results only.
+	[ -z "$NODE_CAP" ] || [ "$name" = warmup ] ||
+		printf 'cap: %s %s on each node (ATIO_OPTS), not on the cluster: the sum may reach %s times that\n' \
+			"$NODE_CAP" "$T_UNIT" "${#HOSTS[@]}"
 	for ((it = 1; it <= iters; it++)); do
 		pause
 		run_once "$name" "$threads" "$time" "$it"
@@ -1046,12 +1109,13 @@ dry_run() {
 	done
 }
 
-# Print the words of $1 as a JSON array of strings ($2 = n: of numbers).
+# Print the words of $1 as a JSON array of strings ($2 = n: whole numbers
+# as numbers, other words, such as auto, as strings).
 json_words() {
 	local w out="" words=()
 	read -ra words <<<"$1" || true
 	for w in ${words[@]+"${words[@]}"}; do
-		if [ "${2:-}" = n ]; then out+="${out:+,}$w"; else out+="${out:+,}$(json_str "$w")"; fi
+		if [ "${2:-}" = n ] && [[ $w =~ ^[0-9]+$ ]]; then out+="${out:+,}$((10#$w))"; else out+="${out:+,}$(json_str "$w")"; fi
 	done
 	printf '[%s]' "$out"
 }
@@ -1069,8 +1133,9 @@ write_matrix() {
 			"$(json_str "$REMOTE_PCS_MOUNT_PATH")"
 		printf '"pause_sec":%s,"tests":%s,"atio_opts":%s,"warmup_time_sec":%s,"start_margin_sec":%s,' \
 			"$PAUSE" "$(json_words "$TESTS")" "$(json_str "$ATIO_OPTS")" "$WARMUP_TIME" "$START_MARGIN"
-		printf '"overrun_sec":%s,"ready_timeout_sec":%s,"max_skew_percent":%s},"nodes":[' \
-			"$OVERRUN" "$READY_TIMEOUT" "$MAX_SKEW"
+		printf '"overrun_sec":%s,"ready_timeout_sec":%s,"max_skew_percent":%s,"profile":%s,' \
+			"$OVERRUN" "$READY_TIMEOUT" "$MAX_SKEW" "$(json_str "$PROFILE")"
+		printf '"node_cap":%s},"nodes":[' "$(if [ -n "$NODE_CAP" ]; then json_str "$NODE_CAP"; else echo null; fi)"
 		for i in "${!HOSTS[@]}"; do
 			off=${NODE_OFFSET[$i]:-unknown}
 			is_number "${off#-}" || off=null
@@ -1085,7 +1150,7 @@ write_matrix() {
 			ls "$WORK"/rec."$n".*.jsonl >/dev/null 2>&1 || continue
 			[ "$first_t" = 1 ] || printf ','
 			first_t=0
-			printf '{"threads":%d,"tests":[' "$n"
+			printf '{"threads":%s,"tests":[' "$(json_words "$n" n | tr -d '[]')"
 			first_n=1
 			for t in warmup "${TEST_LIST[@]}"; do
 				rec="$WORK/rec.$n.$t.jsonl"

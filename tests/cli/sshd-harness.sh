@@ -549,10 +549,10 @@ parse_driver_output() {
 		next
 	}
 	/rate:/ { err("malformed result line"); next }
-	/^---=== .* \([0-9]+thr\) ===---$/ {
+	/^---=== .* \(([0-9]+|auto)thr\) ===---$/ {
 		t = $0; sub(/^---=== /, "", t); sub(/ ===---$/, "", t)
 		thr = t; sub(/^.*\(/, "", thr); sub(/thr\)$/, "", thr)
-		sub(/ \([0-9]+thr\)$/, "", t)
+		sub(/ \(([0-9]+|auto)thr\)$/, "", t)
 		sec = t; iter = 0; nsum = 0; ncomplete = 0; completetotal = 0; allcomplete = 1; secunit = ""
 		print "SECTION " sec "|" thr
 		reset()
