@@ -33,18 +33,18 @@ expect_refused() {
 # --- Refused before any connection.
 logins=$(all_logins)
 run_driver --profile nope "${HOSTS[@]}"
-expect_refused "--profile nope" "PROFILE (--profile) 'nope': not one of at_io vhi"
+expect_refused "--profile nope" "PROFILE \\(--profile\\) 'nope': not one of at_io vhi"
 run_driver node1 node2 node1
 expect_refused "node1 given twice" "host 'node1' is given twice"
 run_driver THREADS="1 auto x" node1
-expect_refused "THREADS with x" "THREADS (-p) '1 auto x': 'x' is neither"
+expect_refused "THREADS with x" "THREADS \\(-p\\) '1 auto x': 'x' is neither"
 
 # --- The vhi profile's commands (--dry-run), its defaults not overridden.
 run_driver FILE_SIZE= THREADS= TESTS= --profile vhi --dry-run node1
 what="--dry-run --profile vhi"
 expect_code "$what: exit 0" 0
 expect_match "$what: the files made by atio --prepare, sized by the node" "$OUT" \
-	"load \(auto threads\): .*atio'? --prepare -p auto -t 1 -u auto .*--uncached"
+	"load \(auto threads\): .*atio'? --prepare -s 4K -p auto -u auto -f "
 expect_match "$what: seqread 1M at depth 32, O_DIRECT" "$OUT" \
 	"seqread \(auto threads\): .*atio'? --read --seq -s 1M --mbs --iodepth 32 --uncached -p auto -t 1 -u auto -S -f"
 expect_match "$what: seqwrite 1M at depth 32" "$OUT" \
