@@ -20,7 +20,7 @@ _atio_parallel_hosts()
 
 _atio_parallel()
 {
-	local cur prev words cword split tests="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite"
+	local cur prev words cword split tests="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite check"
 	local user="" host head="" last t left=""
 	_init_completion -s || return
 	host=$cur last=$cur

@@ -15,7 +15,7 @@ set -o pipefail
 export LC_ALL=C
 
 PROG='atio-parallel.sh'
-ALL_TESTS="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite"
+ALL_TESTS="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite check"
 PROFILES="at_io vhi"
 LOAD_TIME=1            # -t of the run that creates and fills the files
 STOP_GRACE=10          # seconds atio gets to exit after SIGINT
@@ -114,8 +114,11 @@ randwrite randrw expand", each test with -p N -t TIME -u FILE_SIZE -S
   randrw     --mix 70 --rand -s BLOCKSIZE --iops --iodepth 32
   expand     --expand -s 16M --mbs
   dsyncwrite --write --rand -s BLOCKSIZE --dsync --iops
+check: atio --check of every node's files (no common start, no sum): each
+node's summary line, or a FAILURE naming the bad file and offset.
 A --rate N in ATIO_OPTS caps each node, not the cluster: the summary
-says so.
+says so. With --verify in ATIO_OPTS (read tests only) each node says that
+its reads verified, and a node that read bad data is a FAILURE naming it.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT; 2 bad usage; 130 interrupted (atio
@@ -181,6 +184,7 @@ test_info() {
 	randrw) T_OPTS="--mix 70 --rand -s $BLOCKSIZE --iops$q" T_TITLE="Random read/write 70/30" T_UNIT="IOPS" ;;
 	expand) T_OPTS="--expand -s 16M --mbs" T_TITLE="Expand" ;;
 	dsyncwrite) T_OPTS="--write --rand -s $BLOCKSIZE --dsync --iops" T_TITLE="Random dsync write" T_UNIT="IOPS" ;;
+	check) T_OPTS="--check" T_TITLE="Check"; return 0 ;;
 	*) return 1 ;;
 	esac
 	T_OPTS+=$d
@@ -193,14 +197,15 @@ atio_args() {
 	local n
 	test_info "$1"
 	read -ra ARGS <<<"$T_OPTS"
-	if [ "$T_OPTS" = --prepare ]; then
-		# atio --prepare takes the options that shape the files only
-		# (the smallest block keeps -u's minimum the tests' own).
+	if [ "$T_OPTS" = --prepare ] || [ "$T_OPTS" = --check ]; then
+		# atio --prepare and --check take the options that shape the
+		# files only (the smallest block keeps -u's minimum the tests').
 		ARGS+=(-s 4K -p "$2" -u "$FILE_SIZE" -f "$REMOTE_PCS_MOUNT_PATH")
 		for n in "${!ATIO_EXTRA[@]}"; do
 			case ${ATIO_EXTRA[n]} in
 			-n) ARGS+=(-n "${ATIO_EXTRA[n + 1]:-}") ;;
-			-n?* | --take-over | --allow-memory-fs) ARGS+=("${ATIO_EXTRA[n]}") ;;
+			-n?* | --allow-memory-fs) ARGS+=("${ATIO_EXTRA[n]}") ;;
+			--take-over) [ "$T_OPTS" = --check ] || ARGS+=("${ATIO_EXTRA[n]}") ;;
 			esac
 		done
 		return 0
@@ -556,11 +561,13 @@ validate() {
 	for n in "${THREAD_LIST[@]}"; do
 		for t in load warmup "${TEST_LIST[@]}"; do
 			atio_args "$t" "$n" "$TIME"
+			case ${ARGS[0]} in
+			# Nothing to show settings of (-a): check the rest.
+			--prepare | --check) ARGS=("${ARGS[@]:1}") ;;
 			# With the options the driver adds at launch (see launch_run).
-			ARGS+=(--json)
-			[ "$t" = load ] || ARGS+=(--start-at -)
-			# --prepare runs nothing to show settings of (-a): check the rest.
-			[ "${ARGS[0]}" != --prepare ] || ARGS=("${ARGS[@]:1}")
+			*) ARGS+=(--json)
+				[ "$t" = load ] || ARGS+=(--start-at -) ;;
+			esac
 			h=$("$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" 2>&1 >/dev/null) ||
 				die "atio refuses the options of $t with $n threads: $(head -n 1 <<<"$h")"
 		done
@@ -759,6 +766,24 @@ run_job() {
 	for fd in ${IN_FD[@]+"${IN_FD[@]}"}; do exec {fd}>&-; done
 	node_ssh "$i" "$cmd" <"$in" >"$dir/$i.out" 2>"$dir/$i.err" || rc=$?
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
+	if [[ $cmd == *" --check "* ]]; then
+		# --check: its summary line is the node's line; a node whose data
+		# is bad (exit 1) is a FAILURE showing what --check named.
+		if [ "$rc" = 0 ]; then
+			head -n 1 "$dir/$i.out" >"$dir/$i.result"
+			: >"$dir/$i.ok"
+		else
+			case $rc in
+			1) echo "atio --check found bad data, or could not read it (exit 1):" ;;
+			255) echo "ssh failed (exit 255): the connection to the node was lost, or could not be made" ;;
+			*) echo "atio --check failed (exit $rc)" ;;
+			esac >"$dir/$i.why"
+			{ grep -E '^(check|bad|missing):' "$dir/$i.out" | head -n 6
+			  grep -v '^atio: ready:' "$dir/$i.err" | head -n 3; } >>"$dir/$i.why" || true
+		fi
+		echo "$rc" >"$dir/$i.rc"
+		return 0
+	fi
 	if [[ $cmd == *" --prepare "* ]]; then
 		# Loading with atio --prepare: its document is no result to add up.
 		if [ "$rc" = 0 ]; then
@@ -802,6 +827,10 @@ run_job() {
 			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
 			"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
 		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
+		# --verify: say that the node's data checked out, and how much.
+		if [[ $(cat "$dir/$i.out") =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)\} ]]; then
+			printf 'verify: every block read checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
+		fi
 		: >"$dir/$i.ok"
 	else
 		printf '{"host":%s,"ok":false,"rc":%s,"stderr":%s}\n' "$(json_str "${HOSTS[$i]}")" "$rc" \
@@ -825,7 +854,10 @@ print_nodes() {
 		t=$(cat "$dir/$i.time" 2>/dev/null) || printf -v t '%(%H:%M:%S)T' -1
 		if [ -e "$dir/$i.ok" ]; then
 			printf '[%d] %s [SUCCESS] %s\n' "$((i + 1))" "$t" "${HOSTS[$i]}"
-			[ "$show" != 1 ] || cat "$dir/$i.result"
+			if [ "$show" = 1 ]; then
+				cat "$dir/$i.result"
+				[ ! -e "$dir/$i.note2" ] || cat "$dir/$i.note2"
+			fi
 			[ ! -e "$dir/$i.note" ] || printf '%s: %s: %s\n' "$PROG" "${HOSTS[$i]}" "$(cat "$dir/$i.note")" >&2
 		else
 			printf '[%d] %s [FAILURE] %s\n' "$((i + 1))" "$t" "${HOSTS[$i]}"
@@ -936,7 +968,8 @@ wait_ready() {
 launch_run() {
 	local dir=$4 deadline=0 i fd margin t
 	atio_args "$1" "$2" "$3"
-	ARGS+=(--json)
+	# --check's text output is its node line; everything else reports JSON.
+	[ "$1" = check ] || ARGS+=(--json)
 	START=null IN_FD=()
 	mkdir "$dir"
 	JOB_PIDS=() JOB_DIR=$dir
@@ -1086,6 +1119,24 @@ run_test() {
 		print_test_summary "$extras"
 }
 
+# The check step of TESTS: atio --check of the files of $1 threads on every
+# node (no common start, no time limit: reading them takes what it takes),
+# each node's summary line, or a FAILURE with the bad ranges atio named;
+# then how many nodes' data checked out. A node's bad data makes the exit
+# status 1 and is never a figure in a sum.
+check_data() {
+	local dir
+	RUN_SEQ=$((RUN_SEQ + 1))
+	dir="$WORK/run.$RUN_SEQ"
+	printf -- '---=== Check (%sthr) ===---\n' "$1"
+	launch_run check "$1" 0 "$dir" 0
+	print_nodes "$dir" 1
+	printf 'Check: the data of %d of %d nodes checked out%s\n' "$((${#HOSTS[@]} - NFAIL))" \
+		"${#HOSTS[@]}" "$([ "$NFAIL" = 0 ] || echo " (FAILURE: $FAILED_HOSTS)")"
+	[ "$NFAIL" = 0 ] || FAILED=1
+	rm -rf "$dir"
+}
+
 # Create and fill the files of $1 threads on every node ("Loading in N
 # threads..."), passing atio's warnings on.
 load_files() {
@@ -1127,7 +1178,11 @@ dry_run() {
 				time=$TIME
 				[ "$t" != warmup ] || time=$WARMUP_TIME
 				atio_args "$t" "$n" "$time"
-				echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json --start-at -) <<<EPOCH"
+				if [ "$t" = check ]; then
+					echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}")"
+				else
+					echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json --start-at -) <<<EPOCH"
+				fi
 			done
 		done
 		echo "  stop (Ctrl-C, overrun, failure): $(remote_stop_cmd "$i")"
@@ -1265,6 +1320,10 @@ main() {
 		load_files "$n"
 		run_test warmup "$n"
 		for t in "${TEST_LIST[@]}"; do
+			if [ "$t" = check ]; then
+				check_data "$n"
+				continue
+			fi
 			run_test "$t" "$n"
 		done
 	done

@@ -4,8 +4,11 @@
 # the guide's block sizes, threads and data set sized by each node (auto),
 # the files made by atio --prepare; the tests randrw, expand and
 # dsyncwrite run and sum as the others do; a --rate in ATIO_OPTS is said to
-# cap each node and holds on each; a bad profile and a host given twice are
-# refused before any connection.
+# cap each node and holds on each; the check step reads every node's data
+# and names the node, file and offset of bad data, a FAILURE never summed;
+# ATIO_OPTS=--verify says per node that its reads verified, and a node
+# that read bad data is a FAILURE naming it; a bad profile and a host given
+# twice are refused before any connection.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -104,5 +107,37 @@ for t in "Random dsync write" "Random read/write 70/30"; do
 		not_ok "$what: $t: the sum of 2 capped nodes is at most 2 x 300 (+1%)" "sum '$v'"
 	fi
 done
+
+# --- The check step, and --verify, over good and then bad data.
+run_driver TESTS="seqwrite check" ITERATIONS=1 "${HOSTS[@]}"
+what="TESTS=\"seqwrite check\""
+expect_code "$what: exit 0" 0
+expect_count "$what: a Check section" "$OUT" '^---=== Check \(1thr\) ===---$' 1
+expect_count "$what: each node's check line says ok" "$OUT" \
+	'^check: 1 file\(s\), 32\.00 MiB read and checked in [0-9.]+ sec, [0-9.]+ MB/s; 0 bad sector\(s\); ok$' 2
+expect_match "$what: both nodes' data checked out" "$OUT" '^Check: the data of 2 of 2 nodes checked out$'
+run_driver TESTS="randread" ITERATIONS=1 ATIO_OPTS=--verify "${HOSTS[@]}"
+what="ATIO_OPTS=--verify, randread"
+expect_code "$what: exit 0" 0
+expect_count "$what: each node says its reads verified" "$OUT" \
+	'^verify: every block read checked, [0-9]+ bytes, none bad$' 4
+dd if=/dev/zero of="$(node_dir 2)/data/atio.0" bs=4096 seek=2 count=1 conv=notrunc status=none
+run_driver TESTS="check" ITERATIONS=1 "${HOSTS[@]}"
+what="the check step with a zeroed block on node2"
+expect_code "$what: exit 1" 1
+expect_match "$what: node2 is a FAILURE" "$OUT" '^\[2\] [0-9:]{8} \[FAILURE\] node2$'
+expect_match "$what: the bad range named: file and offset" "$OUT" \
+	'^    bad: .*/atio\.0: offset 8192, 4096 bytes \(8 sector\(s\)\): zeros'
+expect_match "$what: node1 checked out" "$OUT" '^\[1\] [0-9:]{8} \[SUCCESS\] node1$'
+expect_match "$what: the count names node2" "$OUT" '^Check: the data of 1 of 2 nodes checked out \(FAILURE: node2\)$'
+awk '/^---=== Check/ { on = 1 } on' "$OUT" >"$WORK/check.part"
+expect_no_match "$what: nothing summed in the Check section" "$WORK/check.part" '^Sum value'
+run_driver TESTS="randread" ITERATIONS=1 ATIO_OPTS=--verify "${HOSTS[@]}"
+what="ATIO_OPTS=--verify, randread, a zeroed block on node2"
+expect_code "$what: exit 1" 1
+expect_match "$what: node2's read of bad data named, file and offset" "$OUT" \
+	'^    atio: verify: .*/atio\.0: offset 8192 '
+expect_match "$what: its iteration INCOMPLETE, not summed with node2" "$OUT" \
+	'^Sum value on iteration 1 = \{ [0-9.]+ \} IOPS; \(INCOMPLETE: 1 of 2 nodes\)'
 
 finish
