@@ -206,10 +206,19 @@ static int check_range(struct checker *k, unsigned file, uint64_t off, uint64_t 
 		if ((uint64_t)data > off)
 			__atomic_fetch_add(&c->files[file].unwritten, (uint64_t)data - off,
 					   __ATOMIC_RELAXED);
-		/* Whole sectors: O_DIRECT reads start and end on them. */
-		off = (uint64_t)data & ~(uint64_t)(ATIO_SECTOR - 1);
+		/*
+		 * O_DIRECT reads start and end on the device's logical blocks:
+		 * 4 KiB covers every device atio runs on; a read past the end of
+		 * the file comes back short, with the whole sectors there are.
+		 */
+		off = (uint64_t)data & ~(uint64_t)((c->direct ? 4096 : ATIO_SECTOR) - 1);
 		while (off < stop) {
 			size_t want = (size_t)(stop - off);
+
+			if (c->direct)
+				want = (want + 4095) & ~(size_t)4095;
+			if (want > c->unit)
+				want = c->unit;
 			ssize_t got;
 			int ret;
 

@@ -102,7 +102,7 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
 	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
 	char p[16] = "auto", n[24] = "";
-	char rate[48] = "";
+	char rate[96] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
 		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
@@ -127,6 +127,13 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		atio_format_time(w, sizeof(w), o->warmup_ns);
 		snprintf(wopt, sizeof(wopt), " -w %s", w);
 	}
+	/*
+	 * --prepare runs no test: its line has only what shapes the files, so
+	 * that it runs again as it is.
+	 */
+	if (o->prepare)
+		return snprintf(buf, len, "--prepare -s %s -p %s%s --%s -u %s", bs, p, n,
+				o->direct ? "uncached" : "cached", total);
 	/* --mix carries its read percentage: "--mix 70". */
 	if (o->mode == ATIO_MODE_MIX)
 		snprintf(mode, sizeof(mode), "mix %u", o->mix);
@@ -141,7 +148,7 @@ int atio_cli_cmdline(char *buf, size_t len, const struct atio_opts *o)
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
 			p, n, t, wopt,
 			o->direct ? "uncached" : "cached", total,
-			o->skip_sync ? " -S" : "", osync, o->prepare ? " --prepare" : "", rate);
+			o->skip_sync ? " -S" : "", osync, rate, o->verify ? " --verify" : "");
 }
 
 /* See cli.h. */
@@ -544,7 +551,7 @@ static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_
 	    o->take_over || o->allow_device_write || !o->thp || o->settings_only ||
 	    o->prepare || st->osync)
 		return USAGE("--check with %s: --check takes only -p, -n, -u, -s, -f, "
-			     "--cached or --uncached, --json and -v",
+			     "--cached or --uncached, --allow-memory-fs, --json and -v",
 			     o->settings_only ? "-a" : o->prepare ? "--prepare"
 			     : st->osync ? optname(st->osync, a, sizeof(a))
 			     : st->order ? optname(st->order, a, sizeof(a))
@@ -662,7 +669,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		? (o->threads + o->nfiles - 1) / o->nfiles : 1;
 	min = o->nfiles * ((k * o->bs + ATIO_DIRECT_ALIGN - 1)
 			   & ~(ATIO_DIRECT_ALIGN - 1));
-	if (o->total < min) {
+	/* --check reads the files as they are, whatever the size of its reads. */
+	if (o->total < min && !o->check) {
 		atio_format_size(a, sizeof(a), o->bs);
 		atio_format_size(b, sizeof(b), min);
 		if (o->nfiles > o->threads)
@@ -684,6 +692,9 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     o->check ? "; --check checks every block already"
 			     : o->prepare ? "; --prepare reads nothing"
 			     : ": give --read, or check the data after a write test with --check");
+	if (o->verify && eng && eng->no_io)
+		return USAGE("--verify with --engine %s: that engine reads nothing to check",
+			     eng->name);
 	/* An engine that touches no file (null) needs no -f. */
 	if (!o->path && !o->settings_only && !(eng && eng->no_io))
 		return USAGE("-f is missing: give the directory (or file-name "

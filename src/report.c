@@ -476,6 +476,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 		atio_json_double(j, "interval_ns", o->rate_interval_ns);
 		atio_json_object_end(j);
 	}
+	atio_json_bool(j, "verify", o->verify);
 	/* --expand: files grow from zero to expand_max_size, then start again. */
 	atio_json_bool(j, "expand", o->mode == ATIO_MODE_EXPAND);
 	if (o->mode == ATIO_MODE_EXPAND)

@@ -241,6 +241,8 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 int atio_dataset_look(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e)
 {
 	struct atio_fill_stats fs;
+	/* Reading changes nothing: files without atio's mark are read too. */
+	struct atio_opts ro = *o;
 	int ret = fd_limit(d, o, e);
 
 	if (ret)
@@ -251,8 +253,9 @@ int atio_dataset_look(struct atio_dataset *d, const struct atio_opts *o, struct 
 		ret = atio_lock_take(&d->lock, d->files[0].path, true, false, e);
 	} else {
 		ret = atio_lock_take(&d->lock, d->prefix, false, false, e);
+		ro.take_over = true;
 		if (!ret)
-			ret = survey_files(d, o, &fs, e);
+			ret = survey_files(d, &ro, &fs, e);
 	}
 	/* What a look accepted may be closed, never removed: it wrote nothing. */
 	d->surveyed = false;

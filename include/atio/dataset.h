@@ -139,9 +139,10 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 /*
  * What atio_dataset_survey() does for a reader that writes nothing
  * (--check): the open-file limit, the lock (shared), and every file's
- * state (which exist, are atio's, and their sizes), refusing foreign files
- * as a run does; but no plan to fill and no free-space check. Returns 0 or
- * a negative errno with @e filled.
+ * state (which exist and their sizes), but no plan to fill and no
+ * free-space check; files without atio's mark are accepted, since reading
+ * them changes nothing (a symbolic link or a non-regular file is still
+ * refused). Returns 0 or a negative errno with @e filled.
  */
 int atio_dataset_look(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);
 

@@ -1005,7 +1005,7 @@ static void test_prepare(void **state)
 	parse_ok("--prepare -p 4 -n 2 -s 4K -u 64M --seed 7 --uncached --write -f d", &o);
 	assert_true(o.prepare);
 	expect_cmdline("--prepare -p 2 -u 64M -f d",
-		       "--read --seq -s 16M --mbs -p 2 -n 2 -t 60 --cached -u 64M --prepare");
+		       "--prepare -s 16M -p 2 -n 2 --cached -u 64M");
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		expect_error(refused[i][0], refused[i][1]);
 	(void)state;
