@@ -201,7 +201,11 @@ for args in "--write" "--mix 50" "--check" "--read --engine null"; do
 done
 
 # --- A write test holds the dataset alone: a check waits for no writer.
+# The writer's output goes to files of its own: the check's must not mix in.
+keep_out=$OUT keep_err=$ERR
+OUT=$WORK/writer.out ERR=$WORK/writer.err
 start_atio --write --rand -s 4K -t 30 -p 1 -u 8M -f "$WORK/many"
+OUT=$keep_out ERR=$keep_err
 WRITER=$PID
 wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
 run_atio --check -p 1 -u 8M -f "$WORK/many" --cached
