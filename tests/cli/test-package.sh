@@ -303,7 +303,7 @@ if [ "$extracted" = 1 ] && [ -r "$BASH_COMPLETION" ]; then
 	expect_completion "atio --engine: the engines this atio has" "$engines" \
 		"$COMPL/atio" atio --engine ''
 	expect_completion "atio --un: --uncached" "--uncached" "$COMPL/atio" atio --un
-	expect_completion "atio-parallel.sh --tests r: the random tests" "randfsync, randread, randwrite" \
+	expect_completion "atio-parallel.sh --tests r: the random tests" "randfsync, randread, randrw, randwrite" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --tests r
 	expect_completion "atio-parallel.sh --tests 'seqread s': the last word, a test not named yet" "seqread seqwrite" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --tests 'seqread s'
