@@ -106,6 +106,29 @@ static void take_signal(struct watch *wt)
 }
 
 /*
+ * Block SIGINT, SIGTERM and SIGHUP in every thread to come and read them
+ * from wt->sig_fd; ignore SIGPIPE; make wt->done_fd, the eventfd threads
+ * signal when they end. Returns 0, or -1 after saying why.
+ */
+static int watch_open(struct watch *wt)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	wt->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	wt->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (wt->sig_fd >= 0 && wt->done_fd >= 0)
+		return 0;
+	say("cannot set up signal handling: %s", strerror(errno));
+	return -1;
+}
+
+/*
  * Wait until @count threads have signalled the eventfd, handling signals
  * meanwhile. @tick, when not NULL, is called about once a second with the
  * number of seconds waited so far.
@@ -557,23 +580,12 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_result res = { .opts = o, .version = ATIO_VERSION, .engine = engine->name };
 	struct atio_fill_stats fs;
 	uint64_t fill_ns;
-	sigset_t set;
 	bool uses_files;
 	int ret = 0, status;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	wt.sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	wt.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	sh.done_fd = wt.done_fd;
-	if (wt.sig_fd < 0 || wt.done_fd < 0) {
-		say("cannot set up signal handling: %s", strerror(errno));
+	if (watch_open(&wt))
 		return ATIO_EXIT_FAIL;
-	}
+	sh.done_fd = wt.done_fd;
 
 	if ((!o->prepare && check_run_memory(o, sh.depth, &e)) ||
 	    atio_dataset_plan(&ds, o, &e))
@@ -689,20 +701,10 @@ static int check_main(struct atio_opts *o)
 	struct watch wt = { .stop = &stop, .phase = "while checking" };
 	struct atio_check c = { .ds = &ds, .unit = (size_t)o->bs, .nthreads = o->threads,
 				.direct = o->direct, .stop = &stop };
-	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	wt.sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	wt.done_fd = c.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (wt.sig_fd < 0 || wt.done_fd < 0) {
-		say("cannot set up signal handling: %s", strerror(errno));
+	if (watch_open(&wt))
 		return ATIO_EXIT_FAIL;
-	}
+	c.done_fd = wt.done_fd;
 	if (atio_dataset_plan(&ds, o, &e))
 		return fail(&e);
 	ret = atio_dataset_look(&ds, o, &e);

@@ -20,6 +20,8 @@ NAME=$(basename "$0" .sh)
 PASSED=0
 FAILED=0
 BG_PIDS=()
+TEST_MOUNTS=()
+TEST_LOOPS=()
 
 # The result line as at_io_iops printed it; scripts parse it with
 # grep rate | awk '{print $6}'.
@@ -98,6 +100,12 @@ cleanup() {
 	for pid in "${BG_PIDS[@]}"; do
 		kill -KILL "$pid" 2>/dev/null || true
 	done
+	for pid in ${TEST_MOUNTS[@]+"${TEST_MOUNTS[@]}"}; do
+		! mountpoint -q "$pid" 2>/dev/null || umount "$pid" || true
+	done
+	for pid in ${TEST_LOOPS[@]+"${TEST_LOOPS[@]}"}; do
+		losetup -d "$pid" 2>/dev/null || true
+	done
 	if [ -n "${WORK:-}" ] && [ -d "$WORK" ]; then
 		chmod -R u+rwx "$WORK" 2>/dev/null || true
 		rm -rf "$WORK"
@@ -130,6 +138,28 @@ fi
 
 now_ms() {
 	date +%s%3N
+}
+
+# ext4_loop SIZE MNT: an ext4 filesystem of SIZE on a loop device over a
+# file in $WORK, mounted at MNT (made here); the device in $LOOP. Both go at
+# exit. Returns 1, with the reason in $WHY, where that cannot be done here
+# (not root, no losetup or mkfs.ext4, no loop device).
+ext4_loop() {
+	LOOP='' WHY=''
+	if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 ||
+		! command -v mkfs.ext4 >/dev/null 2>&1; then
+		WHY="needs root, losetup and mkfs.ext4"
+		return 1
+	fi
+	truncate -s "$1" "$WORK/ext4.$$.img"
+	LOOP=$(losetup --find --show "$WORK/ext4.$$.img" 2>/dev/null) || LOOP=''
+	[ -z "$LOOP" ] || TEST_LOOPS+=("$LOOP")
+	mkdir -p "$2"
+	if [ -z "$LOOP" ] || ! mkfs.ext4 -q -F "$LOOP" >/dev/null 2>&1 || ! mount "$LOOP" "$2"; then
+		WHY="no loop device with ext4 here"
+		return 1
+	fi
+	TEST_MOUNTS+=("$2")
 }
 
 # run_atio ARG...: run atio, stdout to $OUT, stderr to $ERR, status to $RC.

@@ -11,20 +11,7 @@ set -eu
 
 D=$WORK/d
 mkdir "$D"
-LOOP=''
 MNT=$WORK/mnt
-
-# shellcheck disable=SC2317 # called by the EXIT trap
-teardown() {
-	if mountpoint -q "$MNT" 2>/dev/null; then
-		umount "$MNT" || true
-	fi
-	if [ -n "$LOOP" ]; then
-		losetup -d "$LOOP" 2>/dev/null || true
-	fi
-	cleanup
-}
-trap teardown EXIT
 
 # refused WHAT ERE ARG...: exit 2, nothing on stdout, stderr matches ERE.
 refused() {
@@ -157,16 +144,8 @@ done
 # --osync run are at least the writes atio made; a cached run without
 # either leaves nearly all its writes in the page cache (-S, and a run far
 # shorter than the kernel's 30 s before writeback).
-if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 ||
-	! command -v mkfs.ext4 >/dev/null 2>&1; then
-	skip_check "the device counts every --dsync write" "needs root, losetup and mkfs.ext4"
-	finish
-fi
-truncate -s 128M "$WORK/disk.img"
-LOOP=$(losetup --find --show "$WORK/disk.img" 2>/dev/null) || LOOP=''
-mkdir "$MNT"
-if [ -z "$LOOP" ] || ! mkfs.ext4 -q -F "$LOOP" >/dev/null 2>&1 || ! mount "$LOOP" "$MNT"; then
-	skip_check "the device counts every --dsync write" "no loop device with ext4 here"
+if ! ext4_loop 128M "$MNT"; then
+	skip_check "the device counts every --dsync write" "$WHY"
 	finish
 fi
 STAT=/sys/block/$(basename "$LOOP")/stat

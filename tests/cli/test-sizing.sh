@@ -22,20 +22,7 @@ set -eu
 
 D=$WORK/d
 mkdir "$D"
-LOOP=''
 MNT=$WORK/mnt
-
-# shellcheck disable=SC2317 # called by the EXIT trap
-teardown() {
-	if mountpoint -q "$MNT" 2>/dev/null; then
-		umount "$MNT" || true
-	fi
-	if [ -n "$LOOP" ]; then
-		losetup -d "$LOOP" 2>/dev/null || true
-	fi
-	cleanup
-}
-trap teardown EXIT
 
 # jget FILE KEY...: the value at KEY... of the JSON document FILE, as
 # Python prints it (True, None, 123); "invalid" when it is no JSON.
@@ -263,16 +250,8 @@ else
 fi
 
 # On a disk smaller than twice the RAM, -u auto fails before writing.
-if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 ||
-	! command -v mkfs.ext4 >/dev/null 2>&1; then
-	skip_check "-u auto on a small disk" "needs root, losetup and mkfs.ext4"
-	finish
-fi
-truncate -s 64M "$WORK/disk.img"
-LOOP=$(losetup --find --show "$WORK/disk.img" 2>/dev/null) || LOOP=''
-mkdir "$MNT"
-if [ -z "$LOOP" ] || ! mkfs.ext4 -q -F "$LOOP" >/dev/null 2>&1 || ! mount "$LOOP" "$MNT"; then
-	skip_check "-u auto on a small disk" "no loop device with ext4 here"
+if ! ext4_loop 64M "$MNT"; then
+	skip_check "-u auto on a small disk" "$WHY"
 	finish
 fi
 used=$(df -P -B 1 "$MNT" | awk 'NR == 2 {print $3}')
