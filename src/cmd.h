@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_CMD_H
+#define ATIO_CMD_H
+
+/*
+ * The command layer: main.c and the cmd_*.c files. Only this layer prints
+ * diagnostics and decides exit statuses; the modules below it fill a
+ * struct atio_error and return.
+ *
+ * Signals. SIGINT, SIGTERM and SIGHUP (a terminal or an SSH session gone)
+ * are blocked in every thread and read from a signalfd by the main thread,
+ * which meanwhile waits for the worker (or fill, or check) threads on an
+ * eventfd. The first signal asks the threads to stop and the results so far
+ * are printed (none when the measured time had not begun); a second one
+ * exits at once. SIGPIPE is ignored, so that output gone with the session
+ * is an error to report, not the end of the process before --remove.
+ */
+
+#include <stdint.h>
+#include <time.h>
+
+#include "atio/cli.h"
+#include "atio/dataset.h"
+#include "atio/error.h"
+
+struct watch {
+	int sig_fd;
+	int done_fd;
+	int *stop;                 /* the flag the threads poll */
+	int signo;                 /* first signal received, or 0 */
+	uint64_t sig_ns;           /* CLOCK_MONOTONIC instant of it */
+	const char *phase;         /* what atio is doing, for messages */
+	const char *sig_phase;     /* what it was doing at the first signal */
+};
+
+/* One line on stderr, "atio: " first. */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Say @e's message; return its exit status (1 when it has none). */
+int fail(const struct atio_error *e);
+
+/*
+ * Flush stdout and say when anything written to it was lost (a full disk,
+ * a closed pipe), naming @what. Returns 0, or -1 after the message.
+ */
+int flush_stdout(const char *what);
+
+uint64_t realtime_ns(void);
+struct timespec ns_to_ts(uint64_t ns);
+
+/* "SIGINT", "SIGTERM" or "SIGHUP". */
+const char *sig_name(int signo);
+
+/*
+ * Block SIGINT, SIGTERM and SIGHUP in every thread to come and read them
+ * from wt->sig_fd; ignore SIGPIPE; make wt->done_fd, the eventfd threads
+ * signal when they end. Returns 0, or -1 after saying why.
+ */
+int watch_open(struct watch *wt);
+
+/*
+ * Handle what arrived on wt->sig_fd: the first SIGINT, SIGTERM or SIGHUP
+ * sets the stop flag, a second one ends the process without results.
+ */
+void take_signal(struct watch *wt);
+
+/*
+ * Wait until @count threads have signalled the eventfd, handling signals
+ * meanwhile. @tick, when not NULL, is called about once a second with the
+ * number of seconds waited so far.
+ */
+void wait_threads(struct watch *wt, unsigned count,
+		  void (*tick)(void *arg, unsigned sec), void *arg);
+
+/*
+ * Sleep until the CLOCK_REALTIME instant @ns, or a signal (handled as
+ * wait_threads() does).
+ */
+void wait_realtime(struct watch *wt, uint64_t ns);
+
+/*
+ * The run's buffers checked against MemAvailable before they are made:
+ * a write pool a thread, or a read buffer per I/O in flight. Returns 0, or
+ * -ENOMEM with @e filled (exit 2) and the figures.
+ */
+int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e);
+
+/*
+ * Survey the files and fill what is missing (or, with --expand, empty
+ * them), while watching for signals; what the survey found in @out, the
+ * fill's time in @fill_ns. Returns 0 or -errno with @e filled.
+ */
+int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
+	    struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_error *e);
+
+/* --prepare: the fill's outcome on stdout; the files stay. Returns the exit status. */
+int prepare_done(const struct atio_opts *o, const struct atio_dataset *ds,
+		 const struct atio_fill_stats *fs, uint64_t fill_ns);
+
+/* --check: read the dataset whole and check every sector. Returns the exit status. */
+int check_main(struct atio_opts *o);
+
+/* atio merge ...: @argv[0] is "merge". Returns the exit status. */
+int merge_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* atio merge: the command around the merge (atio/merge.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "atio/cli.h"
+#include "atio/merge.h"
+
+/*
+ * atio merge [--json] [[--clock-offset SEC] FILE]...: read every file as an
+ * atio --json result, add them up and print the merge. --clock-offset
+ * gives how far the clock of the host that wrote the next FILE ran ahead
+ * of this one's: its start and end instants are moved back by it, so that
+ * the skew compares instants of one clock. Exit 0; 1 when a document was
+ * of an interrupted run (its figures cover less than its time); 2 for bad
+ * usage or a file that is not a readable atio result, naming it.
+ */
+int merge_main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct atio_merge_doc *docs;
+	struct atio_merge m;
+	bool json = false, options = true, have_offset = false;
+	double offset = 0;
+	int n = 0, status = ATIO_EXIT_OK;
+
+	docs = calloc((size_t)argc, sizeof(*docs));
+	if (!docs) {
+		say("merge: out of memory for %d documents", argc);
+		return ATIO_EXIT_FAIL;
+	}
+	atio_merge_init(&m);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char *end;
+		int bad;
+
+		if (options && strcmp(a, "--") == 0) {
+			options = false;
+			continue;
+		}
+		if (options && strcmp(a, "--json") == 0) {
+			json = true;
+			continue;
+		}
+		if (options && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+			free(docs);
+			atio_cli_usage(stdout);
+			return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+		}
+		if (options && strcmp(a, "--clock-offset") == 0) {
+			if (i + 1 == argc) {
+				say("merge: --clock-offset: give the seconds and the FILE they are for");
+				free(docs);
+				return ATIO_EXIT_USAGE;
+			}
+			a = argv[++i];
+			errno = 0;
+			offset = strtod(a, &end);
+			if (!a[0] || *end || errno || offset != offset || offset > 1e6 || offset < -1e6) {
+				say("merge: --clock-offset %s: not a number of seconds", a);
+				free(docs);
+				return ATIO_EXIT_USAGE;
+			}
+			have_offset = true;
+			continue;
+		}
+		if (options && a[0] == '-' && a[1]) {
+			say("merge: %s: unknown option (merge takes --json, --clock-offset and files)", a);
+			fputs("Try 'atio --help' for more information.\n", stderr);
+			free(docs);
+			return ATIO_EXIT_USAGE;
+		}
+		bad = atio_merge_read(a, &docs[n], &e);
+		if (!bad && have_offset) {
+			if (docs[n].start_epoch)
+				docs[n].start_epoch -= offset;
+			if (docs[n].end_epoch)
+				docs[n].end_epoch -= offset;
+		}
+		have_offset = false;
+		if (bad || atio_merge_add(&m, &docs[n], &e)) {
+			say("merge: %s", e.msg);
+			free(docs);
+			return ATIO_EXIT_USAGE;
+		}
+		if (docs[n].interrupted) {
+			say("merge: %s: an interrupted run: its figures cover less than its time",
+			    docs[n].file);
+			status = ATIO_EXIT_FAIL;
+		}
+		n++;
+	}
+	if (have_offset || n < 1) {
+		say("merge: %s: atio merge [--json] [[--clock-offset SEC] FILE]... "
+		    "(atio --json results)", have_offset ? "--clock-offset without a FILE after it"
+							  : "no file given");
+		free(docs);
+		return ATIO_EXIT_USAGE;
+	}
+	if (json)
+		atio_merge_json(stdout, &m, docs, (unsigned)n);
+	else
+		atio_merge_text(stdout, &m, docs, (unsigned)n);
+	free(docs);
+	if (fflush(stdout) != 0) {
+		say("merge: cannot write the result: %s", strerror(errno));
+		return ATIO_EXIT_FAIL;
+	}
+	return status;
+}
