@@ -5,7 +5,7 @@
 # grows. For each N given (default 4 16 32) it starts N real sshd nodes on
 # loopback addresses, each in a mount namespace of its own, as the tests
 # do (tests/cli/sshd-harness.sh), and runs the driver with TIME=5, one
-# thread, a warm-up and ITERATIONS (3) Sequential read runs, then prints
+# thread, a warm-up and ITERATIONS (3) runs of TESTS (seqread), then prints
 # one table row: the start skew over the runs (median and max), how late
 # the last node started after the agreed instant (max), the wall time of
 # a run beyond TIME (median and max), the driver's own CPU per run (its
@@ -13,7 +13,10 @@
 # counted), and the NOT CONCURRENT runs. Needs root (sshd, namespaces).
 #
 # Usage: ATIO=build/atio scripts/bench-parallel.sh [N...]
-# Environment: TIME (5), ITERATIONS (3), FILE_SIZE (32M); SSHD_NO_BASHRC=1
+# Environment: TIME (5), ITERATIONS (3), FILE_SIZE (32M), TESTS (seqread: one
+# test of the driver's; its first I/O at the instant is a 16 MiB cached read,
+# randread's a 4 KiB one, which tells how much of the skew is N nodes'
+# first reads sharing this machine's 2 CPUs); SSHD_NO_BASHRC=1
 # keeps the nodes' login shells from reading ~/.bashrc, whose cost N nodes
 # on one machine pay on its CPUs at every launch (a cluster's nodes each on
 # their own).
@@ -26,6 +29,7 @@ export ATIO
 BENCH_TIME=${TIME:-5}
 BENCH_ITER=${ITERATIONS:-3}
 BENCH_SIZE=${FILE_SIZE:-32M}
+BENCH_TESTS=${TESTS:-seqread}
 [ $# -gt 0 ] || set -- 4 16 32
 
 # Print the median and the max of the numbers on stdin as "MEDIAN MAX".
@@ -42,7 +46,7 @@ bench_one() {
 	# shellcheck disable=SC2016 # expanded by the child shell
 	bash -c '
 		set -eu
-		n=$1 time=$2 iter=$3 size=$4
+		n=$1 time=$2 iter=$3 size=$4 tests=$6
 		. "$5/tests/cli/lib.sh"
 		. "$5/tests/cli/sshd-harness.sh"
 		sshd_start "$n"
@@ -51,7 +55,7 @@ bench_one() {
 		for ((i = 1; i <= n; i++)); do hosts+=("node$i"); done
 		# Each line of the output with the time it came.
 		(cd "$WORK" && exec /usr/bin/time -f "%U %S" -o "$WORK/cpu" env "${DRIVER_ENV[@]}" \
-			TIME="$time" ITERATIONS="$iter" FILE_SIZE="$size" TESTS=seqread WARMUP_TIME=1 \
+			TIME="$time" ITERATIONS="$iter" FILE_SIZE="$size" TESTS="$tests" WARMUP_TIME=1 \
 			READY_TIMEOUT=300 START_MARGIN=0.5 MAX_SKEW=1 "$DRIVER" "${hosts[@]}") </dev/null 2>"$WORK/err" |
 			while IFS= read -r line; do printf "%s %s\n" "$EPOCHREALTIME" "$line"; done >"$WORK/out"
 		runs=$(grep -c " Sum value on iteration " "$WORK/out" || true)
@@ -61,18 +65,18 @@ bench_one() {
 		awk -v t="$time" -v w=1 "
 			/ Buffers: / { last = \$1; sec = 1; next }
 			/ ---=== Warming/ { tt = w }
-			/ ---=== Sequential read/ { tt = t }
+			/ ---=== / && !/ ---=== (Warming|Average)/ { tt = t }
 			/ Sum value on iteration / { printf \"WALL %.4f\\n\", \$1 - last - tt; if (/NOT CONCURRENT/) print \"NOTCONC\" }
 			/ start skew: / { printf \"SKEW %s %s\\n\", \$4, \$11 }
 			/ latency \\(usec\\)/ { last = \$1 }
 		" "$WORK/out"
 		grep -c "FAILURE" "$WORK/out" | sed "s/^/FAIL /" || true
 		sed -n "s/^[0-9.]* atio-parallel.sh: warning: /WARN /p" "$WORK/err" | head -n 3
-	' bench "$n" "$BENCH_TIME" "$BENCH_ITER" "$BENCH_SIZE" "$SRC"
+	' bench "$n" "$BENCH_TIME" "$BENCH_ITER" "$BENCH_SIZE" "$SRC" "$BENCH_TESTS"
 }
 
-printf 'TIME=%s, %s runs of Sequential read after a warm-up; the nodes %s ~/.bashrc\n' \
-	"$BENCH_TIME" "$BENCH_ITER" "$([ -n "${SSHD_NO_BASHRC:-}" ] && echo "skip" || echo "read")"
+printf 'TIME=%s, %s runs of %s after a warm-up; the nodes %s ~/.bashrc\n' \
+	"$BENCH_TIME" "$BENCH_ITER" "$BENCH_TESTS" "$([ -n "${SSHD_NO_BASHRC:-}" ] && echo "skip" || echo "read")"
 printf '%-6s %-22s %-16s %-22s %-16s %s\n' nodes "start skew med/max s" "last node late s" \
 	"wall beyond TIME s" "driver CPU/run s" "NOT CONCURRENT"
 for n in "$@"; do
