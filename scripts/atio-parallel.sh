@@ -368,49 +368,44 @@ result_line() {
 
 # Summarise one test from its iteration records in file $1 (one line per
 # iteration: iteration, counted (1: complete and concurrent), the exact
-# sum, the unit, then each node's value or "-"), with $2 threads and test
-# name $3: print "RUNS COUNTED AVERAGE MIN MAX STDDEV UNIT" (the figures
-# over the counted iterations only, "-" where there are none), then one
-# "HOST PERCENT" line per node, its share of the counted sums; write the
-# same as one JSON object to file $4.
+# sum, the unit, then each node's value or "-") and the merge documents of
+# its counted iterations (iter.THREADS.TEST.N.json), with $2 threads and
+# test name $3: print "RUNS COUNTED AVERAGE MIN MAX STDDEV UNIT" (the
+# figures over the counted iterations only, from atio merge --iterations;
+# "-" where there are none), then one "HOST PERCENT" line per node, its
+# share of the counted sums; write the same as one JSON object to file $4.
 test_summary() {
-	awk -F'\t' -v hosts="${HOSTS[*]}" -v threads="$2" -v test="$3" -v json="$4" '
-	function num(x) { return sprintf("%.17g", x) }
-	{
-		runs++; unit = $4
-		if ($2 != 1) next
-		n++; s[n] = $3 + 0; total += $3
-		for (j = 5; j <= NF; j++) if ($j != "-") node[j - 4] += $j
-	}
-	END {
-		nh = split(hosts, h, " ")
-		if (n == 0) {
-			print runs, 0, "-", "-", "-", "-", unit
-		} else {
-			avg = total / n; min = s[1]; max = s[1]
-			for (k = 1; k <= n; k++) {
-				if (s[k] < min) min = s[k]
-				if (s[k] > max) max = s[k]
-				ss += (s[k] - avg) * (s[k] - avg)
-			}
-			sd = n < 2 ? "-" : num(sqrt(ss / (n - 1)))
-			print runs, n, num(avg), num(min), num(max), sd, unit
-		}
-		shares = ""
-		for (j = 1; j <= nh && n > 0 && total > 0; j++) {
-			p = node[j] / total * 100
-			print h[j], num(p)
-			shares = shares (j > 1 ? "," : "") "{\"host\":\"" h[j] "\",\"percent\":" num(p) "}"
-		}
-		printf "{\"threads\":%s,\"test\":\"%s\",\"unit\":\"%s\",\"runs\":%d,\"complete_iterations\":%d,", \
-			threads ~ /^[0-9]+$/ ? threads : "\"" threads "\"", test, unit, runs, n > json
-		if (n == 0)
-			printf "\"average\":null,\"min\":null,\"max\":null,\"stddev\":null," > json
-		else
-			printf "\"average\":%s,\"min\":%s,\"max\":%s,\"stddev\":%s,", num(avg), num(min), num(max), \
-				sd == "-" ? "null" : sd > json
-		printf "\"shares\":[%s]}\n", shares > json
-	}' "$1"
+	local runs=0 n=0 unit="" u line m="" avg=null min=null max=null sd=null shares="" i=0 p re files=()
+	while IFS=$'\t' read -r _ _ _ u _; do
+		runs=$((runs + 1)) unit=$u
+	done <"$1"
+	for line in "$WORK/iter.$2.$3."*.json; do
+		[ -e "$line" ] && files+=("$line")
+	done
+	n=${#files[@]}
+	if [ "$n" -gt 0 ] && ! m=$("$AT_IO_LOCAL_PATH" merge --iterations --json "${files[@]}" 2>&1); then
+		warn "atio merge --iterations failed: ${m%%$'\n'*}"
+		n=0 m=""
+	fi
+	if [ "$n" = 0 ]; then
+		printf '%s 0 - - - - %s\n' "$runs" "$unit"
+	else
+		json_get avg average "$m"
+		json_get min min "$m"
+		json_get max max "$m"
+		json_get sd stddev "$m"
+		printf '%s %s %s %s %s %s %s\n' "$runs" "$n" "$avg" "$min" "$max" "${sd/null/-}" "$unit"
+		re='"shares_percent":\[([^]]*)\]'
+		[[ $m =~ $re ]] || true
+		for p in ${BASH_REMATCH[1]//,/ }; do
+			printf '%s %s\n' "${HOSTS[$i]}" "$p"
+			shares+="${shares:+,}{\"host\":$(json_str "${HOSTS[$i]}"),\"percent\":$p}"
+			i=$((i + 1))
+		done
+	fi
+	printf '{"threads":%s,"test":%s,"unit":%s,"runs":%d,"complete_iterations":%d,"average":%s,"min":%s,"max":%s,"stddev":%s,"shares":[%s]}\n' \
+		"$(json_words "$2" n | tr -d '[]')" "$(json_str "$3")" "$(json_str "$unit")" "$runs" "$n" \
+		"$avg" "$min" "$max" "$sd" "$shares" >"$4"
 }
 
 # Print the guide's average line for the test summary on stdin (from
@@ -426,7 +421,10 @@ print_test_summary() {
 	printf -- '---=== Average value = { %.5f } %s; ===---' "$avg" "$unit"
 	[ "$ncomp" = "$runs" ] || printf ' (INCOMPLETE: %s of %s iterations complete)' "$ncomp" "$runs"
 	printf '\n'
-	[ "$1" = 1 ] || return 0
+	if [ "$1" != 1 ]; then
+		cat >/dev/null
+		return 0
+	fi
 	while read -r h p; do
 		printf -v p '%.2f' "$p"
 		shares+="$h $p%, "
@@ -1088,6 +1086,7 @@ run_once() {
 		fi
 	fi
 	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$name.tsv"
+	[ "$counted" = 0 ] || printf '%s\n' "$m" >"$WORK/iter.$threads.$name.$iter.json"
 	printf '{"iteration":%d,"start_at":%s,"complete":%s,"concurrent":%s,"ok_nodes":%d,"sum":%s,"unit":"%s","skew_sec":%s,"end_skew_sec":%s,"max_skew_sec":%s,"latency_us":%s,"merge":%s,"nodes":[%s]}\n' \
 		"$iter" "$START" "$([ "$NFAIL" = 0 ] && echo true || echo false)" \
 		"$([[ $note == *"NOT CONCURRENT"* ]] && echo false || echo true)" "$((${#HOSTS[@]} - NFAIL))" \

@@ -8,7 +8,66 @@
 
 #include "cmd.h"
 #include "atio/cli.h"
+#include "atio/iterations.h"
 #include "atio/merge.h"
+
+/*
+ * atio merge --iterations [--json] FILE...: every FILE an atio merge --json
+ * document of one iteration; print their summary. Exit 0, or 2 for bad
+ * usage or a file that is not such a document, naming it.
+ */
+static int iterations_main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct atio_iteration *its;
+	struct atio_iterations s;
+	bool json = false, options = true;
+	int n = 0, status = ATIO_EXIT_OK;
+
+	its = calloc((size_t)argc, sizeof(*its));
+	if (!its) {
+		say("merge: out of memory for %d documents", argc);
+		return ATIO_EXIT_FAIL;
+	}
+	atio_iterations_init(&s);
+	for (int i = 1; i < argc && status == ATIO_EXIT_OK; i++) {
+		const char *a = argv[i];
+
+		if (options && strcmp(a, "--") == 0) {
+			options = false;
+		} else if (options && strcmp(a, "--iterations") == 0) {
+			continue;
+		} else if (options && strcmp(a, "--json") == 0) {
+			json = true;
+		} else if (options && a[0] == '-' && a[1]) {
+			say("merge: %s: unknown option (merge --iterations takes --json and the "
+			    "files of atio merge --json)", a);
+			status = ATIO_EXIT_USAGE;
+		} else if (atio_iteration_read(a, &its[n], &e) ||
+			   (n++, atio_iterations_add(&s, &its[n - 1], &e))) {
+			say("merge: %s", e.msg);
+			status = e.exit ? e.exit : ATIO_EXIT_USAGE;
+		}
+	}
+	if (status == ATIO_EXIT_OK && n < 1) {
+		say("merge: no file given: atio merge --iterations [--json] FILE... (atio merge "
+		    "--json documents, one an iteration)");
+		status = ATIO_EXIT_USAGE;
+	}
+	if (status == ATIO_EXIT_OK) {
+		if (json)
+			atio_iterations_json(stdout, &s, its, (unsigned)n);
+		else
+			atio_iterations_text(stdout, &s);
+		if (flush_stdout("the summary"))
+			status = ATIO_EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++)
+		atio_iteration_free(&its[i]);
+	free(its);
+	atio_iterations_free(&s);
+	return status;
+}
 
 /*
  * atio merge [--json] [[--clock-offset SEC] FILE]...: read every file as an
@@ -28,6 +87,9 @@ int merge_main(int argc, char **argv)
 	double offset = 0;
 	int n = 0, status = ATIO_EXIT_OK;
 
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--iterations") == 0)
+			return iterations_main(argc, argv);
 	docs = calloc((size_t)argc, sizeof(*docs));
 	if (!docs) {
 		say("merge: out of memory for %d documents", argc);
@@ -70,7 +132,8 @@ int merge_main(int argc, char **argv)
 			continue;
 		}
 		if (options && a[0] == '-' && a[1]) {
-			say("merge: %s: unknown option (merge takes --json, --clock-offset and files)", a);
+			say("merge: %s: unknown option (merge takes --json, --clock-offset, "
+			    "--iterations and files)", a);
 			fputs("Try 'atio --help' for more information.\n", stderr);
 			free(docs);
 			return ATIO_EXIT_USAGE;

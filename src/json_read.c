@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading an atio --json result back, for atio merge. The parsing is
+ * Reading an atio --json result back, for atio merge, and an atio merge
+ * --json document, for atio merge --iterations. The parsing is
  * jansson's; this file only checks that the document is an atio result
  * and turns it into a struct atio_merge_doc. Every error names the file
  * and the member at fault, so that a user merging fifty files knows which
@@ -9,12 +10,14 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "atio/hist.h"
+#include "atio/iterations.h"
 #include "atio/merge.h"
 
 #define BAD(...) atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
@@ -277,53 +280,68 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 }
 
 /*
- * Common end of both readers: jansson's verdict, then the checks. Both
- * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
- * integers stop at 2^63, and a document may hold a 64-bit seed above it.
+ * jansson's verdict on @doc, NULL when it could not parse: -EINVAL with @e
+ * filled, or 0. A document cut inside a literal ("nu" of null) is an
+ * invalid token to jansson; @at_end says the error came where the input
+ * ended.
  */
-static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *name,
-		  struct atio_merge_doc *d, struct atio_error *e)
+static int parsed(const json_t *doc, const json_error_t *je, bool at_end, const char *name,
+		  struct atio_error *e)
 {
-	int ret;
+	if (doc)
+		return 0;
+	if (json_error_code(je) == json_error_premature_end_of_input || at_end)
+		return BAD("%s: truncated: the JSON ends at line %d column %d before "
+			   "the document does", name, je->line, je->column);
+	return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column, je->text);
+}
 
-	/*
-	 * A document cut inside a literal ("nu" of null) is an invalid token
-	 * to jansson; @at_end says the error came where the input ended.
-	 */
-	if (!doc) {
-		if (json_error_code(je) == json_error_premature_end_of_input || at_end)
-			return BAD("%s: truncated: the JSON ends at line %d column %d before "
-				   "the document does", name, je->line, je->column);
-		return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column,
-			   je->text);
+/*
+ * Parse file @path with every integer read as a double
+ * (JSON_DECODE_INT_AS_REAL): jansson's integers stop at 2^63, and a
+ * document may hold a 64-bit seed above it. Returns the document, or
+ * NULL with @e filled.
+ */
+static json_t *load(const char *path, struct atio_error *e)
+{
+	json_error_t je;
+	json_t *doc;
+	FILE *f;
+	bool at_end;
+
+	f = fopen(path, "r");
+	if (!f) {
+		atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
+			       strerror(errno));
+		return NULL;
 	}
-	ret = from_json(doc, name, d, e);
+	doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	at_end = !doc && feof(f);
+	fclose(f);
+	parsed(doc, &je, at_end, path, e);
+	return doc;
+}
+
+/* Common end of both readers: the checks of the parsed @doc, then its release. */
+static int finish(json_t *doc, const char *name, struct atio_merge_doc *d,
+		  struct atio_error *e)
+{
+	int ret = from_json(doc, name, d, e);
+
 	json_decref(doc);
 	return ret;
 }
 
 int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_error *e)
 {
-	json_error_t je;
 	json_t *doc;
-	FILE *f;
-	bool at_end;
-	int ret;
 
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
 	atio_dir_stats_init(d->dir);
 	d->file = path;
-	f = fopen(path, "r");
-	if (!f)
-		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
-				      strerror(errno));
-	doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-	at_end = !doc && feof(f);
-	fclose(f);
-	ret = finish(doc, &je, at_end, path, d, e);
-	d->file = path;
-	return ret;
+	doc = load(path, e);
+	return doc ? finish(doc, path, d, e) : -EINVAL;
 }
 
 int atio_merge_read_string(const char *text, const char *name, struct atio_merge_doc *d,
@@ -337,5 +355,64 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 	atio_dir_stats_init(d->dir);
 	d->file = name;
 	doc = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-	return finish(doc, &je, !doc && (size_t)je.position >= strlen(text), name, d, e);
+	if (parsed(doc, &je, !doc && (size_t)je.position >= strlen(text), name, e))
+		return -EINVAL;
+	return finish(doc, name, d, e);
+}
+
+/* The members of an atio merge --json document the summary reads. */
+static int iteration_from_json(json_t *doc, const char *name, struct atio_iteration *it,
+			       struct atio_error *e)
+{
+	json_t *u = json_object_get(doc, "unit"), *dm, *el;
+	size_t k;
+
+	if (!json_is_object(doc))
+		return BAD("%s: not an atio merge --json document (not an object)", name);
+	if (json_object_get(doc, "result"))
+		return BAD("%s: an atio run's result, not an atio merge --json document "
+			   "(merge the nodes' results of each iteration first)", name);
+	dm = json_object_get(doc, "documents_merged");
+	if (!json_is_array(dm) || !json_is_string(u))
+		return BAD("%s: not an atio merge --json document (no \"unit\" and "
+			   "\"documents_merged\" in it)", name);
+	if (strcmp(json_string_value(u), "MB/s") != 0 && strcmp(json_string_value(u), "IOPS") != 0 &&
+	    strcmp(json_string_value(u), "sync/s") != 0)
+		return BAD("%s: unit: not MB/s, IOPS or sync/s", name);
+	snprintf(it->unit, sizeof(it->unit), "%s", json_string_value(u));
+	if (get_number(doc, "", "sum", &it->sum, name, e))
+		return -EINVAL;
+	if (json_array_size(dm) == 0)
+		return BAD("%s: documents_merged: empty", name);
+	it->values = calloc(json_array_size(dm), sizeof(*it->values));
+	if (!it->values)
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "%s: out of memory", name);
+	json_array_foreach(dm, k, el) {
+		char where[48];
+
+		snprintf(where, sizeof(where), "documents_merged[%zu].", k);
+		if (!json_is_object(el))
+			return BAD("%s: documents_merged[%zu]: not an object", name, k);
+		if (get_number(el, where, "value", &it->values[k], name, e))
+			return -EINVAL;
+		it->nvalues++;
+	}
+	return 0;
+}
+
+int atio_iteration_read(const char *path, struct atio_iteration *it, struct atio_error *e)
+{
+	json_t *doc;
+	int ret;
+
+	memset(it, 0, sizeof(*it));
+	it->file = path;
+	doc = load(path, e);
+	if (!doc)
+		return -EINVAL;
+	ret = iteration_from_json(doc, path, it, e);
+	json_decref(doc);
+	if (ret)
+		atio_iteration_free(it);
+	return ret;
 }

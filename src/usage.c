@@ -16,6 +16,7 @@ void atio_cli_usage(FILE *f)
 	fputs(
 "Usage: atio [options] -f PATH\n"
 "       atio merge [--json] [[--clock-offset SEC] FILE]...\n"
+"       atio merge --iterations [--json] FILE...\n"
 "\n"
 "atio measures storage: threads read or write their own test files (or a\n"
 "shared set) for a fixed time, then atio prints one result line, MB/s or\n"
@@ -157,6 +158,10 @@ void atio_cli_usage(FILE *f)
 "host's clock ran SEC ahead of this one's (the skew is taken in this\n"
 "clock). A file that is no whole atio result: exit 2. --mix results merge\n"
 "per direction, and not with results of other workloads.\n"
+"atio merge --iterations [--json] FILE...: every FILE one iteration's\n"
+"atio merge --json document; prints the average of their sums as\n"
+"\"Average value = { X } MB/s;\", the sums' min, max and standard deviation,\n"
+"and each node's share of them all (nodes matched by their place).\n"
 "\n"
 "SIZE is a number with an optional suffix K, M, G or T (powers of 1024,\n"
 "either case, optionally followed by B or iB); a decimal is allowed when it\n"

@@ -61,8 +61,9 @@ struct atio_merge {
 
 /*
  * Read the atio --json result document in file @path into @d (d->file is
- * set to @path, which must outlive @d). Returns 0, or -EINVAL (or the
- * errno of opening the file) with @e filled, exit status 2, and a message
+ * set to @path, which must outlive @d). Returns 0, or -EINVAL with @e
+ * filled (e->err the errno when the file could not be opened), exit
+ * status 2, and a message
  * that names @path and says what is wrong: not readable, not JSON (with
  * the line and column), truncated, not an atio result (another program's
  * JSON, or atio's -a settings document), or a histogram that does not add

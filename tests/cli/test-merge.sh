@@ -137,4 +137,62 @@ done
 run_atio merge "$WORK/r1.json" --clock-offset 1
 expect_code "--clock-offset with no file after it: exit 2" 2
 
+# --- --iterations: the merges of iterations summarised. Three iterations
+# of two nodes each (real runs: r1+r2, r2+r3, r3+r1), checked against the
+# mean, min, max and sample standard deviation computed here from the
+# merges' sums, and each node's share against its values.
+for k in 1 2 3; do
+	j=$((k % 3 + 1))
+	run_atio merge --json "$WORK/r$k.json" "$WORK/r$j.json"
+	expect_code "merge of iteration $k: exit 0" 0
+	cp "$OUT" "$WORK/it$k.json"
+done
+sums=$(for k in 1 2 3; do field sum "$WORK/it$k.json"; done)
+want=$(awk '{ v[NR] = $1; s += $1 } END {
+	m = s / NR; mn = v[1]; mx = v[1]
+	for (k = 1; k <= NR; k++) { ss += (v[k] - m) ^ 2; if (v[k] < mn) mn = v[k]; if (v[k] > mx) mx = v[k] }
+	printf "%.5f %.5f %.5f %.5f\n", m, mn, mx, sqrt(ss / (NR - 1)) }' <<<"$sums")
+read -r avg mn mx sd <<<"$want"
+run_atio merge --iterations "$WORK/it1.json" "$WORK/it2.json" "$WORK/it3.json"
+what="atio merge --iterations of three iterations"
+expect_code "$what: exit 0" 0
+expect_match "$what: the average line is the mean of the sums" "$OUT" \
+	"^Average value = \\{ $avg \\} IOPS; over 3 iterations\$"
+expect_match "$what: min, max and stddev of the sums" "$OUT" "^sums: min $mn, max $mx, stddev $sd IOPS\$"
+# Node 1 of iteration k is r_k, node 2 r_(k%3+1): each r counts once in
+# each place, so both nodes' shares are (r1+r2+r3) / (2 (r1+r2+r3)) = 50%.
+expect_match "$what: each node's share of the sums" "$OUT" '^share of the sums: \[1\] 50\.00%, \[2\] 50\.00%$'
+expect_no_match "$what: the word rate is on no line" "$OUT" 'rate'
+run_atio merge --iterations --json "$WORK/it1.json" "$WORK/it2.json"
+expect_code "$what --json: exit 0" 0
+expect_match "$what --json: one document with the iterations, unit and stddev" "$OUT" \
+	'^\{"iterations":2,"unit":"IOPS","average":[0-9.e+]+,"min":[0-9.e+]+,"max":[0-9.e+]+,"stddev":[0-9.e+]+,"shares_percent":\[[0-9.e+]+,[0-9.e+]+\],"sums":\[.*\]\}$'
+run_atio merge --iterations "$WORK/it1.json"
+expect_match "one iteration: no stddev" "$OUT" '^sums: min [0-9.]+, max [0-9.]+, stddev n/a IOPS$'
+run_atio merge --json "$WORK/w.json"
+cp "$OUT" "$WORK/itw.json"
+run_atio merge --iterations "$WORK/it1.json" "$WORK/itw.json"
+expect_code "--iterations in two units: exit 2" 2
+expect_match "--iterations in two units: the file named" "$ERR" "merge: $WORK/itw.json: its sum is in sync/s, the iterations before it in IOPS"
+run_atio merge --json "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
+cp "$OUT" "$WORK/it3n.json"
+run_atio merge --iterations "$WORK/it1.json" "$WORK/it3n.json"
+expect_code "--iterations of 2 and 3 nodes: exit 2" 2
+expect_match "--iterations of 2 and 3 nodes: the file named" "$ERR" "merge: $WORK/it3n.json: it merged 3 documents, the iterations before it 2"
+run_atio merge --iterations "$WORK/r1.json"
+expect_code "--iterations of a run's result: exit 2" 2
+expect_match "--iterations of a run's result: said" "$ERR" "merge: $WORK/r1.json: an atio run's result, not an atio merge --json document"
+printf '{"sum": 1, "unit": "IOPS"' >"$WORK/cut.json"
+run_atio merge --iterations "$WORK/cut.json"
+expect_code "--iterations of a truncated file: exit 2" 2
+expect_match "--iterations of a truncated file: said" "$ERR" "merge: $WORK/cut.json: truncated"
+printf '{"sum": 1, "unit": "IOPS", "documents_merged": [{"value": "x"}]}\n' >"$WORK/bad.json"
+run_atio merge --iterations "$WORK/bad.json"
+expect_code "--iterations with a bad value: exit 2" 2
+expect_match "--iterations with a bad value: the member named" "$ERR" 'documents_merged\[0\]\.value: missing or not a number'
+run_atio merge --iterations
+expect_code "--iterations without a file: exit 2" 2
+run_atio merge --iterations --clock-offset 1 "$WORK/it1.json"
+expect_code "--iterations with --clock-offset: exit 2" 2
+
 finish
