@@ -522,7 +522,8 @@ validate() {
 	done
 	[ -n "$REMOTE_PCS_MOUNT_PATH" ] || die "REMOTE_PCS_MOUNT_PATH (-d) is required: the test directory on the nodes"
 	[[ $REMOTE_PCS_MOUNT_PATH == /* ]] || die "REMOTE_PCS_MOUNT_PATH (-d) '$REMOTE_PCS_MOUNT_PATH': not an absolute path"
-	[[ $REMOTE_PCS_MOUNT_PATH =~ ^[[:print:]]+$ ]] || die "REMOTE_PCS_MOUNT_PATH (-d): control characters in the path"
+	# Under LC_ALL=C, [[:cntrl:]] is bytes 1-31 and 127: UTF-8 names pass.
+	[[ $REMOTE_PCS_MOUNT_PATH != *[[:cntrl:]]* ]] || die "REMOTE_PCS_MOUNT_PATH (-d): control characters in the path"
 	# scp may hand this path to a remote shell or to SFTP: keep it plain.
 	[[ $REMOTE_BINARIES_PATH =~ ^/[A-Za-z0-9._/+-]*$ ]] ||
 		die "REMOTE_BINARIES_PATH (--remote-bin) '$REMOTE_BINARIES_PATH': not an absolute path of letters, digits and ._/+-"

@@ -68,6 +68,18 @@ else
 	not_ok "ATIO_OPTS with --start-at: no node was connected to" "$(($(all_logins) - logins)) logins"
 fi
 
+# --- A test path with a control character (a tab) is refused before any
+# node is touched; UTF-8 letters are not control characters (below).
+logins=$(all_logins)
+run_driver TESTS=seqread REMOTE_PCS_MOUNT_PATH="$REMOTE_DATA/a"$'\t'"b" node1
+expect_code "a test path with a tab: refused with exit 2" 2
+expect_match "a test path with a tab: said" "$ERR" 'REMOTE_PCS_MOUNT_PATH \(-d\): control characters in the path'
+if [ "$(all_logins)" -eq "$logins" ]; then
+	ok "a test path with a tab: no node was connected to"
+else
+	not_ok "a test path with a tab: no node was connected to" "$(($(all_logins) - logins)) logins"
+fi
+
 # --- --dry-run: node9 has no sshd; the commands for each node are printed,
 # nothing connects, nothing is copied. A -h file with a comment, a blank
 # line and user@host.
@@ -121,15 +133,15 @@ else
 fi
 expect_empty "$what: no host key was added to known_hosts" "$WORK/ssh/known_hosts.none"
 
-# --- A test path with blanks, quotes and command substitutions in it: it
-# works, on every node, and nothing in it runs.
-sub="a b;\$(touch $PWNED)\`touch $PWNED\`'\"x"
+# --- A test path with blanks, quotes, command substitutions and UTF-8
+# letters in it: it works, on every node, and nothing in it runs.
+sub="a b;\$(touch $PWNED)\`touch $PWNED\`'\"x-d"$'\xc3\xa9'"j"$'\xc3\xa0'
 for i in 1 2 3; do
 	mkdir -p "$(node_dir "$i")/data/$sub"
 done
 run_driver TESTS=seqread ITERATIONS=1 REMOTE_PCS_MOUNT_PATH="$REMOTE_DATA/$sub" "${HOSTS[@]}"
 echo "# a hostile test path: $WALL_MS ms"
-what="a test path with blanks, quotes, \$(...) and \`...\`"
+what="a test path with blanks, quotes, \$(...), \`...\` and UTF-8"
 expect_code "$what: exit 0" 0
 if [ -e "$PWNED" ]; then
 	not_ok "$what: nothing in it ran" "$PWNED exists"
