@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "atio/hist.h"
+#include "atio/json_read.h"
 #include "atio/merge.h"
 
 #define BAD(...) atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
@@ -281,11 +282,9 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
  * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
  * integers stop at 2^63, and a document may hold a 64-bit seed above it.
  */
-static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *name,
-		  struct atio_merge_doc *d, struct atio_error *e)
+static int parsed(json_t *doc, const json_error_t *je, bool at_end, const char *name,
+		  struct atio_error *e)
 {
-	int ret;
-
 	/*
 	 * A document cut inside a literal ("nu" of null) is an invalid token
 	 * to jansson; @at_end says the error came where the input ended.
@@ -297,32 +296,68 @@ static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *
 		return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column,
 			   je->text);
 	}
+	return 0;
+}
+
+static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *name,
+		  struct atio_merge_doc *d, struct atio_error *e)
+{
+	int ret = parsed(doc, je, at_end, name, e);
+
+	if (ret)
+		return ret;
 	ret = from_json(doc, name, d, e);
 	json_decref(doc);
 	return ret;
 }
 
-int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_error *e)
+int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e)
 {
 	json_error_t je;
-	json_t *doc;
 	FILE *f;
 	bool at_end;
+
+	*doc = NULL;
+	f = fopen(path, "r");
+	if (!f)
+		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
+				      strerror(errno));
+	*doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	at_end = !*doc && feof(f);
+	fclose(f);
+	return parsed(*doc, &je, at_end, path, e);
+}
+
+int atio_json_read_hist(json_t *obj, const char *key, struct atio_hist *h, const char *name,
+			struct atio_error *e)
+{
+	return get_hist(obj, key, h, name, e);
+}
+
+int atio_json_read_run(json_t *doc, const char *name, struct atio_merge_doc *d,
+		       struct atio_error *e)
+{
+	memset(d, 0, sizeof(*d));
+	atio_stats_init(&d->st);
+	atio_dir_stats_init(d->dir);
+	d->file = name;
+	return from_json(doc, name, d, e);
+}
+
+int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_error *e)
+{
+	json_t *doc;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
 	atio_dir_stats_init(d->dir);
 	d->file = path;
-	f = fopen(path, "r");
-	if (!f)
-		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
-				      strerror(errno));
-	doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-	at_end = !doc && feof(f);
-	fclose(f);
-	ret = finish(doc, &je, at_end, path, d, e);
-	d->file = path;
+	ret = atio_json_read_file(path, &doc, e);
+	if (ret)
+		return ret;
+	ret = atio_json_read_run(doc, path, d, e);
+	json_decref(doc);
 	return ret;
 }
 
