@@ -33,7 +33,7 @@ static const char css[] =
 	"svg .title{font-size:15px;font-weight:bold}svg .tick{font-size:11px;fill:#333}"
 	"svg .axis{font-size:12px}svg .legend{font-size:12px}svg .value{font-size:10px}"
 	"svg .grid{stroke:#ddd;stroke-width:1}svg .nodata{font-size:14px;fill:#666}"
-	"td.k{word-break:break-all}"
+	"td.k{word-break:break-all}tr.differ td{font-weight:bold}"
 	"@media print{h2{break-before:auto}svg.chart{break-inside:avoid}}";
 
 static void esc(FILE *f, const char *s)
@@ -275,7 +275,26 @@ static char *str(const char *a, const char *b)
 	return asprintf(&s, "%s %s", a, b) < 0 ? NULL : s;
 }
 
-/* The histogram of @h in bins of 2^HIST_BIN_SHIFT buckets: the middles, the shares. */
+/* The last bucket of the bin of bucket @i. */
+static unsigned hi_of(unsigned i)
+{
+	unsigned hi = (i | ((1u << HIST_BIN_SHIFT) - 1));
+
+	return hi < ATIO_HIST_BUCKETS ? hi : ATIO_HIST_BUCKETS - 1;
+}
+
+/* The middle, on a log scale, of buckets @lo to @hi. */
+static double mid(unsigned lo, unsigned hi)
+{
+	if (hi >= ATIO_HIST_BUCKETS)
+		hi = lo = ATIO_HIST_BUCKETS - 1;
+	return sqrt((double)(atio_hist_bucket_low(lo) | 1) * (double)atio_hist_bucket_high(hi));
+}
+
+/*
+ * The histogram of @h in bins of 2^HIST_BIN_SHIFT buckets: the middles, the
+ * shares, and an empty bin on each side (@x and @y hold ATIO_HIST_BUCKETS).
+ */
 static unsigned hist_bins(const struct atio_hist *h, double *x, double *y)
 {
 	unsigned first = ATIO_HIST_BUCKETS, last = 0, n = 0;
@@ -288,6 +307,11 @@ static unsigned hist_bins(const struct atio_hist *h, double *x, double *y)
 		}
 	if (first == ATIO_HIST_BUCKETS)
 		return 0;
+	if (first >> HIST_BIN_SHIFT) {
+		x[n] = mid(((first >> HIST_BIN_SHIFT) - 1) << HIST_BIN_SHIFT,
+			   ((first >> HIST_BIN_SHIFT) << HIST_BIN_SHIFT) - 1);
+		y[n++] = 0;
+	}
 	for (unsigned b = first >> HIST_BIN_SHIFT; b <= last >> HIST_BIN_SHIFT; b++) {
 		unsigned lo = b << HIST_BIN_SHIFT, hi = lo + (1u << HIST_BIN_SHIFT) - 1;
 		uint64_t c = 0;
@@ -296,10 +320,12 @@ static unsigned hist_bins(const struct atio_hist *h, double *x, double *y)
 			hi = ATIO_HIST_BUCKETS - 1;
 		for (unsigned i = lo; i <= hi; i++)
 			c += h->bucket[i];
-		x[n] = sqrt((double)(atio_hist_bucket_low(lo) | 1) *
-			    (double)atio_hist_bucket_high(hi));
+		x[n] = mid(lo, hi);
 		y[n++] = 100.0 * (double)c / (double)h->count;
 	}
+	/* From zero to zero: the bins on either side, empty. */
+	x[n] = mid(hi_of(last) + 1, hi_of(hi_of(last) + 1));
+	y[n++] = 0;
 	return n;
 }
 
@@ -412,66 +438,6 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 	return 0;
 }
 
-/* Members the record leaves out: the charts and tables above show them. */
-static bool skipped(const char *key)
-{
-	static const char *const skip[] = {
-		"buckets", "intervals", "threads", "results", "interval_values", "stall_list",
-		"latency_ns", "sync_latency_ns", "service_latency_ns", "read", "write",
-	};
-
-	for (unsigned i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (strcmp(key, skip[i]) == 0)
-			return true;
-	return false;
-}
-
-/* Every scalar under @v as a row "path | value"; arrays of scalars on one line. */
-static void record(FILE *f, const char *path, json_t *v, int depth)
-{
-	const char *key;
-	json_t *x;
-	size_t i;
-	char sub[512];
-
-	if (depth > 6)
-		return;
-	if (json_is_object(v)) {
-		json_object_foreach(v, key, x) {
-			if (skipped(key))
-				continue;
-			snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "." : "", key);
-			record(f, sub, x, depth + 1);
-		}
-		return;
-	}
-	if (json_is_array(v)) {
-		bool flat = true;
-
-		json_array_foreach(v, i, x)
-			flat = flat && !json_is_object(x) && !json_is_array(x);
-		if (!flat) {
-			json_array_foreach(v, i, x) {
-				snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-				record(f, sub, x, depth + 1);
-			}
-			return;
-		}
-	}
-	fputs("<tr><td class=\"k\">", f);
-	esc(f, path);
-	fputs("</td><td class=\"k\">", f);
-	if (json_is_string(v)) {
-		esc(f, json_string_value(v));
-	} else {
-		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(12));
-
-		esc(f, s ? s : "?");
-		free(s);
-	}
-	fputs("</td></tr>\n", f);
-}
-
 static const char *kind_name(enum atio_rkind k)
 {
 	return k == ATIO_RDOC_RUN ? "atio --json run" :
@@ -510,14 +476,8 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
 	for (unsigned k = 0; k < nkeys; k++)
 		if (charts(out, files, n, key[k], k))
 			return -ENOMEM;
-	fputs("<h2>Record: settings, versions, systems</h2>\n", out);
-	for (unsigned i = 0; i < n; i++) {
-		fputs("<h3>", out);
-		esc(out, files[i].name);
-		fputs("</h3>\n<table>\n", out);
-		record(out, "", files[i].doc, 0);
-		fputs("</table>\n", out);
-	}
+	if (atio_report_record(out, files, n))
+		return -ENOMEM;
 	fputs("</body>\n</html>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

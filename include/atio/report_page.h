@@ -97,6 +97,12 @@ void atio_rfile_free(struct atio_rfile *f);
 int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version);
 
 /*
+ * The record of the page (report_record.c): every scalar member of the
+ * documents, one column per document, on @out. Returns 0 or -ENOMEM.
+ */
+int atio_report_record(FILE *out, const struct atio_rfile *files, unsigned n);
+
+/*
  * atio report [-o FILE] FILE...: read the documents, write the page to
  * FILE through a temporary file renamed over it. Returns the exit status;
  * prints its errors on stderr as "atio: report: ...".

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Documents with a known time series, for tests/cli/test-report.sh.
+
+report-gen.py nodes DIR NODES INTERVALS STALLS writes DIR/node-K.json (K from 1):
+atio --json run documents in the interval schema, each with INTERVALS
+intervals of 1 s (IOPS), of which STALLS (at intervals 2, 5, 8, ...) are
+stalls in which no I/O completed on any node; and DIR/intervals.json, the
+merged "intervals", "timeline" and per-document "interval_values" that the
+test adds to `atio merge --json` of the node documents with
+report-gen.py attach DIR MERGE OUT (the merge's own figures come from atio
+merge itself).
+
+Latency values are placed in atio's histogram buckets (sub_bits 7) with the
+bucket formula of include/atio/hist.h; no percentile is computed here: the
+documents' percentile fields are left null, the report reads the buckets.
+"""
+import json
+import sys
+
+SUB_BITS = 7
+
+
+def index(v):
+    msb = (v | 1).bit_length() - 1
+    k = msb - SUB_BITS if msb > SUB_BITS else 0
+    return (k << SUB_BITS) + (v >> k)
+
+
+def low(i):
+    if i < 2 << SUB_BITS:
+        return i
+    k = (i >> SUB_BITS) - 1
+    return (i - (k << SUB_BITS)) << k
+
+
+def hist(values):
+    """values: {latency_ns: count} -> a latency_ns object with buckets."""
+    b = {}
+    for v, c in values.items():
+        if c:
+            b[index(v)] = b.get(index(v), 0) + c
+    count = sum(values.values())
+    seen = [v for v, c in values.items() if c]
+    return {
+        "count": count,
+        "min": min(seen) if seen else 0,
+        "mean": (sum(v * c for v, c in values.items()) / count) if count else 0,
+        "p50": None, "p90": None, "p99": None, "p99.9": None,
+        "max": max(seen) if seen else 0,
+        "sub_bits": SUB_BITS,
+        "buckets": [[i, low(i), b[i]] for i in sorted(b)],
+    }
+
+
+def add(total, values):
+    for v, c in values.items():
+        total[v] = total.get(v, 0) + c
+
+
+def attach(out, merge, dest):
+    with open(merge) as f:
+        doc = json.load(f)
+    with open("%s/intervals.json" % out) as f:
+        iv = json.load(f)
+    doc["intervals"] = iv["intervals"]
+    doc["timeline"] = iv["timeline"]
+    for d, rates in zip(doc["documents_merged"], iv["interval_values"]):
+        d["interval_values"] = rates
+    with open(dest, "w") as f:
+        json.dump(doc, f)
+
+
+def main():
+    if sys.argv[1] == "attach":
+        attach(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
+    out, nodes, nint, nstalls = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    stalled = {2 + 3 * s for s in range(nstalls)}
+    if max(stalled, default=0) >= nint:
+        sys.exit("report-gen.py: too many stalls for the intervals")
+    merged = [dict() for _ in range(nint)]
+    merged_ops = [0] * nint
+    per_node = []
+    for n in range(1, nodes + 1):
+        whole, ivs, rates = {}, [], []
+        for i in range(nint):
+            ops = 0 if i in stalled else 1000 * n + 10 * i
+            vals = {} if ops == 0 else {2000 * n: ops - 10, 40000 + 5000 * n: 9, 900000: 1}
+            add(whole, vals)
+            add(merged[i], vals)
+            merged_ops[i] += ops
+            rates.append(float(ops))
+            ivs.append({
+                "start_sec": float(i), "duration_sec": 1.0, "ops": ops, "bytes": ops * 4096,
+                "syncs": 0, "value": float(ops), "mbs": ops * 4096 / 1048576.0,
+                "iops": float(ops), "syncs_per_sec": 0.0, "stalled": i in stalled,
+                "latency_ns": hist(vals),
+            })
+        ops = sum(whole.values())
+        doc = {
+            "atio": {"version": "0.1.0"},
+            "settings": {"cmdline": "--read --rand -s 4K --iops -p 1 -t %d" % nint,
+                         "mode": "read", "pattern": "rand", "block_size": 4096,
+                         "path": "/data/<node %d> & \"co\"" % n, "interval_sec": 1.0,
+                         "filesystem": "xfs"},
+            "system": {"kernel": "Linux 6.1.0-test", "hostname": "node%d<b>" % n,
+                       "device": "nvme0n1"},
+            "start": "2026-01-01T00:00:00.000000Z", "end": "2026-01-01T00:00:00.000000Z",
+            "start_epoch": 1767225600.0, "end_epoch": 1767225600.0 + nint,
+            "interrupted": False, "signal": None, "measured": True,
+            "result": {"time_sec": float(nint), "value": ops / nint, "unit": "IOPS",
+                       "mbs": ops * 4096 / 1048576.0 / nint, "iops": ops / nint,
+                       "syncs_per_sec": 0, "ops": ops, "bytes": ops * 4096, "syncs": 0,
+                       "cpu_user_sec": 0.5, "cpu_sys_sec": 1.5, "truncations": 0},
+            "latency_ns": hist(whole),
+            "sync_latency_ns": hist({}),
+            "read": None, "write": None,
+            "intervals": ivs,
+            "timeline": {"interval_sec": 1.0, "intervals": nint, "stalls": nstalls,
+                         "longest_stall_sec": 1.0 if nstalls else 0,
+                         "stall_list": [{"start_sec": s, "duration_sec": 1.0}
+                                        for s in sorted(stalled)]},
+            "threads": [],
+        }
+        with open("%s/node-%d.json" % (out, n), "w") as f:
+            json.dump(doc, f)
+        per_node.append(rates)
+    merged_doc = {
+        "intervals": [{
+            "start_sec": float(i), "duration_sec": 1.0, "ops": merged_ops[i],
+            "bytes": merged_ops[i] * 4096, "syncs": 0, "value": float(merged_ops[i]),
+            "mbs": merged_ops[i] * 4096 / 1048576.0, "iops": float(merged_ops[i]),
+            "syncs_per_sec": 0.0, "stalled": i in stalled, "documents": nodes,
+            "latency_ns": hist(merged[i])} for i in range(nint)],
+        "timeline": {"interval_sec": 1.0, "intervals": nint, "stalls": nstalls,
+                     "longest_stall_sec": 1.0 if nstalls else 0,
+                     "stall_list": [{"start_sec": s, "duration_sec": 1.0}
+                                    for s in sorted(stalled)]},
+        "interval_values": per_node,
+    }
+    with open("%s/intervals.json" % out, "w") as f:
+        json.dump(merged_doc, f)
+
+
+if __name__ == "__main__":
+    main()
