@@ -11,11 +11,18 @@ test adds to `atio merge --json` of the node documents with
 report-gen.py attach DIR MERGE OUT (the merge's own figures come from atio
 merge itself).
 
+report-gen.py count PAGE CHART prints what chart CHART of a page (or of
+the DOM Chromium dumps of it) holds: series, points per series, marked
+bands, bars, whiskers. report-gen.py intervals DOC prints how many
+intervals a document has.
+
 Latency values are placed in atio's histogram buckets (sub_bits 7) with the
 bucket formula of include/atio/hist.h; no percentile is computed here: the
 documents' percentile fields are left null, the report reads the buckets.
 """
+import html.parser
 import json
+import re
 import sys
 
 SUB_BITS = 7
@@ -71,7 +78,65 @@ def attach(out, merge, dest):
         json.dump(doc, f)
 
 
+class Counter(html.parser.HTMLParser):
+    """What one chart (<svg data-chart=ID>) of a page or DOM dump holds."""
+
+    def __init__(self, chart):
+        super().__init__()
+        self.chart, self.depth, self.found = chart, 0, False
+        self.points, self.bands, self.bars, self.whiskers = [], 0, 0, 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "svg" and a.get("data-chart") == self.chart:
+            self.depth, self.found = 1, True
+            return
+        if not self.depth:
+            return
+        if tag == "svg":
+            self.depth += 1
+        cls = a.get("class", "")
+        if tag == "path" and cls == "line":
+            self.points[-1] += len(re.findall(r"[ML]", a.get("d", "")))
+        elif tag == "g" and cls == "series":
+            self.points.append(0)
+        elif tag == "rect" and cls == "band":
+            self.bands += 1
+        elif tag == "rect" and cls == "bar":
+            self.bars += 1
+        elif tag == "path" and cls == "whisker":
+            self.whiskers += 1
+
+    def handle_endtag(self, tag):
+        if self.depth and tag == "svg":
+            self.depth -= 1
+
+
+def count(page, chart):
+    """count PAGE CHART: "series=N points=a,b,... bands=B bars=R whiskers=W"."""
+    c = Counter(chart)
+    with open(page) as f:
+        c.feed(f.read())
+    if not c.found:
+        print("none")
+        return
+    print("series=%d points=%s bands=%d bars=%d whiskers=%d" % (
+        len(c.points), ",".join(map(str, c.points)), c.bands, c.bars, c.whiskers))
+
+
+def intervals(doc):
+    """intervals DOC: the intervals of a run or merge document (0 without)."""
+    with open(doc) as f:
+        print(len(json.load(f).get("intervals") or []))
+
+
 def main():
+    if sys.argv[1] == "count":
+        count(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "intervals":
+        intervals(sys.argv[2])
+        return
     if sys.argv[1] == "attach":
         attach(sys.argv[2], sys.argv[3], sys.argv[4])
         return
