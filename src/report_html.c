@@ -356,8 +356,8 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 		if (r[i] && !r[i]->nint) {
 			fputs("<p class=\"note\">No time series was recorded in ", f);
 			esc(f, files[i].name);
-			fputs(": the document has no intervals (an atio run without --interval "
-			      "data); its histogram, settings and result are below.</p>\n", f);
+			fputs(": the document has no intervals. Its result, histogram and "
+			      "settings are shown.</p>\n", f);
 		}
 	if (timed) {
 		for (unsigned i = 0; i < n; i++) {
