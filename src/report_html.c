@@ -359,6 +359,13 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 			fputs(": the document has no intervals. Its result, histogram and "
 			      "settings are shown.</p>\n", f);
 		}
+	for (unsigned i = 0; i < n; i++)
+		if (r[i] && r[i]->partial) {
+			fputs("<p class=\"note\">The time series of ", f);
+			esc(f, files[i].name);
+			fputs(" is partial: atio ran out of memory while recording its "
+			      "intervals.</p>\n", f);
+		}
 	if (timed) {
 		for (unsigned i = 0; i < n; i++) {
 			if (!r[i] || !r[i]->nint)

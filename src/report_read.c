@@ -127,6 +127,7 @@ static int read_timeline(json_t *doc, struct atio_rrun *r, const char *name,
 	if (!json_is_object(t))
 		return BAD("%s: timeline: not an object", name);
 	r->timeline = true;
+	r->partial = json_is_false(json_object_get(t, "complete"));
 	r->stalls = (unsigned)(isfinite(num(t, "stalls")) ? num(t, "stalls") : 0);
 	r->longest_stall = isfinite(num(t, "longest_stall_sec")) ? num(t, "longest_stall_sec") : 0;
 	l = json_object_get(t, "stall_list");
@@ -184,15 +185,15 @@ static int read_run(json_t *doc, struct atio_rrun *r, const char *name, struct a
 /*
  * An atio merge --json document: the sum, the latency figures it wrote,
  * its intervals (their buckets summed are the run's histogram), and each
- * merged document's rates per interval, named @hosts[i] when given (a
- * driver's nodes) or by its file.
+ * node's rates per interval: from @hosts, a driver's node records, when
+ * given, else from documents_merged.
  */
 static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const char *name,
 		      struct atio_error *e)
 {
 	json_t *u = json_object_get(doc, "unit"), *dm = json_object_get(doc, "documents_merged");
-	json_t *m;
-	size_t i;
+	json_t *m, *src;
+	size_t i, k = 0;
 
 	if (!json_is_string(u) || !isfinite(num(doc, "sum")) || !json_is_array(dm))
 		return BAD("%s: a merge without sum, unit or documents_merged", name);
@@ -208,27 +209,36 @@ static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const cha
 	}
 	if (!r->nint)
 		return 0;
-	r->nnodes = (unsigned)json_array_size(dm);
+	/*
+	 * A driver's node records carry their own interval_values (a failed
+	 * node's null); documents_merged holds only the nodes that succeeded,
+	 * named by result file.
+	 */
+	src = hosts ? hosts : dm;
+	json_array_foreach(src, i, m)
+		r->nnodes += !hosts || json_is_array(json_object_get(m, "interval_values"));
 	r->nodes = alloc(r->nnodes, sizeof(*r->nodes), name, e);
 	if (!r->nodes)
 		return -ENOMEM;
-	json_array_foreach(dm, i, m) {
+	json_array_foreach(src, i, m) {
 		json_t *v = json_object_get(m, "interval_values");
-		json_t *host = json_object_get(json_array_get(hosts, i), "host");
-		const char *file = json_string_value(json_object_get(m, "file"));
-		struct atio_rnode *n = &r->nodes[i];
+		const char *label = json_string_value(json_object_get(m, hosts ? "host" : "file"));
+		struct atio_rnode *n;
 
-		n->name = dup(json_is_string(host) ? json_string_value(host) :
-			      file ? base(file) : "?");
+		if (hosts && !json_is_array(v))
+			continue;
+		if (v && !json_is_null(v) && !json_is_array(v))
+			return BAD("%s: %s[%zu].interval_values: not an array", name,
+				   hosts ? "nodes" : "documents_merged", i);
+		n = &r->nodes[k++];
+		n->name = dup(label ? base(label) : "?");
 		n->rate = alloc(r->nint, sizeof(double), name, e);
 		if (!n->name || !n->rate)
 			return -ENOMEM;
-		if (v && !json_is_array(v))
-			return BAD("%s: documents_merged[%zu].interval_values: not an array", name, i);
-		for (unsigned k = 0; k < r->nint; k++) {
-			json_t *x = json_array_get(v, k);
+		for (unsigned t = 0; t < r->nint; t++) {
+			json_t *x = json_array_get(v, t);
 
-			n->rate[k] = json_is_number(x) ? json_number_value(x) : NAN;
+			n->rate[t] = json_is_number(x) ? json_number_value(x) : NAN;
 		}
 	}
 	return 0;

@@ -54,6 +54,7 @@ struct atio_rrun {
 	unsigned nnodes;
 	struct atio_rnode *nodes;
 	bool timeline;             /* the document has a "timeline" */
+	bool partial;              /* timeline.complete is false: intervals missing */
 	unsigned stalls;           /* timeline.stalls */
 	double longest_stall;      /* s */
 	unsigned nstall_list;

@@ -11,6 +11,9 @@ test adds to `atio merge --json` of the node documents with
 report-gen.py attach DIR MERGE OUT (the merge's own figures come from atio
 merge itself).
 
+report-gen.py driver MERGE OUT wraps that merge in a driver's -o
+document: one test, two iterations, its nodes and a failed one.
+
 report-gen.py count PAGE CHART prints what chart CHART of a page (or of
 the DOM Chromium dumps of it) holds: series, points per series, marked
 bands, bars, whiskers. report-gen.py intervals DOC prints how many
@@ -130,7 +133,40 @@ def intervals(doc):
         print(len(json.load(f).get("intervals") or []))
 
 
+def driver(merge, dest):
+    """A driver's -o document around MERGE: one test at 4 threads, two
+    iterations of that merge, its nodes named node1... with their series,
+    and a node9 that failed (no series)."""
+    with open(merge) as f:
+        m = json.load(f)
+    nodes = [{"host": "node%d" % (i + 1), "ok": True, "value": d["value"], "unit": m["unit"],
+              "interval_values": d["interval_values"], "stalls": m["timeline"]["stalls"],
+              "longest_stall_sec": m["timeline"]["longest_stall_sec"]}
+             for i, d in enumerate(m["documents_merged"])]
+    nodes.append({"host": "node9", "ok": False, "value": None, "unit": m["unit"],
+                  "interval_values": None, "stalls": None, "longest_stall_sec": None})
+    its = [{"iteration": k, "complete": True, "concurrent": True, "sum": m["sum"] * k,
+            "unit": m["unit"], "merge": m, "nodes": nodes} for k in (1, 2)]
+    doc = {
+        "settings": {"atio_version": "atio 0.1.0", "time_sec": 12, "threads": [4],
+                     "tests": ["randread"], "iterations": 2},
+        "nodes": [{"host": n["host"]} for n in nodes],
+        "results": [{"threads": 4, "tests": [
+            {"threads": 4, "test": "warmup", "unit": m["unit"], "average": 1.0, "min": 1.0,
+             "max": 1.0, "iterations": []},
+            {"threads": 4, "test": "randread", "unit": m["unit"], "runs": 2,
+             "complete_iterations": 2, "average": m["sum"] * 1.5, "min": m["sum"],
+             "max": m["sum"] * 2, "iterations": its}]}],
+        "interrupted": False, "exit_status": 0,
+    }
+    with open(dest, "w") as f:
+        json.dump(doc, f)
+
+
 def main():
+    if sys.argv[1] == "driver":
+        driver(sys.argv[2], sys.argv[3])
+        return
     if sys.argv[1] == "count":
         count(sys.argv[2], sys.argv[3])
         return

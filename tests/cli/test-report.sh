@@ -5,8 +5,8 @@
 # leaves no file. Headless Chromium loads each page with the network
 # closed: no console message, and the SVGs of the DOM it dumps hold the
 # series and points of known documents (report-gen.py writes them: NODES
-# nodes, INTERVALS intervals, STALLS stalls), overlaid for two documents
-# with their ratio; strings from the documents arrive escaped; a real
+# nodes, INTERVALS intervals, STALLS stalls, as runs, their merge and a
+# driver's matrix), overlaid for two documents with their ratio; strings from the documents arrive escaped; a real
 # atio --json run without intervals shows its histogram and says no time
 # series was recorded; a real atio-parallel.sh -o document from sshd nodes
 # gives its matrix of bars with whiskers. Where Chromium cannot run, the
@@ -36,6 +36,7 @@ gen nodes "$G" "$NODES" "$INTERVALS" "$STALLS"
 run_atio merge --json "$G"/node-*.json
 [ "$RC" -eq 0 ] || die "atio merge of the generated documents failed: $(cat "$ERR")"
 gen attach "$G" "$OUT" "$G/merge.json"
+gen driver "$G/merge.json" "$G/driver.json"
 
 # --- Bad input: exit 2, the message names it, no page left behind.
 printf '{"hello": "world"}\n' >"$WORK/foreign.json"
@@ -82,13 +83,14 @@ page "$WORK/merge.html" "$G/merge.json"
 expect_no_match "-o replaces the file it names" "$WORK/merge.html" '^an old page$'
 page "$WORK/node.html" "$G/node-1.json"
 page "$WORK/two.html" "$G/node-1.json" "$G/node-2.json"
+page "$WORK/matrix.html" "$G/driver.json"
 run_atio --write --rand -s 4K -p 1 -t 1 -u 16M -f "$WORK/data" --json
 expect_code "a real run: exit 0" 0
 cp "$OUT" "$WORK/real.json"
 page "$WORK/real.html" "$WORK/real.json"
 
 # Self-contained: nothing to fetch, no script.
-for p in merge node two real; do
+for p in merge node two matrix real; do
 	f=$WORK/$p.html
 	expect_no_match "$p.html: no script" "$f" '<script|javascript:|on(load|error|click)='
 	if grep -o 'https\?://[^" ]*' "$f" | grep -qv '^http://www\.w3\.org/2000/svg$'; then
@@ -229,6 +231,15 @@ if chrome "$WORK/two.html" "$WORK/two.png.out" --window-size=900,2400 \
 else
 	not_ok "two documents: Chromium takes a screenshot of the page" "$(tail -n 3 "$WORK/two.png.out.err")"
 fi
+
+load matrix
+expect_chart "a driver's matrix: one bar with its whisker" matrix bars-0 \
+	"series=0 points= bands=0 bars=1 whiskers=1"
+expect_chart "a driver's matrix: the cluster and its $NODES nodes that ran (not the failed one)" \
+	matrix rate-0 "series=$((NODES + 1)) points=$(repeat "$INTERVALS" $((NODES + 1))) bands=$STALLS bars=0 whiskers=0"
+expect_match "a driver's matrix: the nodes' series named by host" "$WORK/matrix.dom" \
+	"data-name=\"node$NODES\""
+expect_no_match "a driver's matrix: no series for the failed node" "$WORK/matrix.dom" 'data-name="node9"'
 
 load real
 n=$(gen intervals "$WORK/real.json")
