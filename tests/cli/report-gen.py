@@ -128,9 +128,16 @@ def count(page, chart):
 
 
 def intervals(doc):
-    """intervals DOC: the intervals of a run or merge document (0 without)."""
+    """intervals DOC: the intervals of a run or merge document (0 without);
+    of a driver's document, those of its first test's last complete
+    iteration's merge."""
     with open(doc) as f:
-        print(len(json.load(f).get("intervals") or []))
+        d = json.load(f)
+    if "results" in d:
+        tests = [t for r in d["results"] for t in r["tests"] if t["test"] != "warmup"]
+        its = [i for i in tests[0]["iterations"] if i.get("complete") and i.get("merge")]
+        d = its[-1]["merge"] if its else {}
+    print(len(d.get("intervals") or []))
 
 
 def driver(merge, dest):

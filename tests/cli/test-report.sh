@@ -281,5 +281,18 @@ else
 		'Sequential read<tspan[^>]*>2 threads</tspan>|seqread<tspan[^>]*>2 threads</tspan>'
 	expect_match "the driver: its record names its nodes" "$WORK/driver.dom" \
 		'<td class="k">nodes\[1\]\.host</td><td class="k">node2</td>'
+	n=$(gen intervals "$WORK/driver.json")
+	if [ "$n" -eq 0 ]; then
+		expect_match "the driver without intervals: the page says no time series was recorded" \
+			"$WORK/driver.dom" 'No time series was recorded in driver\.json'
+	else
+		got=$(gen count "$WORK/driver.dom" rate-0)
+		if [[ $got == "series=3 points=$n,$n,$n "* ]]; then
+			ok "the driver: the cluster's and its 2 nodes' rates over $n intervals"
+		else
+			not_ok "the driver: the cluster's and its 2 nodes' rates over $n intervals" \
+				"in the DOM: $got"
+		fi
+	fi
 fi
 finish
