@@ -212,8 +212,7 @@ static unsigned ticks(const struct scale *s, double *t, unsigned max)
 }
 
 /* The frame: the plot area, grid, ticks, axis labels and title. */
-static void frame(FILE *f, const char *title, const struct scale *x, const struct scale *y,
-		  double height)
+static void frame(FILE *f, const char *title, const struct scale *x, const struct scale *y)
 {
 	double t[64];
 	unsigned n;
@@ -252,7 +251,6 @@ static void frame(FILE *f, const char *title, const struct scale *x, const struc
 		"text-anchor=\"middle\">", TOP + PLOT_H / 2);
 	atio_html_escape(f, y->a->label);
 	fputs("</text>\n", f);
-	(void)height;
 }
 
 /* <defs>: a marker of each shape in each colour used, and the hatching of bands. */
@@ -350,7 +348,7 @@ void atio_svg_line_chart(FILE *f, const struct atio_svg_chart *c)
 	height = TOP + PLOT_H + BOTTOM + legend_height(items);
 	svg_open(f, c->id, c->title, height);
 	defs(f, c->id, c->nseries);
-	frame(f, c->title, &x, &y, height);
+	frame(f, c->title, &x, &y);
 	fprintf(f, "<g clip-path=\"url(#%s-clip)\">\n", c->id);
 	for (unsigned i = 0; i < c->nbands; i++) {
 		double a = px(&x, c->bands[i].x0), b = px(&x, c->bands[i].x1);
@@ -430,7 +428,7 @@ void atio_svg_bar_chart(FILE *f, const struct atio_svg_bars *b)
 	height = TOP + PLOT_H + BOTTOM + legend_height(b->nsets);
 	svg_open(f, b->id, b->title, height);
 	bar_patterns(f, b->id, b->nsets);
-	frame(f, b->title, NULL, &y, height);
+	frame(f, b->title, NULL, &y);
 	gw = (W - LEFT - RIGHT) / (b->ngroups ? b->ngroups : 1);
 	bw = gw * 0.8 / (b->nsets ? b->nsets : 1);
 	for (unsigned g = 0; g < b->ngroups; g++) {

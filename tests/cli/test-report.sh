@@ -102,20 +102,24 @@ for p in merge node two matrix real; do
 done
 
 # --- In the browser.
-browser_missing() {
+# The browser: $CHROMIUM when set, else chromium or chromium-browser.
+find_chromium() {
 	local c
 
-	for c in "${CHROMIUM:-}" chromium chromium-browser; do
-		if [ -n "$c" ] && command -v "$c" >/dev/null; then
-			command -v "$c"
+	if [ -n "${CHROMIUM:-}" ]; then
+		command -v "$CHROMIUM"
+		return
+	fi
+	for c in chromium chromium-browser; do
+		if command -v "$c"; then
 			return 0
 		fi
 	done
 	return 1
 }
-if ! CHROME=$(browser_missing); then
+if ! CHROME=$(find_chromium); then
 	[ "$FAILED" -eq 0 ] || finish
-	skip "Chromium is not installed (package chromium): the page was not loaded in a browser ($PASSED checks without it passed)"
+	skip "Chromium (${CHROMIUM:-chromium}) is not installed (package chromium): the pages were not loaded in a browser ($PASSED checks without it passed)"
 fi
 CHROME_ARGS=(--headless --disable-gpu --no-first-run --no-default-browser-check
 	--user-data-dir="$WORK/chrome" --enable-logging=stderr --v=0
@@ -134,9 +138,11 @@ chrome() {
 
 printf '<!DOCTYPE html><html><body><p>control</p><script>console.error("control-%s")</script></body></html>\n' \
 	"$$" >"$WORK/control.html"
-if ! chrome "$WORK/control.html" "$WORK/control.dom" --dump-dom || ! grep -q 'control' "$WORK/control.dom"; then
+rc=0
+chrome "$WORK/control.html" "$WORK/control.dom" --dump-dom || rc=$?
+if [ "$rc" -ne 0 ] || ! grep -q 'control' "$WORK/control.dom"; then
 	[ "$FAILED" -eq 0 ] || finish
-	skip "Chromium ($CHROME) cannot run here: $(tail -n 2 "$WORK/control.dom.err" | tr '\n' ' ')"
+	skip "Chromium ($CHROME) cannot run here (exit $rc, no page dumped): $(tail -n 2 "$WORK/control.dom.err" | tr '\n' ' ')"
 fi
 # The control page proves that a console message would be seen.
 expect_match "the console check sees a console error (control page)" "$WORK/control.dom.err" \
