@@ -235,20 +235,40 @@ static int matrix(FILE *f, const struct atio_rfile *files, unsigned n)
 	return 0;
 }
 
-/* The series of one chart, with the names they own. */
+/* The series of one chart, with the names they own; room made by lines_new(). */
 struct lines {
-	unsigned n;
-	struct atio_svg_series s[64];
-	char *names[64];
-	unsigned nbands;
-	struct atio_svg_band bands[256];
+	unsigned n, cap;
+	struct atio_svg_series *s;
+	char **names;
+	unsigned nbands, bcap;
+	struct atio_svg_band *bands;
+	bool nomem;
 };
+
+static struct lines *lines_new(unsigned cap, unsigned bcap)
+{
+	struct lines *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->cap = cap;
+	l->bcap = bcap;
+	l->s = calloc(cap ? cap : 1, sizeof(*l->s));
+	l->names = calloc(cap ? cap : 1, sizeof(*l->names));
+	l->bands = calloc(bcap ? bcap : 1, sizeof(*l->bands));
+	if (!l->s || !l->names || !l->bands) {
+		free(l->s), free(l->names), free(l->bands), free(l);
+		return NULL;
+	}
+	return l;
+}
 
 static void add(struct lines *l, char *name, unsigned count, const double *x, const double *y,
 		bool thick)
 {
-	if (l->n == 64 || !name) {
+	if (l->n == l->cap || !name) {
 		free(name);
+		l->nomem = true;
 		return;
 	}
 	l->names[l->n] = name;
@@ -257,6 +277,7 @@ static void add(struct lines *l, char *name, unsigned count, const double *x, co
 	l->n++;
 }
 
+/* Empty @l for the next chart. */
 static void lines_free(struct lines *l)
 {
 	for (unsigned i = 0; i < l->n; i++)
@@ -334,21 +355,25 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 		  unsigned k)
 {
 	const struct atio_rrun *r[n];
-	struct lines *l = calloc(1, sizeof(*l));
-	unsigned m = 0, timed = 0;
+	struct lines *l;
+	unsigned m = 0, timed = 0, cap = 0, bcap = 0;
 	const char *unit = NULL;
 	char id[32], title[256];
+	int ret = 0;
 
-	if (!l)
-		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		r[i] = find(&files[i], key);
 		if (r[i]) {
 			m++;
 			timed += r[i]->nint > 0;
 			unit = unit ? unit : r[i]->unit;
+			cap += ATIO_RPCT + 1 + r[i]->nnodes;
+			bcap += r[i]->nstall_list;
 		}
 	}
+	l = lines_new(cap, bcap);
+	if (!l)
+		return -ENOMEM;
 	fputs("<h2>", f);
 	esc(f, key[0] ? key : (m > 1 ? "The runs" : "The run"));
 	fputs("</h2>\n", f);
@@ -372,7 +397,7 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 				continue;
 			add(l, str(NULL, timed == 1 && r[i]->nnodes ? "cluster sum" : files[i].name),
 			    r[i]->nint, r[i]->mid, r[i]->rate, true);
-			for (unsigned s = 0; s < r[i]->nstall_list && l->nbands < 256; s++)
+			for (unsigned s = 0; s < r[i]->nstall_list && l->nbands < l->bcap; s++)
 				l->bands[l->nbands++] = (struct atio_svg_band){
 					r[i]->stall_start[s], r[i]->stall_start[s] + r[i]->stall_len[s] };
 			for (unsigned d = 0; timed == 1 && d < r[i]->nnodes; d++)
@@ -421,6 +446,8 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 			add(l, str(NULL, files[i].name), hist_bins(r[i]->hist, bx[i], by[i]),
 			    bx[i], by[i], false);
 			nh++;
+		} else {
+			l->nomem = true;
 		}
 	}
 	if (nh) {
@@ -438,11 +465,12 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 		fputs("<p class=\"note\">No latency buckets in the documents for this run: no "
 		      "histogram.</p>\n", f);
 	}
+	ret = l->nomem ? -ENOMEM : 0;
 	lines_free(l);
 	for (unsigned i = 0; i < n; i++)
 		free(bx[i]), free(by[i]);
-	free(l);
-	return 0;
+	free(l->s), free(l->names), free(l->bands), free(l);
+	return ret;
 }
 
 static const char *kind_name(enum atio_rkind k)
