@@ -136,6 +136,14 @@ int atio_report_main(int argc, char **argv)
 	if (status == ATIO_EXIT_OK && (!out || !out[0]))
 		status = say(ATIO_EXIT_USAGE, "no -o PAGE.html: say where to write the page (" USAGE
 			     ")");
+	/* Two files of one name (a/run.json, b/run.json) go by their paths. */
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = i + 1; j < n; j++)
+			if (strcmp(files[i].name, files[j].name) == 0)
+				files[i].clash = files[j].clash = true;
+	for (unsigned i = 0; i < n; i++)
+		if (files[i].clash)
+			files[i].name = files[i].path;
 	for (unsigned i = 0; i < n && status == ATIO_EXIT_OK; i++)
 		if (same_file(files[i].path, out))
 			status = say(ATIO_EXIT_USAGE, "-o %s: is the document %s: it would be "

@@ -120,8 +120,17 @@ static void summary(FILE *f, const struct atio_rfile *files, unsigned n)
 static void ratios(FILE *f, const struct atio_rfile *files, unsigned n, const char **key,
 		   unsigned nkeys)
 {
-	if (n < 2)
+	unsigned rows = 0;
+
+	for (unsigned k = 0; k < nkeys; k++)
+		for (unsigned i = 1; i < n; i++)
+			rows += find(&files[0], key[k]) && find(&files[i], key[k]);
+	if (!rows) {
+		if (n > 1)
+			fputs("<p class=\"note\">No test is in the first document and another: "
+			      "no ratios.</p>\n", f);
 		return;
+	}
 	fputs("<h2>Ratios to ", f);
 	esc(f, files[0].name);
 	fputs("</h2>\n<table><tr><th>test</th><th>document</th><th>rate ratio</th>"

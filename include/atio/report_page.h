@@ -72,7 +72,8 @@ struct atio_rcell {
 
 struct atio_rfile {
 	const char *path;          /* as given (not owned) */
-	const char *name;          /* its last component */
+	const char *name;          /* its last component, or the path when two files share it */
+	bool clash;                /* another file has the same last component */
 	enum atio_rkind kind;
 	json_t *doc;               /* the parsed document, for the page's record */
 	unsigned nruns;
