@@ -89,6 +89,13 @@ expect_code "a real run: exit 0" 0
 cp "$OUT" "$WORK/real.json"
 page "$WORK/real.html" "$WORK/real.json"
 
+# Two files of one name are told apart by their paths.
+mkdir -p "$WORK/other"
+cp "$G/node-2.json" "$WORK/other/node-1.json"
+page "$WORK/clash.html" "$G/node-1.json" "$WORK/other/node-1.json"
+expect_match "two files of one name: the legend gives their paths" "$WORK/clash.html" \
+	"data-name=\"$WORK/other/node-1\.json\""
+
 # Self-contained: nothing to fetch, no script.
 for p in merge node two matrix real; do
 	f=$WORK/$p.html
