@@ -26,7 +26,7 @@ if command -v apt-get >/dev/null 2>&1; then
 		libssl-dev liburing-dev libaio-dev libcmocka-dev libjansson-dev libblkid-dev \
 		gzip shellcheck procps \
 		openssh-server iproute2 \
-		git rpm bash-completion xz-utils python3
+		git rpm bash-completion xz-utils python3 chromium
 elif command -v dnf >/dev/null 2>&1; then
 	# meson, liburing-devel and libcmocka-devel live in CRB on RHEL/Rocky.
 	if [ -r /etc/os-release ] && grep -qiE '^ID(_LIKE)?=.*(rhel|centos)' /etc/os-release; then
@@ -38,7 +38,7 @@ elif command -v dnf >/dev/null 2>&1; then
 		openssl-devel liburing-devel libaio-devel libcmocka-devel jansson-devel libblkid-devel \
 		gzip procps-ng \
 		openssh-server openssh-clients iproute \
-		git rpm-build xz python3
+		git rpm-build xz python3 chromium
 	as_root dnf install -y ShellCheck || true
 	# bash-completion.pc (atio.spec's BuildRequires) is in bash-completion-devel on Fedora.
 	as_root dnf install -y bash-completion 'pkgconfig(bash-completion)' || as_root dnf install -y bash-completion || true

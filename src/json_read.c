@@ -18,6 +18,7 @@
 
 #include "atio/hist.h"
 #include "atio/iterations.h"
+#include "atio/json_read.h"
 #include "atio/merge.h"
 
 #define BAD(...) atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
@@ -280,68 +281,87 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 }
 
 /*
- * jansson's verdict on @doc, NULL when it could not parse: -EINVAL with @e
- * filled, or 0. A document cut inside a literal ("nu" of null) is an
- * invalid token to jansson; @at_end says the error came where the input
- * ended.
+ * Common end of the readers: jansson's verdict, then the checks. They all
+ * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
+ * integers stop at 2^63, and a document may hold a 64-bit seed above it.
  */
-static int parsed(const json_t *doc, const json_error_t *je, bool at_end, const char *name,
+static int parsed(json_t *doc, const json_error_t *je, bool at_end, const char *name,
 		  struct atio_error *e)
 {
-	if (doc)
-		return 0;
-	if (json_error_code(je) == json_error_premature_end_of_input || at_end)
-		return BAD("%s: truncated: the JSON ends at line %d column %d before "
-			   "the document does", name, je->line, je->column);
-	return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column, je->text);
+	/*
+	 * A document cut inside a literal ("nu" of null) is an invalid token
+	 * to jansson; @at_end says the error came where the input ended.
+	 */
+	if (!doc) {
+		if (json_error_code(je) == json_error_premature_end_of_input || at_end)
+			return BAD("%s: truncated: the JSON ends at line %d column %d before "
+				   "the document does", name, je->line, je->column);
+		return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column,
+			   je->text);
+	}
+	return 0;
 }
 
-/*
- * Parse file @path with every integer read as a double
- * (JSON_DECODE_INT_AS_REAL): jansson's integers stop at 2^63, and a
- * document may hold a 64-bit seed above it. Returns the document, or
- * NULL with @e filled.
- */
-static json_t *load(const char *path, struct atio_error *e)
+static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *name,
+		  struct atio_merge_doc *d, struct atio_error *e)
+{
+	int ret = parsed(doc, je, at_end, name, e);
+
+	if (ret)
+		return ret;
+	ret = from_json(doc, name, d, e);
+	json_decref(doc);
+	return ret;
+}
+
+int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e)
 {
 	json_error_t je;
-	json_t *doc;
 	FILE *f;
 	bool at_end;
 
+	*doc = NULL;
 	f = fopen(path, "r");
-	if (!f) {
-		atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
-			       strerror(errno));
-		return NULL;
-	}
-	doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-	at_end = !doc && feof(f);
+	if (!f)
+		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
+				      strerror(errno));
+	*doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	at_end = !*doc && feof(f);
 	fclose(f);
-	parsed(doc, &je, at_end, path, e);
-	return doc;
+	return parsed(*doc, &je, at_end, path, e);
 }
 
-/* Common end of both readers: the checks of the parsed @doc, then its release. */
-static int finish(json_t *doc, const char *name, struct atio_merge_doc *d,
-		  struct atio_error *e)
+int atio_json_read_hist(json_t *obj, const char *key, struct atio_hist *h, const char *name,
+			struct atio_error *e)
 {
-	int ret = from_json(doc, name, d, e);
+	return get_hist(obj, key, h, name, e);
+}
 
-	json_decref(doc);
-	return ret;
+int atio_json_read_run(json_t *doc, const char *name, struct atio_merge_doc *d,
+		       struct atio_error *e)
+{
+	memset(d, 0, sizeof(*d));
+	atio_stats_init(&d->st);
+	atio_dir_stats_init(d->dir);
+	d->file = name;
+	return from_json(doc, name, d, e);
 }
 
 int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_error *e)
 {
 	json_t *doc;
+	int ret;
 
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
 	atio_dir_stats_init(d->dir);
 	d->file = path;
-	doc = load(path, e);
-	return doc ? finish(doc, path, d, e) : -EINVAL;
+	ret = atio_json_read_file(path, &doc, e);
+	if (ret)
+		return ret;
+	ret = atio_json_read_run(doc, path, d, e);
+	json_decref(doc);
+	return ret;
 }
 
 int atio_merge_read_string(const char *text, const char *name, struct atio_merge_doc *d,
@@ -355,9 +375,7 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 	atio_dir_stats_init(d->dir);
 	d->file = name;
 	doc = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-	if (parsed(doc, &je, !doc && (size_t)je.position >= strlen(text), name, e))
-		return -EINVAL;
-	return finish(doc, name, d, e);
+	return finish(doc, &je, !doc && (size_t)je.position >= strlen(text), name, d, e);
 }
 
 /* The members of an atio merge --json document the summary reads. */
@@ -407,9 +425,9 @@ int atio_iteration_read(const char *path, struct atio_iteration *it, struct atio
 
 	memset(it, 0, sizeof(*it));
 	it->file = path;
-	doc = load(path, e);
-	if (!doc)
-		return -EINVAL;
+	ret = atio_json_read_file(path, &doc, e);
+	if (ret)
+		return ret;
 	ret = iteration_from_json(doc, path, it, e);
 	json_decref(doc);
 	if (ret)

@@ -24,6 +24,7 @@
 #include "atio/expand.h"
 #include "atio/json.h"
 #include "atio/report.h"
+#include "atio/sysinfo.h"
 #include "atio/units.h"
 
 #define NS_PER_SEC 1000000000.0
@@ -663,6 +664,7 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 	atio_json_object_begin(&j, NULL);
 	json_atio(&j, r->version);
 	json_settings(&j, r->opts, r->engine);
+	atio_sysinfo_json(&j, r->opts->path);
 	json_iso(&j, "start", &r->wall_start);
 	json_iso(&j, "end", &r->wall_end);
 	json_epoch(&j, "start_epoch", &r->wall_start);

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The record at the end of atio report's page: whatever the documents say
+ * about how they were made (settings, versions, kernel, host, device,
+ * filesystem, the driver's nodes), one row per member and one column per
+ * document, so that two setups compared on one page show where their
+ * settings differ. Members the charts show (histograms, intervals,
+ * threads, the driver's results) are left out; every scalar else is kept,
+ * whatever later versions add.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atio/report_page.h"
+#include "atio/svg.h"
+
+struct row {
+	char *path;
+	char **val;                /* one per document, NULL where it has none */
+};
+
+struct rows {
+	unsigned n, cap, ndocs;
+	struct row *r;
+	bool nomem;
+};
+
+/* Members left out: the charts and tables above show them. */
+static bool skipped(const char *key)
+{
+	static const char *const skip[] = {
+		"buckets", "intervals", "threads", "results", "interval_values", "stall_list",
+		"latency_ns", "sync_latency_ns", "service_latency_ns", "read", "write",
+	};
+
+	for (unsigned i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (strcmp(key, skip[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A scalar as text: whole numbers without ".0", others with up to 12 digits. */
+static char *scalar(json_t *v)
+{
+	char *s = NULL;
+
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (json_is_number(v)) {
+		double x = json_number_value(v);
+
+		if (x == floor(x) && fabs(x) < 9007199254740992.0)
+			return asprintf(&s, "%.0f", x) < 0 ? NULL : s;
+		return asprintf(&s, "%.12g", x) < 0 ? NULL : s;
+	}
+	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+}
+
+/* Put @val (owned) in row @path, column @doc. */
+static void put(struct rows *t, const char *path, unsigned doc, char *val)
+{
+	unsigned i;
+
+	for (i = 0; i < t->n && strcmp(t->r[i].path, path) != 0; i++)
+		;
+	if (i == t->n) {
+		if (t->n == t->cap) {
+			unsigned cap = t->cap ? 2 * t->cap : 64;
+			struct row *r = realloc(t->r, cap * sizeof(*r));
+
+			if (!r)
+				goto nomem;
+			t->r = r;
+			t->cap = cap;
+		}
+		t->r[i].path = strdup(path);
+		t->r[i].val = calloc(t->ndocs, sizeof(char *));
+		if (!t->r[i].path || !t->r[i].val) {
+			free(t->r[i].path);
+			free(t->r[i].val);
+			goto nomem;
+		}
+		t->n++;
+	}
+	if (!val)
+		t->nomem = true;
+	free(t->r[i].val[doc]);
+	t->r[i].val[doc] = val;
+	return;
+nomem:
+	free(val);
+	t->nomem = true;
+}
+
+/* Every scalar under @v, as "path" rows; arrays of scalars on one row. */
+static void walk(struct rows *t, unsigned doc, const char *path, json_t *v, int depth)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+	char sub[512];
+
+	if (depth > 6)
+		return;
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, x) {
+			if (skipped(key))
+				continue;
+			snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "." : "", key);
+			walk(t, doc, sub, x, depth + 1);
+		}
+		return;
+	}
+	if (json_is_array(v)) {
+		bool flat = true;
+		size_t len = 0;
+		char *s;
+
+		json_array_foreach(v, i, x)
+			flat = flat && !json_is_object(x) && !json_is_array(x);
+		if (!flat) {
+			json_array_foreach(v, i, x) {
+				snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+				walk(t, doc, sub, x, depth + 1);
+			}
+			return;
+		}
+		s = calloc(1, 1);
+		json_array_foreach(v, i, x) {
+			char *one = scalar(x), *more;
+
+			if (!s || !one || asprintf(&more, "%s%s%s", s, i ? " " : "", one) < 0) {
+				free(one);
+				free(s);
+				s = NULL;
+				break;
+			}
+			free(one);
+			free(s);
+			s = more;
+			len++;
+		}
+		put(t, path, doc, s);
+		return;
+	}
+	put(t, path, doc, scalar(v));
+}
+
+/*
+ * A driver's nodes, from its iterations: each node entry that holds a
+ * "system" or "settings" object (a node's own document) adds them under
+ * "node HOST", once per host.
+ */
+static void driver_nodes(struct rows *t, unsigned doc, json_t *d)
+{
+	json_t *row, *test, *it, *node;
+	size_t a, b, c, k;
+	char sub[256];
+
+	json_array_foreach(json_object_get(d, "results"), a, row)
+		json_array_foreach(json_object_get(row, "tests"), b, test)
+			json_array_foreach(json_object_get(test, "iterations"), c, it)
+				json_array_foreach(json_object_get(it, "nodes"), k, node) {
+			const char *host = json_string_value(json_object_get(node, "host"));
+
+			snprintf(sub, sizeof(sub), "node %s.system", host ? host : "?");
+			if (json_is_object(json_object_get(node, "system")))
+				walk(t, doc, sub, json_object_get(node, "system"), 1);
+			snprintf(sub, sizeof(sub), "node %s.atio", host ? host : "?");
+			if (json_is_object(json_object_get(node, "atio")))
+				walk(t, doc, sub, json_object_get(node, "atio"), 1);
+		}
+}
+
+int atio_report_record(FILE *f, const struct atio_rfile *files, unsigned n)
+{
+	struct rows t = { .ndocs = n };
+	int ret = 0;
+
+	for (unsigned d = 0; d < n; d++) {
+		walk(&t, d, "", files[d].doc, 0);
+		if (files[d].kind == ATIO_RDOC_DRIVER)
+			driver_nodes(&t, d, files[d].doc);
+	}
+	fputs("<h2>Record: settings, versions, systems</h2>\n<table class=\"record\">\n"
+	      "<tr><th>member</th>", f);
+	for (unsigned d = 0; d < n; d++) {
+		fputs("<th class=\"k\">", f);
+		atio_html_escape(f, files[d].name);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (unsigned i = 0; i < t.n; i++) {
+		bool differ = false;
+
+		for (unsigned d = 1; d < n; d++) {
+			const char *a = t.r[i].val[0], *b = t.r[i].val[d];
+
+			differ = differ || !a != !b || (a && b && strcmp(a, b) != 0);
+		}
+		fprintf(f, "<tr%s><td class=\"k\">", differ ? " class=\"differ\"" : "");
+		atio_html_escape(f, t.r[i].path);
+		fputs("</td>", f);
+		for (unsigned d = 0; d < n; d++) {
+			fputs("<td class=\"k\">", f);
+			atio_html_escape(f, t.r[i].val[d] ? t.r[i].val[d] : "-");
+			fputs("</td>", f);
+			free(t.r[i].val[d]);
+		}
+		fputs("</tr>\n", f);
+		free(t.r[i].val);
+		free(t.r[i].path);
+	}
+	fputs("</table>\n", f);
+	if (n > 1)
+		fputs("<p class=\"note\">Rows in bold differ between the documents.</p>\n", f);
+	if (t.nomem)
+		ret = -ENOMEM;
+	free(t.r);
+	return ret;
+}
