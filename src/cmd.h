@@ -103,4 +103,11 @@ int check_main(struct atio_opts *o);
 /* atio merge ...: @argv[0] is "merge". Returns the exit status. */
 int merge_main(int argc, char **argv);
 
+/*
+ * atio report [-o FILE] FILE...: @argv[0] is "report". Read the documents,
+ * write the page to FILE through a temporary file renamed over it.
+ * Returns the exit status; errors are said as "atio: report: ...".
+ */
+int report_main(int argc, char **argv);
+
 #endif

@@ -24,7 +24,6 @@
 #include "atio/clock.h"
 #include "atio/dataset.h"
 #include "atio/engine.h"
-#include "atio/report_page.h"
 #include "atio/node.h"
 #include "atio/pool.h"
 #include "atio/report.h"
@@ -383,7 +382,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
 		return merge_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "report") == 0)
-		return atio_report_main(argc - 1, argv + 1);
+		return report_main(argc - 1, argv + 1);
 
 	act = atio_cli_parse(argc, argv, &o, &e);
 	if (act < 0) {

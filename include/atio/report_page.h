@@ -7,7 +7,7 @@
  * documents. report_read.c reads each document (an atio --json run, an
  * atio merge --json merge, or atio-parallel.sh's -o document) into the
  * struct atio_rfile below, with jansson and json_read.c's checks;
- * report_html.c writes the page; report_cmd.c is the subcommand.
+ * report_html.c writes the page; cmd_report.c is the subcommand.
  *
  * Percentiles are those of atio_hist_percentile() over the buckets the
  * documents hold, or the figures the documents wrote with it: never
@@ -103,12 +103,5 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
  * documents, one column per document, on @out. Returns 0 or -ENOMEM.
  */
 int atio_report_record(FILE *out, const struct atio_rfile *files, unsigned n);
-
-/*
- * atio report [-o FILE] FILE...: read the documents, write the page to
- * FILE through a temporary file renamed over it. Returns the exit status;
- * prints its errors on stderr as "atio: report: ...".
- */
-int atio_report_main(int argc, char **argv);
 
 #endif

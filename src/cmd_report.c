@@ -4,8 +4,8 @@
  * first, so that a bad one stops it before anything is written, then
  * writes the page into a temporary file beside PAGE and renames it over
  * PAGE: a reader never sees half a page, and a failed write leaves PAGE as
- * it was. Like main(), it alone prints its errors (on stderr, prefixed
- * "atio: report: ") and returns the exit status.
+ * it was. Part of the command layer (cmd.h): it prints its errors (on
+ * stderr, prefixed "atio: report: ") and returns the exit status.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,14 +16,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "config.h"
 #include "atio/report_page.h"
 
 #define USAGE "atio report [-o|--output PAGE.html] FILE..."
 
-static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Say "atio: report: " and the message on stderr; return @status. */
+static int refuse(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int say(int status, const char *fmt, ...)
+static int refuse(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -60,10 +62,10 @@ static int write_page(const char *out, const struct atio_rfile *files, unsigned 
 
 	umask(mask);
 	if (!tmp)
-		return say(ATIO_EXIT_FAIL, "out of memory");
+		return refuse(ATIO_EXIT_FAIL, "out of memory");
 	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		free(tmp);
-		return say(ATIO_EXIT_USAGE, "-o %s: not a regular file", out);
+		return refuse(ATIO_EXIT_USAGE, "-o %s: not a regular file", out);
 	}
 	memcpy(tmp, out, len);
 	memcpy(tmp + len, ".XXXXXX", 8);
@@ -71,7 +73,7 @@ static int write_page(const char *out, const struct atio_rfile *files, unsigned 
 	if (fd < 0) {
 		err = errno;
 		free(tmp);
-		return say(ATIO_EXIT_USAGE, "-o %s: cannot write there: %s", out, strerror(err));
+		return refuse(ATIO_EXIT_USAGE, "-o %s: cannot write there: %s", out, strerror(err));
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
@@ -97,10 +99,10 @@ static int write_page(const char *out, const struct atio_rfile *files, unsigned 
 fail:
 	unlink(tmp);
 	free(tmp);
-	return say(ATIO_EXIT_FAIL, "-o %s: cannot write the page: %s", out, strerror(err));
+	return refuse(ATIO_EXIT_FAIL, "-o %s: cannot write the page: %s", out, strerror(err));
 }
 
-int atio_report_main(int argc, char **argv)
+int report_main(int argc, char **argv)
 {
 	struct atio_rfile *files = calloc(argc > 1 ? (size_t)argc : 1, sizeof(*files));
 	const char *out = NULL;
@@ -109,13 +111,13 @@ int atio_report_main(int argc, char **argv)
 	int status = ATIO_EXIT_OK;
 
 	if (!files)
-		return say(ATIO_EXIT_FAIL, "out of memory");
+		return refuse(ATIO_EXIT_FAIL, "out of memory");
 	for (int i = 1; i < argc && status == ATIO_EXIT_OK; i++) {
 		const char *a = argv[i];
 
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (i + 1 >= argc || !argv[i + 1][0])
-				status = say(ATIO_EXIT_USAGE, "%s: give the file to write the page "
+				status = refuse(ATIO_EXIT_USAGE, "%s: give the file to write the page "
 					     "to (" USAGE ")", a);
 			else
 				out = argv[++i];
@@ -126,15 +128,15 @@ int atio_report_main(int argc, char **argv)
 			free(files);
 			return ATIO_EXIT_OK;
 		} else if (a[0] == '-' && a[1]) {
-			status = say(ATIO_EXIT_USAGE, "%s: unknown option (" USAGE ")", a);
+			status = refuse(ATIO_EXIT_USAGE, "%s: unknown option (" USAGE ")", a);
 		} else if (atio_rfile_read(a, &files[n++], &e)) {
-			status = say(e.exit, "%s", e.msg);
+			status = refuse(e.exit, "%s", e.msg);
 		}
 	}
 	if (status == ATIO_EXIT_OK && !n)
-		status = say(ATIO_EXIT_USAGE, "no document given (" USAGE ")");
+		status = refuse(ATIO_EXIT_USAGE, "no document given (" USAGE ")");
 	if (status == ATIO_EXIT_OK && (!out || !out[0]))
-		status = say(ATIO_EXIT_USAGE, "no -o PAGE.html: say where to write the page (" USAGE
+		status = refuse(ATIO_EXIT_USAGE, "no -o PAGE.html: say where to write the page (" USAGE
 			     ")");
 	/* Two files of one name (a/run.json, b/run.json) go by their paths. */
 	for (unsigned i = 0; i < n; i++)
@@ -146,7 +148,7 @@ int atio_report_main(int argc, char **argv)
 			files[i].name = files[i].path;
 	for (unsigned i = 0; i < n && status == ATIO_EXIT_OK; i++)
 		if (same_file(files[i].path, out))
-			status = say(ATIO_EXIT_USAGE, "-o %s: is the document %s: it would be "
+			status = refuse(ATIO_EXIT_USAGE, "-o %s: is the document %s: it would be "
 				     "overwritten", out, files[i].path);
 	if (status == ATIO_EXIT_OK)
 		status = write_page(out, files, n);
