@@ -48,8 +48,9 @@ adds_up() {
 run_atio --read --rand -p 2 -t 2.5 -u 32M -f "$DS" --json
 expect_code "--json: exit 0" 0
 adds_up "default 1 s: intervals add up to the result, per thread too; count from the time"
-[ "$(jget .settings.interval_sec)" = 1 ] && ok "settings.interval_sec is 1 by default" ||
-	not_ok "settings.interval_sec is 1 by default" "got $(jget .settings.interval_sec)"
+why=()
+[ "$(jget .settings.interval_sec)" = 1 ] || why+=("got $(jget .settings.interval_sec)")
+verdict "settings.interval_sec is 1 by default" "$OUT"
 
 run_atio --write --rand -p 2 -t 2.2 -u 32M -f "$DS" --interval 0.5 --json
 expect_code "--interval 0.5 --write: exit 0" 0
@@ -64,8 +65,9 @@ run_atio --mix 70 --rand -p 2 -t 1.5 -u 32M -f "$DS" --json
 expect_code "--mix 70: exit 0" 0
 bad=$(jq '[.intervals[] | select(.read.ops + .write.ops != .ops or
 	.read.latency_ns.count + .write.latency_ns.count != .latency_ns.count)] | length' "$OUT")
-[ "$bad" = 0 ] && ok "--mix: each interval's reads and writes add up to it" ||
-	not_ok "--mix: each interval's reads and writes add up to it" "$bad do not"
+why=()
+[ "$bad" = 0 ] || why+=("$bad intervals do not")
+verdict "--mix: each interval's reads and writes add up to it" "$OUT"
 adds_up "--mix: intervals add up"
 
 # Text: the intervals line below the latency line; the result line unchanged.
