@@ -201,9 +201,10 @@ static uint64_t rel_ns(const struct atio_ival_rec *r, uint64_t t)
 	return t > r->base ? atio_ticks_to_ns(t - r->base) : 0;
 }
 
+/* The boundary after interval r->k (the intervals closed, kept or not). */
 static void set_next(struct atio_ival_rec *r)
 {
-	r->next = r->base + atio_ns_to_ticks((r->s.iv.n + 1) * r->s.interval_ns);
+	r->next = r->base + atio_ns_to_ticks((r->k + 1) * r->s.interval_ns);
 }
 
 void atio_ival_rec_start(struct atio_ival_rec *r, uint64_t start_ns)
@@ -228,6 +229,8 @@ void atio_ival_rec_start(struct atio_ival_rec *r, uint64_t start_ns)
 		r->bytes[d] = r->dir ? r->dir[d].bytes : d ? 0 : r->st->bytes;
 	}
 	r->syncs = r->st->syncs;
+	r->k = 0;
+	r->started = true;
 	set_next(r);
 }
 
@@ -252,8 +255,10 @@ static void close_one(struct atio_ival_rec *r, uint64_t dur_ns)
 	}
 	iv.syncs = r->st->syncs - r->syncs;
 	r->syncs = r->st->syncs;
+	/* Without memory for the record, the run's histograms still get it all. */
 	if (!r->s.nomem && atio_ival_append(&r->s, &iv, r->cur))
 		r->s.nomem = true;
+	r->k++;
 	for (unsigned d = 0; d < nd; d++) {
 		if (!r->cur[d]->count)
 			continue;
@@ -275,10 +280,10 @@ static void note_gap(struct atio_ival_rec *r, uint64_t t, uint64_t since, bool b
 
 void atio_ival_rec_cross(struct atio_ival_rec *r, uint64_t t, uint64_t since)
 {
-	if (r->next == UINT64_MAX)
+	if (!r->started)
 		return;
 	note_gap(r, t, since, true);
-	while (t >= r->next && !r->s.nomem) {
+	while (t >= r->next) {
 		close_one(r, r->s.interval_ns);
 		set_next(r);
 	}
@@ -289,23 +294,24 @@ void atio_ival_rec_finish(struct atio_ival_rec *r, uint64_t end_ns, bool busy)
 	uint64_t rel, t, k_ns;
 	bool moved;
 
-	if (r->next == UINT64_MAX)
+	if (!r->started)
 		return;
 	rel = end_ns > r->base_ns ? end_ns - r->base_ns : 0;
 	t = r->base + atio_ns_to_ticks(rel);
 	if (busy)
 		note_gap(r, t, 0, true);
-	while (t >= r->next && !r->s.nomem) {
+	while (t >= r->next) {
 		close_one(r, r->s.interval_ns);
 		set_next(r);
 	}
-	k_ns = r->s.iv.n * r->s.interval_ns;
+	k_ns = r->k * r->s.interval_ns;
 	moved = r->cur[0]->count || (r->cur[1] && r->cur[1]->count) ||
 		r->st->syncs != r->syncs;
-	if (!r->s.nomem && (rel > k_ns || moved))
+	if (rel > k_ns || moved)
 		close_one(r, rel > k_ns ? rel - k_ns : 0);
 	r->s.end_ns = rel > k_ns ? rel : k_ns;
 	r->next = UINT64_MAX;
+	r->started = false;
 }
 
 /* Merge the adjacent or overlapping spans of sorted @g[*n] in place. */

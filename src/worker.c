@@ -48,6 +48,9 @@
  * append in flight has completed (the file's end is then final), truncates
  * the file to zero and goes on. Appends in flight at depth land at
  * increasing offsets; the file grows as they complete.
+ * --interval. A latency is recorded in the current interval's histogram,
+ * and each completion's timestamp goes to atio_ival_seen() first, which
+ * closes the interval when the timestamp is past its end (src/interval.c).
  */
 #include <errno.h>
 #include <inttypes.h>

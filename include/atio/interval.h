@@ -113,6 +113,8 @@ struct atio_ival_rec {
 	uint64_t ops[ATIO_DIRS], bytes[ATIO_DIRS], syncs; /* counters at the last close */
 	struct atio_ival_series s;
 	size_t closed;             /* records closed, published with release */
+	uint64_t k;                /* intervals closed (also those lost without memory) */
+	bool started;              /* between atio_ival_rec_start() and _finish() */
 };
 
 /*
