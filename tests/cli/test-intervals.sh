@@ -99,6 +99,41 @@ else
 	show stderr "$ERR"
 fi
 
+# atio merge: two runs' intervals summed index by index; a document
+# without intervals (as an older atio wrote) merges without them.
+for k in 1 2; do
+	run_atio --read --rand -p 1 -t 2.2 -u 32M -f "$DS" --json
+	cp "$OUT" "$WORK/m$k.json"
+done
+run_atio merge --json "$WORK/m1.json" "$WORK/m2.json"
+expect_code "merge --json of two runs: exit 0" 0
+why=()
+[ "$(jget '[.intervals[].ops] | add')" = "$(jget .ops)" ] ||
+	why+=("the merged intervals' ops add up to $(jget '[.intervals[].ops] | add'), the merge has $(jget .ops)")
+for i in 0 1 2; do
+	a=$(jq -s ".[0].intervals[$i].ops + .[1].intervals[$i].ops" "$WORK/m1.json" "$WORK/m2.json")
+	[ "$(jget ".intervals[$i].ops")" = "$a" ] || why+=("interval $i: $(jget ".intervals[$i].ops") ops, the documents' add up to $a")
+	[ "$(jget ".intervals[$i].documents")" = 2 ] || why+=("interval $i: documents $(jget ".intervals[$i].documents")")
+done
+n=$(jq -s '[.[].intervals | length] | max' "$WORK/m1.json" "$WORK/m2.json")
+want=$(jq -sc '[.[].intervals | length]' "$WORK/m1.json" "$WORK/m2.json")
+[ "$(jget '.intervals | length')" = "$n" ] || why+=("$(jget '.intervals | length') merged intervals, the longer document has $n")
+[ "$(jget '[.documents_merged[].interval_values | length] | tostring')" = "$want" ] ||
+	why+=("documents_merged interval_values lengths $(jget '[.documents_merged[].interval_values | length] | tostring')")
+verdict "merge: intervals summed index by index, each document's values kept" "$OUT"
+run_atio merge "$WORK/m1.json" "$WORK/m2.json"
+expect_match "merge: the cluster's intervals line" "$OUT" \
+	"^intervals: $n x 1 s: min [0-9.]+, median [0-9.]+, max [0-9.]+ IOPS; stalls: 0\$"
+jq -c 'del(.intervals, .timeline)' "$WORK/m2.json" >"$WORK/old.json"
+run_atio merge "$WORK/m1.json" "$WORK/old.json"
+expect_code "merge with a document without intervals: exit 0" 0
+expect_no_match "merge with a document without intervals: no intervals line" "$OUT" '^intervals:'
+expect_match "merge with a document without intervals: the sum" "$OUT" '^Sum value = \{ [0-9.]+ \} IOPS;$'
+jq -c '.intervals[0].ops += 1' "$WORK/m2.json" >"$WORK/bad.json"
+run_atio merge "$WORK/m1.json" "$WORK/bad.json"
+expect_code "merge of intervals that do not add up: exit 2" 2
+expect_match "merge of intervals that do not add up: said, naming the file" "$ERR" "bad\.json: intervals\[0\]"
+
 # Bad values exit 2 and name them.
 for bad in 0 0.05 -1 abc 1x 2d ''; do
 	run_atio --read -t 1 -u 32M -f "$DS" --interval "$bad"
