@@ -142,6 +142,12 @@ for bad in 0 0.05 -1 abc 1x 2d ''; do
 		expect_match "--interval '$bad': named in the message" "$ERR" "^atio: --interval $bad: "
 	fi
 done
+run_atio --prepare -u 32M -f "$DS" --interval 2
+expect_code "--prepare --interval: exit 2" 2
+expect_match "--prepare --interval: said" "$ERR" "^atio: --prepare and --interval 2: "
+run_atio --check -u 32M -f "$DS" --interval 2
+expect_code "--check --interval: exit 2" 2
+expect_match "--check --interval: said" "$ERR" "^atio: --interval 2: --check reads the dataset once"
 run_atio --read -t 1 -u 32M -f "$DS" --interval 1 --interval 2
 expect_code "--interval given twice: exit 2" 2
 expect_match "--interval given twice: said" "$ERR" "--interval given twice \\(1 and 2\\)"
