@@ -314,13 +314,16 @@ void atio_ival_rec_finish(struct atio_ival_rec *r, uint64_t end_ns, bool busy)
 	r->started = false;
 }
 
-/* Merge the adjacent or overlapping spans of sorted @g[*n] in place. */
+/*
+ * Merge the overlapping spans of sorted @g[*n] in place. Spans that only
+ * touch stay apart: a completion at that instant separates them.
+ */
 static void coalesce(struct atio_ival_gap *g, size_t *n)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < *n; i++) {
-		if (k && g[i].from <= g[k - 1].to) {
+		if (k && g[i].from < g[k - 1].to) {
 			if (g[i].to > g[k - 1].to)
 				g[k - 1].to = g[i].to;
 			g[k - 1].busy |= g[i].busy;
@@ -331,18 +334,25 @@ static void coalesce(struct atio_ival_gap *g, size_t *n)
 	*n = k;
 }
 
-/* A part's quiet spans: its gaps, then from its end on. Caller frees. */
+/*
+ * A part's quiet spans: its gaps, then from its end on (nothing in
+ * flight); a gap that runs to the end goes on into it, since no completion
+ * came between. Caller frees.
+ */
 static struct atio_ival_gap *quiet_of(const struct atio_ival_series *s, size_t *n)
 {
 	struct atio_ival_gap *g = malloc((s->gap.n + 1) * sizeof(*g));
 
 	if (!g)
 		return NULL;
-	if (s->gap.n)
-		memcpy(g, s->gap.p, s->gap.n * sizeof(*g));
-	g[s->gap.n] = (struct atio_ival_gap){ s->end_ns, UINT64_MAX, false };
-	*n = s->gap.n + 1;
+	*n = s->gap.n;
+	if (*n)
+		memcpy(g, s->gap.p, *n * sizeof(*g));
 	coalesce(g, n);
+	if (*n && g[*n - 1].to >= s->end_ns)
+		g[*n - 1].to = UINT64_MAX;
+	else
+		g[(*n)++] = (struct atio_ival_gap){ s->end_ns, UINT64_MAX, false };
 	return g;
 }
 
