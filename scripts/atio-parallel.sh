@@ -775,23 +775,31 @@ node_err() {
 
 # -vv: one line on stderr from the last interval line (atio -vv) each node
 # of the run in directory $1 has printed: their values in the test's unit
-# added up, and the node with the smallest.
+# added up, and the node with the smallest. A node whose last line says
+# that an interval is overdue (no I/O completed) counts 0, "(stalled)".
 live_line() {
-	local dir=$1 i l v at sum=0 n=0 low="" lowhost="" re
+	local dir=$1 i l v at sum=0 n=0 low="" lowhost="" lownote="" note re stall
 	re="^atio: ([0-9.]+) s: .* ([0-9.]+) $T_UNIT,"
+	stall='^atio: ([0-9.]+) s: interval [0-9]+ not closed'
 	for i in "${!HOSTS[@]}"; do
 		l=$(grep -a '^atio: [0-9.]* s: ' "$dir/$i.err" 2>/dev/null | tail -n 1) || true
-		[[ $l =~ $re ]] || continue
-		at=${BASH_REMATCH[1]} v=${BASH_REMATCH[2]}
+		note=""
+		if [[ $l =~ $re ]]; then
+			at=${BASH_REMATCH[1]} v=${BASH_REMATCH[2]}
+		elif [[ $l =~ $stall ]]; then
+			at=${BASH_REMATCH[1]} v=0 note=" (stalled)"
+		else
+			continue
+		fi
 		sum=$(awk -v a="$sum" -v b="$v" 'BEGIN { printf "%.2f", a + b }')
 		n=$((n + 1))
 		if [ -z "$low" ] || awk -v a="$v" -v b="$low" 'BEGIN { exit !(a < b) }'; then
-			low=$v lowhost=${HOSTS[$i]}
+			low=$v lowhost=${HOSTS[$i]} lownote=$note
 		fi
 	done
 	[ "$n" -gt 0 ] || return 0
-	printf '%s: %s s: cluster %s %s (%d of %d nodes); slowest %s: %s %s\n' "$PROG" "$at" \
-		"$sum" "$T_UNIT" "$n" "${#HOSTS[@]}" "$lowhost" "$low" "$T_UNIT" >&2
+	printf '%s: %s s: cluster %s %s (%d of %d nodes); slowest %s: %s %s%s\n' "$PROG" "$at" \
+		"$sum" "$T_UNIT" "$n" "${#HOSTS[@]}" "$lowhost" "$low" "$T_UNIT" "$lownote" >&2
 }
 
 # Node job of a run: run remote command $3 with stdin from $4 (the FIFO
