@@ -5,10 +5,9 @@
 # the atio process is stopped (SIGSTOP) for a few seconds in the middle of
 # a run, with the sync engine and with io_uring, and the longest stall it
 # reports is within 10% of the stop's length as this script measured it.
-# A paused device: a device-mapper device over a loop device is suspended
-# for a few seconds under an uncached read run; the stall is measured the
-# same way, and -vv says on stderr, while it lasts, that an interval is
-# overdue.
+# A paused filesystem: ext4 on a loop device is frozen (fsfreeze) for a
+# few seconds under an uncached write run; the stall is measured the same
+# way, and -vv says on stderr, while it lasts, that an interval is overdue.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -191,65 +190,58 @@ else
 	skip_check "io_uring stall" "the io_uring engine cannot run here"
 fi
 
-# The device-mapper device of the paused-device check, removed at exit.
-DM=''
+# The filesystem of the frozen-filesystem check, thawed at exit.
+FROZEN=''
 # shellcheck disable=SC2317 # called by the EXIT trap
-dm_cleanup() {
-	if [ -n "$DM" ]; then
-		dmsetup resume "$DM" 2>/dev/null || true
-		dmsetup remove "$DM" 2>/dev/null || true
+thaw_cleanup() {
+	if [ -n "$FROZEN" ]; then
+		fsfreeze -u "$FROZEN" 2>/dev/null || true
 	fi
 	cleanup
 }
-trap dm_cleanup EXIT
+trap thaw_cleanup EXIT
 
-# paused_device: a 64 MiB dm-linear device over a loop device; an
-# uncached read run on it with -vv --interval 0.5; the device suspended
-# (I/O queued in device-mapper) for about 2.5 s, then resumed.
-paused_device() {
-	local what="a paused device (dmsetup suspend)" img=$WORK/dm.img loop t0 t1 stop longest n why=()
+# frozen_fs: an uncached random write run with -vv --interval 0.5 on ext4
+# over a loop device; the filesystem frozen (fsfreeze: every write waits)
+# for about 2.5 s, then thawed. Unlike SIGSTOP, atio's main thread goes on
+# meanwhile, so -vv says that an interval is overdue.
+frozen_fs() {
+	local what="a frozen filesystem (fsfreeze)" mnt=$WORK/mnt t0 t1 stop longest n why=()
 
-	if [ "$(id -u)" -ne 0 ] || ! command -v dmsetup >/dev/null 2>&1 ||
-		! command -v losetup >/dev/null 2>&1; then
-		skip_check "$what" "needs root, dmsetup and losetup"
+	if ! command -v fsfreeze >/dev/null 2>&1; then
+		skip_check "$what" "fsfreeze is not installed"
 		return 0
 	fi
-	truncate -s 64M "$img"
-	loop=$(losetup --find --show "$img" 2>/dev/null) || loop=''
-	if [ -z "$loop" ]; then
-		skip_check "$what" "no loop device here"
+	if ! ext4_loop 128M "$mnt"; then
+		skip_check "$what" "$WHY"
 		return 0
 	fi
-	TEST_LOOPS+=("$loop")
-	DM=atio-intervals-$$
-	if ! dmsetup create "$DM" --table "0 $((64 << 11)) linear $loop 0" 2>/dev/null; then
-		DM=''
-		skip_check "$what" "device-mapper cannot make a device here"
-		return 0
-	fi
+	run_atio --prepare -p 1 -u 32M -f "$mnt/ds"
+	[ "$RC" -eq 0 ] || die "--prepare on the loop device failed: $(cat "$ERR")"
 	: >"$ERR"
-	start_atio --read --rand -p 1 -t 6 -u 64M -f "/dev/mapper/$DM" --uncached --json -vv --interval 0.5
+	start_atio --write --rand -p 1 -t 6 -u 32M -f "$mnt/ds" --uncached --json -vv --interval 0.5
 	n=0
 	while ! grep -q '^atio: [0-9.]* s: ' "$ERR" && [ $n -lt 200 ]; do
 		sleep 0.05
 		n=$((n + 1))
 	done
 	t0=$EPOCHREALTIME
-	dmsetup suspend "$DM"
+	FROZEN=$mnt
+	fsfreeze -f "$mnt"
 	sleep 2.5
-	dmsetup resume "$DM"
+	fsfreeze -u "$mnt"
 	t1=$EPOCHREALTIME
+	FROZEN=''
 	wait_exit 60
-	dmsetup remove "$DM" 2>/dev/null || true
-	DM=''
 	stop=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
 	[ "$RC" -eq 0 ] || why+=("exit $RC")
 	longest=$(jget .timeline.longest_stall_sec)
-	near "$longest" "$stop" 0.10 || why+=("longest stall $longest s, the pause lasted $stop s")
-	verdict "$what: the longest stall ($longest s) is within 10% of the pause ($stop s)" "$OUT"
+	near "$longest" "$stop" 0.10 || why+=("longest stall $longest s, the freeze lasted $stop s")
+	verdict "$what: the longest stall ($longest s) is within 10% of the freeze ($stop s)" "$OUT"
 	expect_match "$what: -vv says an interval is overdue while it lasts" "$ERR" \
 		'^atio: [0-9.]+ s: interval [0-9]+ not closed by 1 of 1 threads: no I/O completed in them since$'
+	adds_up "$what: the intervals still add up"
 }
-paused_device
+frozen_fs
 
 finish
