@@ -181,7 +181,7 @@ int atio_ival_rec_init(struct atio_ival_rec *r, struct atio_stats *st,
 	}
 	/* Room for the expected records up front: no allocation in most runs. */
 	if (expect && (!array_room(&r->s.iv, expect) || !array_room(&r->s.gap, 16) ||
-		       !array_room(&r->s.b, expect * 64)))
+		       !array_room(&r->s.b, expect * 32)))
 		return -ENOMEM;
 	return 0;
 }

@@ -643,12 +643,15 @@ static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 		      : run_inline(w, c, end, false, false, false, false, false);
 }
 
-/* The records a run is likely to close, for --interval's first allocation. */
+/*
+ * The records a run is likely to close, for --interval's first allocation;
+ * a long run's arrays grow when an interval closes, never per I/O.
+ */
 static size_t ival_expect(const struct atio_opts *o)
 {
 	uint64_t n = o->time_ns / o->interval_ns + 2;
 
-	return n > 4096 ? 4096 : (size_t)n;
+	return n > 256 ? 256 : (size_t)n;
 }
 
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
