@@ -89,6 +89,10 @@ Options (each overrides the environment variable named beside it):
   --replace           copy this atio over another version in
                       REMOTE_BINARIES_PATH on the nodes
   --dry-run           print what each node would run; connect to nothing
+  -vv                 every node's atio runs with -vv, and once a second
+                      a line on stderr: the cluster's value in the last
+                      interval each node reported (their sum) and the
+                      slowest node
   --help              print this help
 
 Profiles. at_io (the default): THREADS "1 4 16", FILE_SIZE 16G, TESTS
@@ -449,7 +453,7 @@ parse_args() {
 	ATIO_OPTS=${ATIO_OPTS:-} SSH_OPTS=${SSH_OPTS:-}
 	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-0.5} OVERRUN=${OVERRUN:-60}
 	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
-	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=()
+	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=() VERBOSE=0
 	local opt val h list
 	while [ $# -gt 0 ]; do
 		opt=$1
@@ -457,6 +461,7 @@ parse_args() {
 		--help) usage; exit 0 ;;
 		--dry-run) DRY_RUN=1; shift; continue ;;
 		--replace) REPLACE=1; shift; continue ;;
+		-vv) VERBOSE=2; shift; continue ;;
 		--) shift; HOSTS+=("$@"); break ;;
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
@@ -603,8 +608,15 @@ any_running() {
 # Wait for the jobs; past the instant $1 (microseconds since the epoch; 0:
 # never) stop atio on every node still running and set OVERRAN.
 wait_jobs() {
-	local deadline=$1 i
+	local deadline=$1 i next=0
 	while any_running; do
+		if [ "$VERBOSE" -ge 2 ] && [ "$deadline" != 0 ]; then
+			now_us
+			if [ "$NOW_US" -ge "$next" ]; then
+				[ "$next" = 0 ] || live_line "$JOB_DIR"
+				next=$((NOW_US + 1000000))
+			fi
+		fi
 		if [ "$deadline" != 0 ]; then
 			now_us
 			if [ "$NOW_US" -gt "$deadline" ]; then
@@ -754,12 +766,48 @@ prep_install() {
 	echo "$rc" >"$dir/$i.rc"
 }
 
+# The stderr of a node's atio, file $1, without its ready line and the
+# interval lines of -vv.
+node_err() {
+	grep -av -e '^atio: ready:' -e '^atio: [0-9.]* s: ' "$1" || true
+}
+
+# -vv: one line on stderr from the last interval line (atio -vv) each node
+# of the run in directory $1 has printed: their values in the test's unit
+# added up, and the node with the smallest. A node whose last line says
+# that an interval is overdue (no I/O completed) counts 0, "(stalled)".
+live_line() {
+	local dir=$1 i l v at sum=0 n=0 low="" lowhost="" lownote="" note re stall
+	re="^atio: ([0-9.]+) s: .* ([0-9.]+) $T_UNIT,"
+	stall='^atio: ([0-9.]+) s: interval [0-9]+ not closed'
+	for i in "${!HOSTS[@]}"; do
+		l=$(grep -a '^atio: [0-9.]* s: ' "$dir/$i.err" 2>/dev/null | tail -n 1) || true
+		note=""
+		if [[ $l =~ $re ]]; then
+			at=${BASH_REMATCH[1]} v=${BASH_REMATCH[2]}
+		elif [[ $l =~ $stall ]]; then
+			at=${BASH_REMATCH[1]} v=0 note=" (stalled)"
+		else
+			continue
+		fi
+		sum=$(awk -v a="$sum" -v b="$v" 'BEGIN { printf "%.2f", a + b }')
+		n=$((n + 1))
+		if [ -z "$low" ] || awk -v a="$v" -v b="$low" 'BEGIN { exit !(a < b) }'; then
+			low=$v lowhost=${HOSTS[$i]} lownote=$note
+		fi
+	done
+	[ "$n" -gt 0 ] || return 0
+	printf '%s: %s s: cluster %s %s (%d of %d nodes); slowest %s: %s %s%s\n' "$PROG" "$at" \
+		"$sum" "$T_UNIT" "$n" "${#HOSTS[@]}" "$lowhost" "$low" "$T_UNIT" "$lownote" >&2
+}
+
 # Node job of a run: run remote command $3 with stdin from $4 (the FIFO
 # the start instant comes through, or /dev/null); keep the node's result
 # line, `atio merge --json` of its document (INDEX.m), why it failed, and
 # its JSON record.
 run_job() {
 	local i=$1 dir=$2 cmd=$3 in=$4 rc=0 fd m t v u s e p50 p99 p999 ops bytes why=""
+	local ivals=null stalls=null longest=null
 	# Only the driver holds the FIFOs open for writing: a node not sent an
 	# instant sees its stdin end.
 	for fd in ${IN_FD[@]+"${IN_FD[@]}"}; do exec {fd}>&-; done
@@ -778,7 +826,7 @@ run_job() {
 			*) echo "atio --check failed (exit $rc)" ;;
 			esac >"$dir/$i.why"
 			{ grep -E '^(check|bad|missing):' "$dir/$i.out" | head -n 6
-			  grep -v '^atio: ready:' "$dir/$i.err" | head -n 3; } >>"$dir/$i.why" || true
+			  node_err "$dir/$i.err" | head -n 3; } >>"$dir/$i.why" || true
 		fi
 		echo "$rc" >"$dir/$i.rc"
 		return 0
@@ -789,7 +837,7 @@ run_job() {
 			: >"$dir/$i.ok"
 		else
 			echo "atio --prepare failed (exit $rc)" >"$dir/$i.why"
-			grep -v '^atio: ready:' "$dir/$i.err" | head -n 5 >>"$dir/$i.why" || true
+			node_err "$dir/$i.err" | head -n 5 >>"$dir/$i.why" || true
 		fi
 		echo "$rc" >"$dir/$i.rc"
 		return 0
@@ -812,7 +860,7 @@ run_job() {
 		esac
 		[ ! -e "$dir/$i.notready" ] || why=$(cat "$dir/$i.notready")
 	fi
-	{ [ -z "$why" ] || echo "$why"; grep -v '^atio: ready:' "$dir/$i.err" | head -n 5; } >"$dir/$i.why" || true
+	{ [ -z "$why" ] || echo "$why"; node_err "$dir/$i.err" | head -n 5; } >"$dir/$i.why" || true
 	if [ -z "$why" ]; then
 		json_get s first_start_epoch "$m"
 		json_get e first_end_epoch "$m"
@@ -821,10 +869,16 @@ run_job() {
 		json_get p50 p50 "$m"
 		json_get p99 p99 "$m"
 		json_get p999 p99.9 "$m"
-		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"stderr":%s}\n' \
+		# --interval: the node's value per interval and its stalls.
+		if [[ $m =~ \"interval_values\":(\[[^]]*\]) ]]; then
+			ivals=${BASH_REMATCH[1]}
+			json_get stalls stalls "$m"
+			json_get longest longest_stall_sec "$m"
+		fi
+		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"interval_values":%s,"stalls":%s,"longest_stall_sec":%s,"stderr":%s}\n' \
 			"$(json_str "${HOSTS[$i]}")" "$v" "$u" "$t" "$ops" "$bytes" "$s" "$e" \
 			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
-			"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
+			"$ivals" "$stalls" "$longest" "$(json_lines "$dir/$i.why")" >"$dir/$i.json"
 		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
 		# --verify: say that the node's data checked out, and how much.
 		if [[ $(cat "$dir/$i.out") =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)\} ]]; then
@@ -969,6 +1023,10 @@ launch_run() {
 	atio_args "$1" "$2" "$3"
 	# --check's text output is its node line; everything else reports JSON.
 	[ "$1" = check ] || ARGS+=(--json)
+	# -vv: the nodes' interval lines stream back on their stderr.
+	if [ "$VERBOSE" -ge 2 ] && [ "$5" = 1 ] && [ "$1" != check ]; then
+		ARGS+=(-vv)
+	fi
 	START=null IN_FD=()
 	mkdir "$dir"
 	JOB_PIDS=() JOB_DIR=$dir

@@ -38,6 +38,7 @@ enum {
 	OPT_RATE,
 	OPT_VERIFY,
 	OPT_EXPAND,
+	OPT_INTERVAL,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -73,6 +74,7 @@ static const struct option longopts[] = {
 	{ "rate",       required_argument, NULL, OPT_RATE },
 	{ "verify",     no_argument,       NULL, OPT_VERIFY },
 	{ "expand",     no_argument,       NULL, OPT_EXPAND },
+	{ "interval",   required_argument, NULL, OPT_INTERVAL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -211,6 +213,7 @@ static const char *value_hint(int id)
 	case OPT_IODEPTH: return "number of I/Os in flight per thread";
 	case OPT_MIX: return "percentage of reads, 1 to 99";
 	case OPT_RATE: return "a cap in the unit of the result, e.g. 1000 or 2.5";
+	case OPT_INTERVAL: return "seconds, 0.1 or more, e.g. 1 or 0.5";
 	}
 	return "see --help";
 }
@@ -436,6 +439,15 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);
+	case OPT_INTERVAL:
+		o->interval_text = arg;
+		r = atio_parse_time(arg, &o->interval_ns);
+		if (r || o->interval_ns < ATIO_INTERVAL_MIN_NS)
+			return USAGE("--interval %s: %s", arg, arg[0] == '-' ? "cannot be negative"
+				     : r == -ERANGE ? "too long (at most 366 days)"
+				     : r ? "not a time (seconds, or a number with s, m or h)"
+				     : "shorter than the 0.1 s an interval may be");
+		return 0;
 	case 'h': case OPT_HELP: return ATIO_CLI_HELP;
 	case 'V': case OPT_VERSION: return ATIO_CLI_VERSION;
 	}
@@ -501,6 +513,7 @@ int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
 static const int prepare_refuses[] = {
 	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
 	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE, OPT_EXPAND,
+	OPT_INTERVAL,
 };
 
 /* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
@@ -539,7 +552,7 @@ static int check_sync_prepare(struct atio_opts *o, const struct pstate *st,
 static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
 {
 	static const int timed[] = { 't', 'w', 'q', OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
-				     OPT_SEED, OPT_RATE };
+				     OPT_SEED, OPT_RATE, OPT_INTERVAL };
 	char a[24];
 
 	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++)
@@ -720,6 +733,7 @@ int atio_cli_parse(int argc, char **argv, struct atio_opts *o,
 	*o = (struct atio_opts){
 		.threads = 1, .nfiles = 1, .time_ns = 60 * NS_PER_SEC,
 		.total = 16ULL << 30, .qsync = 1, .iodepth = 1, .thp = true,
+		.interval_ns = NS_PER_SEC,
 	};
 	optind = 0;
 	opterr = 0;

@@ -31,6 +31,7 @@ struct watch {
 	uint64_t sig_ns;           /* CLOCK_MONOTONIC instant of it */
 	const char *phase;         /* what atio is doing, for messages */
 	const char *sig_phase;     /* what it was doing at the first signal */
+	uint64_t tick_ns;          /* wait_threads()' tick period; 0 for a second */
 };
 
 /* One line on stderr, "atio: " first. */
@@ -66,8 +67,8 @@ void take_signal(struct watch *wt);
 
 /*
  * Wait until @count threads have signalled the eventfd, handling signals
- * meanwhile. @tick, when not NULL, is called about once a second with the
- * number of seconds waited so far.
+ * meanwhile. @tick, when not NULL, is called every wt->tick_ns (a second
+ * when 0) with the number of ticks so far.
  */
 void wait_threads(struct watch *wt, unsigned count,
 		  void (*tick)(void *arg, unsigned sec), void *arg);

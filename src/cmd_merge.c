@@ -165,10 +165,15 @@ int merge_main(int argc, char **argv)
 		free(docs);
 		return ATIO_EXIT_USAGE;
 	}
+	if (atio_merge_timeline(&m, docs, (unsigned)n))
+		say("merge: warning: out of memory for the intervals: they are left out");
 	if (json)
 		atio_merge_json(stdout, &m, docs, (unsigned)n);
 	else
 		atio_merge_text(stdout, &m, docs, (unsigned)n);
+	atio_merge_free(&m);
+	for (int i = 0; i < n; i++)
+		atio_merge_doc_free(&docs[i]);
 	free(docs);
 	if (fflush(stdout) != 0) {
 		say("merge: cannot write the result: %s", strerror(errno));

@@ -88,7 +88,8 @@ void wait_threads(struct watch *wt, unsigned count,
 {
 	struct pollfd pfd[2] = { { .fd = wt->sig_fd, .events = POLLIN },
 				 { .fd = wt->done_fd, .events = POLLIN } };
-	uint64_t next = atio_now_ns() + 1000000000u;
+	uint64_t period = wt->tick_ns ? wt->tick_ns : 1000000000u;
+	uint64_t next = atio_now_ns() + period;
 	unsigned done = 0, sec = 0;
 
 	while (done < count) {
@@ -102,7 +103,7 @@ void wait_threads(struct watch *wt, unsigned count,
 		if ((pfd[1].revents & POLLIN) && read(wt->done_fd, &n, sizeof(n)) == sizeof(n))
 			done += (unsigned)n;
 		if (tick && atio_now_ns() >= next) {
-			next += 1000000000u;
+			next += period;
 			tick(arg, ++sec);
 		}
 	}

@@ -254,6 +254,144 @@ static int get_paced(json_t *doc, struct atio_merge_doc *d, const char *name,
 	return 0;
 }
 
+/*
+ * Interval @k of "intervals" into a record of @d->ivals: counts, rates,
+ * and the histograms (each direction's with --mix) read with get_hist(),
+ * so they are checked as the run's are; each must count the interval's ops.
+ */
+static int get_interval(json_t *o, size_t k, struct atio_merge_doc *d, struct atio_hist *h[2],
+			const char *name, struct atio_error *e)
+{
+	struct atio_ival iv = { .docs = 1 };
+	char where[48], sub[512];
+	double dur;
+	uint64_t ops = 0, bytes = 0;
+
+	snprintf(where, sizeof(where), "intervals[%zu].", k);
+	if (!json_is_object(o))
+		return BAD("%s: intervals[%zu]: not an object", name, k);
+	if (get_number(o, where, "duration_sec", &dur, name, e) ||
+	    get_uint(o, where, "ops", &ops, name, e) ||
+	    get_uint(o, where, "bytes", &bytes, name, e) ||
+	    get_uint(o, where, "syncs", &iv.syncs, name, e) ||
+	    get_number(o, where, "value", &iv.value, name, e) ||
+	    get_number(o, where, "mbs", &iv.mbs, name, e) ||
+	    get_number(o, where, "iops", &iv.iops, name, e) ||
+	    get_number(o, where, "syncs_per_sec", &iv.syncs_per_sec, name, e))
+		return -EINVAL;
+	iv.dur_ns = to_u64(dur * 1e9);
+	snprintf(sub, sizeof(sub), "%s: intervals[%zu]", name, k);
+	if (get_hist(o, "latency_ns", h[0], sub, e))
+		return -EINVAL;
+	if (h[0]->count != ops)
+		return BAD("%s: %slatency_ns.count: %llu, but ops is %llu", name, where,
+			   (unsigned long long)h[0]->count, (unsigned long long)ops);
+	iv.ops[0] = ops;
+	iv.bytes[0] = bytes;
+	for (unsigned i = 0; d->mixed && i < ATIO_DIRS; i++) {
+		json_t *x = json_object_get(o, atio_dir_name(i));
+		char dw[64];
+
+		snprintf(dw, sizeof(dw), "%s%s.", where, atio_dir_name(i));
+		snprintf(sub, sizeof(sub), "%s: intervals[%zu].%s", name, k, atio_dir_name(i));
+		if (!json_is_object(x))
+			return BAD("%s: %s%s: missing in a --mix result", name, where,
+				   atio_dir_name(i));
+		if (get_uint(x, dw, "ops", &iv.ops[i], name, e) ||
+		    get_uint(x, dw, "bytes", &iv.bytes[i], name, e) ||
+		    get_hist(x, "latency_ns", h[i], sub, e))
+			return -EINVAL;
+	}
+	if (d->mixed && (iv.ops[0] + iv.ops[1] != ops || iv.bytes[0] + iv.bytes[1] != bytes))
+		return BAD("%s: %sread and write do not add up to its ops and bytes", name, where);
+	return atio_ival_append(d->ivals, &iv, h) ? BAD("%s: out of memory", name) : 0;
+}
+
+/*
+ * --interval: "intervals" and "timeline" when the document has them (atio
+ * before them wrote neither: then d->ivals stays NULL). The intervals must
+ * add up to the result's ops; the stalls are timeline.stall_list.
+ */
+static int get_intervals(json_t *doc, struct atio_merge_doc *d, const char *name,
+			 struct atio_error *e)
+{
+	json_t *a = json_object_get(doc, "intervals"), *t = json_object_get(doc, "timeline");
+	json_t *el, *sl;
+	struct atio_hist *h[2] = { malloc(sizeof(struct atio_hist)),
+				   malloc(sizeof(struct atio_hist)) };
+	double isec;
+	uint64_t ops = 0;
+	size_t k;
+	int ret = 0;
+
+	if (!a && !t)
+		goto out;
+	if (!h[0] || !h[1]) {
+		ret = BAD("%s: out of memory", name);
+		goto out;
+	}
+	if (!json_is_array(a) || !json_is_object(t)) {
+		ret = BAD("%s: intervals and timeline: not an array and an object", name);
+		goto out;
+	}
+	if (get_number(t, "timeline.", "interval_sec", &isec, name, e)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (isec < 0.1 - 1e-9) {
+		ret = BAD("%s: timeline.interval_sec: %g is below 0.1", name, isec);
+		goto out;
+	}
+	d->ivals = malloc(sizeof(*d->ivals));
+	if (!d->ivals) {
+		ret = BAD("%s: out of memory", name);
+		goto out;
+	}
+	atio_ival_series_init(d->ivals, to_u64(isec * 1e9), d->mixed);
+	d->ivals->end_ns = d->st.elapsed_ns;
+	json_array_foreach(a, k, el) {
+		if ((ret = get_interval(el, k, d, h, name, e)) != 0)
+			goto out;
+		ops += atio_ival_get(d->ivals, k)->ops[0] + atio_ival_get(d->ivals, k)->ops[1];
+	}
+	if (ops != d->st.ops) {
+		ret = BAD("%s: intervals: their ops add up to %llu, result.ops is %llu", name,
+			  (unsigned long long)ops, (unsigned long long)d->st.ops);
+		goto out;
+	}
+	sl = json_object_get(t, "stall_list");
+	if (!json_is_array(sl)) {
+		ret = BAD("%s: timeline.stall_list: missing or not an array", name);
+		goto out;
+	}
+	json_array_foreach(sl, k, el) {
+		double from, dur;
+
+		if (get_number(el, "timeline.stall_list[].", "start_sec", &from, name, e) ||
+		    get_number(el, "timeline.stall_list[].", "duration_sec", &dur, name, e)) {
+			ret = -EINVAL;
+			goto out;
+		}
+		if (atio_ival_add_gap(d->ivals, to_u64(from * 1e9), to_u64((from + dur) * 1e9),
+				      true)) {
+			ret = BAD("%s: out of memory", name);
+			goto out;
+		}
+	}
+out:
+	free(h[0]);
+	free(h[1]);
+	return ret;
+}
+
+void atio_merge_doc_free(struct atio_merge_doc *d)
+{
+	if (d->ivals)
+		atio_ival_series_free(d->ivals);
+	free(d->ivals);
+	d->ivals = NULL;
+}
+
 /* Everything but the parsing: @doc is the parsed document. */
 static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 		     struct atio_error *e)
@@ -275,7 +413,8 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	    get_hist(doc, "latency_ns", &d->st.lat, name, e) ||
 	    get_hist(doc, "sync_latency_ns", &d->st.sync_lat, name, e) ||
 	    get_dirs(doc, d, name, e) ||
-	    get_paced(doc, d, name, e))
+	    get_paced(doc, d, name, e) ||
+	    get_intervals(doc, d, name, e))
 		return -EINVAL;
 	return 0;
 }
@@ -311,6 +450,8 @@ static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *
 		return ret;
 	ret = from_json(doc, name, d, e);
 	json_decref(doc);
+	if (ret)
+		atio_merge_doc_free(d);
 	return ret;
 }
 

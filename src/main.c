@@ -48,28 +48,43 @@ static void warn_cache(const struct atio_opts *o)
 struct progress {
 	const struct atio_opts *o;
 	struct atio_worker *w;
-	uint64_t ops, bytes, syncs;
+	const struct atio_ival_series *const *ivs; /* [threads]: each worker's series */
+	uint64_t start_ns;         /* the measured start, once the threads go */
+	size_t printed;            /* intervals printed */
+	bool waiting, done;
 };
 
-/* -vv: one line a second on stderr, from the workers' relaxed counters. */
+/*
+ * -vv: the line of each interval every thread has closed (each publishes
+ * its count with a release store), from the same records as the JSON.
+ * When the next one is overdue by a whole interval, one line says which
+ * threads have not closed it: they have completed nothing since.
+ */
 static void progress_tick(void *arg, unsigned sec)
 {
 	struct progress *pg = arg;
-	uint64_t ops = 0, bytes = 0, syncs = 0;
+	size_t ready = SIZE_MAX;
+	unsigned late = 0;
+	char line[256];
+	uint64_t now = atio_now_ns();
 
-	for (unsigned i = 0; i < pg->o->threads; i++) {
-		ops += __atomic_load_n(&pg->w[i].st.ops, __ATOMIC_RELAXED);
-		bytes += __atomic_load_n(&pg->w[i].st.bytes, __ATOMIC_RELAXED);
-		syncs += __atomic_load_n(&pg->w[i].st.syncs, __ATOMIC_RELAXED);
+	(void)sec;
+	for (unsigned i = 0; i < pg->o->threads; i++)
+		if (atio_ival_rec_closed(&pg->w[i].iv) < ready)
+			ready = atio_ival_rec_closed(&pg->w[i].iv);
+	for (; pg->printed < ready; pg->printed++, pg->waiting = false) {
+		atio_ival_live_line(line, sizeof(line), pg->ivs, pg->o->threads, pg->printed);
+		say("%s", line);
 	}
-	/* Counters restart after the warm-up; never print a negative step. */
-	if (ops < pg->ops || bytes < pg->bytes || syncs < pg->syncs)
-		pg->ops = pg->bytes = pg->syncs = 0;
-	say("%u s: %.2f MB/s, %" PRIu64 " IOPS, %" PRIu64 " sync/s", sec,
-	    atio_mib(bytes - pg->bytes), ops - pg->ops, syncs - pg->syncs);
-	pg->ops = ops;
-	pg->bytes = bytes;
-	pg->syncs = syncs;
+	for (unsigned i = 0; i < pg->o->threads; i++)
+		late += atio_ival_rec_closed(&pg->w[i].iv) == ready;
+	if (!pg->done && !pg->waiting && now > pg->start_ns &&
+	    now - pg->start_ns > (pg->printed + 2) * pg->o->interval_ns) {
+		say("%.1f s: interval %zu not closed by %u of %u threads: no I/O completed in "
+		    "them since", (double)(now - pg->start_ns) / 1e9, pg->printed + 1, late,
+		    pg->o->threads);
+		pg->waiting = true;
+	}
 }
 
 /*
@@ -150,7 +165,8 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	const struct atio_opts *o = sh->opts;
 	unsigned started = 0;
 	uint64_t measure, last_end = 0, mono, real;
-	struct progress pg = { .o = o, .w = w };
+	struct progress pg = { .o = o, .w = w,
+		.ivs = (const struct atio_ival_series **)res->thread_ivals };
 	int64_t start_at = o->start_at_ns;
 	int ret = 0;
 
@@ -201,11 +217,16 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 		wait_realtime(wt, (uint64_t)start_at);
 	}
 	sh->start_ns = atio_now_ns();
+	pg.start_ns = sh->start_ns + o->warmup_ns;
 	pthread_barrier_wait(&sh->go);
 
+	wt->tick_ns = o->interval_ns < 1000000000u ? o->interval_ns : 1000000000u;
 	wait_threads(wt, o->threads, o->verbose >= 2 ? progress_tick : NULL, &pg);
 	for (unsigned i = 0; i < o->threads; i++)
 		pthread_join(w[i].thread, NULL);
+	pg.done = true;
+	if (o->verbose >= 2 && !ret)
+		progress_tick(&pg, 0);
 	pthread_barrier_destroy(&sh->ready);
 	pthread_barrier_destroy(&sh->go);
 	if (ret)
@@ -227,6 +248,8 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 	real = realtime_ns();
 	res->wall_start = ns_to_ts(real - (mono - measure));
 	res->wall_end = ns_to_ts(real - (mono - (last_end > measure ? last_end : measure)));
+	if (atio_report_timeline(res))
+		say("warning: out of memory for the intervals: they are left out");
 	return ret;
 }
 static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
@@ -283,7 +306,10 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 			atio_dir_stats_init(dir);
 		res.dir = dir;
 	}
-	if (!w || !per || (o->mode == ATIO_MODE_MIX && !dir)) {
+	res.thread_ivals = calloc(o->threads, sizeof(*res.thread_ivals));
+	for (unsigned i = 0; w && res.thread_ivals && i < o->threads; i++)
+		res.thread_ivals[i] = &w[i].iv.s;
+	if (!w || !per || (o->mode == ATIO_MODE_MIX && !dir) || !res.thread_ivals) {
 		say("out of memory for %u threads", o->threads);
 		status = ATIO_EXIT_FAIL;
 		goto out;
@@ -328,6 +354,8 @@ out:
 		    o->path);
 	for (unsigned i = 0; w && i < o->threads; i++)
 		atio_worker_teardown(&w[i]);
+	atio_report_timeline_free(&res);
+	free(res.thread_ivals);
 	free(w);
 	free(per);
 	free(dir);

@@ -6,7 +6,9 @@
  * merges the threads of one run, so merging the documents of N nodes gives
  * the histogram one recorder of all their values would have held.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atio/json.h"
@@ -20,6 +22,46 @@ void atio_merge_init(struct atio_merge *m)
 	memset(m, 0, sizeof(*m));
 	atio_stats_init(&m->total);
 	atio_dir_stats_init(m->dir);
+}
+
+int atio_merge_timeline(struct atio_merge *m, const struct atio_merge_doc *docs, unsigned n)
+{
+	const struct atio_ival_series **in = calloc(n ? n : 1, sizeof(*in));
+	uint64_t end = 0;
+	int ret;
+
+	if (!in)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		if (!docs[i].ivals || docs[i].ivals->interval_ns != docs[0].ivals->interval_ns) {
+			free(in);
+			return 0;
+		}
+		in[i] = docs[i].ivals;
+		if (in[i]->end_ns > end)
+			end = in[i]->end_ns;
+	}
+	m->timeline = n ? malloc(sizeof(*m->timeline)) : NULL;
+	if (!m->timeline) {
+		free(in);
+		return n ? -ENOMEM : 0;
+	}
+	atio_ival_series_init(m->timeline, in[0]->interval_ns, m->mixed);
+	m->timeline->merged = true;
+	ret = atio_ival_merge(m->timeline, (const struct atio_ival_series *const *)in, n, end,
+			      true);
+	free(in);
+	if (ret)
+		atio_merge_free(m);
+	return ret;
+}
+
+void atio_merge_free(struct atio_merge *m)
+{
+	if (m->timeline)
+		atio_ival_series_free(m->timeline);
+	free(m->timeline);
+	m->timeline = NULL;
 }
 
 /* Widen [lo, hi] to take @x in; a run that never began (0) counts not. */
@@ -125,6 +167,8 @@ void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merg
 		text_latency(f, "service", &t->service, m->ndocs);
 	if (t->syncs > 0)
 		text_latency(f, "sync latency", &t->sync_lat, m->ndocs);
+	if (m->timeline)
+		atio_ival_text(f, m->timeline, m->unit);
 	fprintf(f, "io: %" PRIu64 " ops, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
 		t->ops, t->bytes, atio_mib(t->bytes), t->syncs);
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n", (double)t->cpu_user_ns / 1e9,
@@ -159,6 +203,20 @@ static void json_hist(struct atio_json *j, const char *key, const struct atio_hi
 	atio_json_uint(j, "p99.9", atio_hist_percentile(h, 99.9));
 	atio_json_uint(j, "max", empty ? 0 : h->max);
 	atio_json_object_end(j);
+}
+
+/* A document's rate per interval and its stalls, in documents_merged[]. */
+static void json_doc_intervals(struct atio_json *j, const struct atio_ival_series *s)
+{
+	struct atio_ival_summary sum;
+
+	atio_ival_summarise(s, &sum);
+	atio_json_array_begin(j, "interval_values");
+	for (size_t k = 0; k < atio_ival_count(s); k++)
+		atio_json_double(j, NULL, atio_ival_get(s, k)->value);
+	atio_json_array_end(j);
+	atio_json_uint(j, "stalls", sum.stalls);
+	atio_json_double(j, "longest_stall_sec", (double)sum.longest_ns / 1e9);
 }
 
 void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
@@ -201,6 +259,10 @@ void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merg
 	}
 	if (t->service.count > 0)
 		json_hist(&j, "service_latency_ns", &t->service);
+	if (m->timeline) {
+		atio_ival_json(&j, "intervals", m->timeline, true);
+		atio_ival_json_timeline(&j, m->timeline);
+	}
 	atio_json_array_begin(&j, "documents_merged");
 	for (unsigned i = 0; i < n; i++) {
 		atio_json_object_begin(&j, NULL);
@@ -214,6 +276,8 @@ void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merg
 		atio_json_uint(&j, "ops", docs[i].st.ops);
 		atio_json_uint(&j, "bytes", docs[i].st.bytes);
 		atio_json_uint(&j, "syncs", docs[i].st.syncs);
+		if (docs[i].ivals)
+			json_doc_intervals(&j, docs[i].ivals);
 		atio_json_object_end(&j);
 	}
 	atio_json_array_end(&j);

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "atio/expand.h"
+#include "atio/interval.h"
 #include "atio/json.h"
 #include "atio/report.h"
 #include "atio/sysinfo.h"
@@ -374,6 +375,8 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	}
 	if (t->syncs > 0)
 		put_latency(f, "sync latency", &t->sync_lat);
+	if (r->timeline)
+		atio_ival_text(f, r->timeline, atio_unit_name(o));
 	if (o->verify)
 		fprintf(f, "verify: every block read checked against its stamps: %.2f MiB, "
 			"none bad\n", atio_mib(t->bytes));
@@ -478,6 +481,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 		atio_json_object_end(j);
 	}
 	atio_json_bool(j, "verify", o->verify);
+	atio_json_double(j, "interval_sec", ns_to_sec(o->interval_ns));
 	/* --expand: files grow from zero to expand_max_size, then start again. */
 	atio_json_bool(j, "expand", o->mode == ATIO_MODE_EXPAND);
 	if (o->mode == ATIO_MODE_EXPAND)
@@ -647,6 +651,8 @@ static void json_thread(struct atio_json *j, const struct atio_result *r, unsign
 	json_hist(j, "latency_ns", &s->lat, false);
 	if (r->opts->rate > 0)
 		json_hist(j, "service_latency_ns", &s->service, false);
+	if (r->timeline)
+		atio_ival_json(j, "intervals", r->thread_ivals[id], false);
 	atio_json_object_end(j);
 }
 
@@ -700,6 +706,10 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		atio_json_bool(&j, "ok", true);
 		atio_json_uint(&j, "bytes_checked", r->total.bytes);
 		atio_json_object_end(&j);
+	}
+	if (r->timeline && !r->nothing_measured) {
+		atio_ival_json(&j, "intervals", r->timeline, true);
+		atio_ival_json_timeline(&j, r->timeline);
 	}
 	atio_json_array_begin(&j, "threads");
 	for (unsigned i = 0; r->threads && !r->nothing_measured && i < r->nthreads; i++)

@@ -48,6 +48,9 @@
  * append in flight has completed (the file's end is then final), truncates
  * the file to zero and goes on. Appends in flight at depth land at
  * increasing offsets; the file grows as they complete.
+ * --interval. A latency is recorded in the current interval's histogram,
+ * and each completion's timestamp goes to atio_ival_seen() first, which
+ * closes the interval when the timestamp is past its end (src/interval.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -231,7 +234,10 @@ static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bo
 			return fail(w, &r, r.res);
 	}
 	if (timed) {
-		atio_hist_record(&w->st.sync_lat, atio_ticks_to_ns(atio_ticks() - t0));
+		uint64_t t1 = atio_ticks();
+
+		atio_ival_seen(&w->iv, t1, 0);
+		atio_hist_record(&w->st.sync_lat, atio_ticks_to_ns(t1 - t0));
 		__atomic_store_n(&w->st.syncs, w->st.syncs + 1, __ATOMIC_RELAXED);
 	}
 	return 0;
@@ -291,8 +297,10 @@ static inline void expand_grow(struct atio_worker *w, unsigned s, uint64_t len)
 }
 
 /*
- * Count a completed read or write; with @mixing in its direction too,
- * whose histogram alone takes the latency (see the top of this file).
+ * Count a completed read or write; with @mixing in its direction too.
+ * The latency goes to the current interval's histogram (the direction's
+ * with @mixing), which is folded into the run's when the interval closes
+ * (src/interval.c); the caller has called atio_ival_seen() first.
  */
 static inline __attribute__((always_inline)) void
 account(struct atio_worker *w, uint64_t lat, uint64_t bytes, enum atio_req_op op,
@@ -301,11 +309,11 @@ account(struct atio_worker *w, uint64_t lat, uint64_t bytes, enum atio_req_op op
 	if (mixing) {
 		struct atio_dir_stats *d = &w->dir[op];
 
-		atio_hist_record(&d->lat, lat);
+		atio_hist_record(w->iv.cur[op], lat);
 		d->ops++;
 		d->bytes += bytes;
 	} else {
-		atio_hist_record(&w->st.lat, lat);
+		atio_hist_record(w->iv.cur[0], lat);
 	}
 	__atomic_store_n(&w->st.ops, w->st.ops + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->st.bytes, w->st.bytes + bytes, __ATOMIC_RELAXED);
@@ -406,6 +414,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 			trace(w, r, atio_ticks_to_ns(t1 - t0));
 		if (r->res != (int64_t)r->len)
 			return fail(w, r, r->res);
+		atio_ival_seen(&w->iv, t1, pacing ? t0 : 0);
 		if (pacing)
 			account_paced(w, atio_ticks_to_ns(t1 - due), atio_ticks_to_ns(t1 - t0),
 				      r->len, r->op, mixing);
@@ -555,6 +564,8 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 		if (n < 0)
 			return fail(w, w->batch[0], n);
 		t = atio_ticks();
+		if (n > 0)
+			atio_ival_seen(&w->iv, t, pacing ? w->done[0]->issued : 0);
 		for (int i = 0; i < n; i++) {
 			struct atio_req *r = w->done[i];
 			uint64_t lat = atio_ticks_to_ns(t - r->issued);
@@ -632,6 +643,17 @@ static int run_until(struct atio_worker *w, struct cursor *c, uint64_t end_ns)
 		      : run_inline(w, c, end, false, false, false, false, false);
 }
 
+/*
+ * The records a run is likely to close, for --interval's first allocation;
+ * a long run's arrays grow when an interval closes, never per I/O.
+ */
+static size_t ival_expect(const struct atio_opts *o)
+{
+	uint64_t n = o->time_ns / o->interval_ns + 2;
+
+	return n > 256 ? 256 : (size_t)n;
+}
+
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
 {
 	struct atio_dataset *ds = sh->ds;
@@ -661,7 +683,9 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 		w->read_below = (uint64_t)(((unsigned __int128)sh->opts->mix << 64) / 100);
 	}
 	if (!w->fds || !w->reqs || !w->done || !w->spare || !w->batch ||
-	    (sh->opts->mode == ATIO_MODE_MIX && !w->dir))
+	    (sh->opts->mode == ATIO_MODE_MIX && !w->dir) ||
+	    atio_ival_rec_init(&w->iv, &w->st, w->dir, sh->opts->interval_ns,
+			       ival_expect(sh->opts)))
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
 				      "out of memory for thread %u", id);
 
@@ -780,6 +804,7 @@ void *atio_worker_main(void *arg)
 		if (quit)
 			goto out;
 	}
+	atio_ival_rec_start(&w->iv, start);
 	end = start + o->time_ns;
 	user0 = thread_cpu_ns(&sys0);
 	/*
@@ -796,6 +821,8 @@ void *atio_worker_main(void *arg)
 		w->end_ns = atio_pace_idle(end, &sh->stop) && w->end_ns < end ? end
 										 : atio_now_ns();
 	user1 = thread_cpu_ns(&sys1);
+	/* An idle --rate thread had nothing in flight at its end. */
+	atio_ival_rec_finish(&w->iv, w->end_ns, !c.idle);
 	if (w->dir)
 		atio_dir_stats_fold(&w->st, w->dir);
 	w->st.elapsed_ns = w->end_ns - start;
@@ -821,6 +848,7 @@ void atio_worker_teardown(struct atio_worker *w)
 	free(w->dir);
 	free(w->vks);
 	atio_keystream_end(&w->vctx);
+	atio_ival_rec_free(&w->iv);
 	w->vks = NULL;
 	w->dir = NULL;
 	w->mix_rbuf = NULL;

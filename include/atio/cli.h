@@ -45,6 +45,7 @@ enum atio_unit {
 #define ATIO_MAX_QSYNC     (1u << 20)
 #define ATIO_DIRECT_ALIGN  4096ULL
 #define ATIO_MAX_IODEPTH   65536u
+#define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
 
 struct atio_opts {
 	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
@@ -93,6 +94,8 @@ struct atio_opts {
 	const char *rate_text;     /* N as given, for the command line; NULL if none */
 	double rate_interval_ns;   /* one thread's time between two scheduled I/Os */
 	bool verify;               /* --verify: check every block read against its stamp */
+	uint64_t interval_ns;      /* --interval: the length of an interval, 1 s by default */
+	const char *interval_text; /* as given; NULL for the default */
 };
 
 enum atio_cli_action {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "atio/error.h"
+#include "atio/interval.h"
 #include "atio/stats.h"
 
 #define ATIO_MERGE_UNIT_LEN 16
@@ -39,6 +40,8 @@ struct atio_merge_doc {
 	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* as the document has them */
 	/* --rate */
 	double target;             /* result.target, 0 when the run had no cap */
+	/* --interval: its intervals and stalls; NULL for a document without (older atio) */
+	struct atio_ival_series *ivals;
 };
 
 /* The documents merged so far. */
@@ -57,6 +60,8 @@ struct atio_merge {
 	/* --rate */
 	double target;             /* the documents' caps summed */
 	unsigned ntargets;         /* documents that had one */
+	/* The cluster's intervals (atio_merge_timeline()), NULL without. */
+	struct atio_ival_series *timeline;
 };
 
 /*
@@ -77,6 +82,21 @@ int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_erro
  */
 int atio_merge_read_string(const char *text, const char *name, struct atio_merge_doc *d,
 			   struct atio_error *e);
+
+/* Free what atio_merge_read() allocated in @d. */
+void atio_merge_doc_free(struct atio_merge_doc *d);
+
+/*
+ * The cluster's intervals: the @n documents' intervals summed index by
+ * index (counts and rates add, histograms merge), and its stalls, the
+ * spans in which no document completed anything, into m->timeline. Only
+ * when every document has intervals, all of one length; otherwise
+ * m->timeline stays NULL and 0 is returned. Returns 0 or -ENOMEM.
+ */
+int atio_merge_timeline(struct atio_merge *m, const struct atio_merge_doc *docs, unsigned n);
+
+/* Free m->timeline. */
+void atio_merge_free(struct atio_merge *m);
 
 /* Start an empty merge. */
 void atio_merge_init(struct atio_merge *m);

@@ -17,6 +17,8 @@
 #include "atio/cli.h"
 #include "atio/stats.h"
 
+struct atio_ival_series;
+
 struct atio_result {
 	const struct atio_opts *opts;
 	const char *version;
@@ -32,7 +34,22 @@ struct atio_result {
 	bool nothing_measured;     /* interrupted before the measured time began */
 	/* --mix */
 	const struct atio_dir_stats *dir; /* [ATIO_DIRS]: reads, writes; NULL otherwise */
+	/* --interval */
+	struct atio_ival_series **thread_ivals; /* [opts->threads]: each thread's, or NULL */
+	struct atio_ival_series *timeline; /* their merge (atio_report_timeline()), or NULL */
 };
+
+struct atio_ival_series;
+
+/*
+ * Merge the threads' intervals into r->timeline over r->elapsed_ns and
+ * set every interval's rates in the result's unit (src/interval_report.c).
+ * Returns 0, or -ENOMEM with r->timeline NULL.
+ */
+int atio_report_timeline(struct atio_result *r);
+
+/* Free r->timeline. */
+void atio_report_timeline_free(struct atio_result *r);
 
 /*
  * The reported value: MB/s (2^20 bytes), IOPS, or syncs per second for

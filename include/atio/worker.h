@@ -17,6 +17,7 @@
 #include "atio/dataset.h"
 #include "atio/engine.h"
 #include "atio/error.h"
+#include "atio/interval.h"
 #include "atio/pool.h"
 #include "atio/prng.h"
 #include "atio/stats.h"
@@ -64,6 +65,7 @@ struct atio_worker {
 	struct atio_error err;
 	struct atio_stats st;
 	uint64_t end_ns;           /* CLOCK_MONOTONIC end of the measured time */
+	struct atio_ival_rec iv;   /* --interval: the current interval and the series */
 
 	/* --mix */
 	struct atio_dir_stats *dir;  /* [ATIO_DIRS]: reads, writes; NULL in other modes */

@@ -316,7 +316,7 @@ if [ "$extracted" = 1 ] && [ -r "$BASH_COMPLETION" ]; then
 	expect_completion "atio-parallel.sh root@n: user@host" "root@node1.example, root@node2.example" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh root@n
 	# Every option the driver's --help names is completed.
-	opts=$("$WORK/root/usr/bin/atio-parallel.sh" --help | grep -oE '^  (-[a-z]|--[a-z-]+)' |
+	opts=$("$WORK/root/usr/bin/atio-parallel.sh" --help | grep -oE '^  (-[a-z]+|--[a-z-]+)' |
 		tr -d ' ' | LC_ALL=C sort | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n/, /g')
 	expect_completion "atio-parallel.sh -: every option of its --help" "$opts" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh -

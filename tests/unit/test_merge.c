@@ -17,6 +17,7 @@
 
 #include "atio/cli.h"
 #include "atio/hist.h"
+#include "atio/interval.h"
 #include "atio/merge.h"
 #include "atio/report.h"
 #include "atio/stats.h"
@@ -452,6 +453,129 @@ static void test_merge_mix(void **state)
 	free(m);
 }
 
+/*
+ * --interval: each node's intervals (a missing last one on one node) and
+ * its stalls, written by atio_report_json() and read back, merge index by
+ * index into what one recorder of every value holds per interval; the
+ * cluster's stall is the span in which no node completed anything; a
+ * document without intervals merges with none.
+ */
+#define IVALS 5
+
+static void test_merge_intervals(void **state)
+{
+	struct node *n = calloc(NODES, sizeof(*n));
+	struct atio_merge_doc *d = calloc(NODES, sizeof(*d));
+	struct atio_merge *m = calloc(1, sizeof(*m));
+	struct atio_hist *all = calloc(IVALS, sizeof(*all)), *h = malloc(sizeof(*h));
+	struct atio_ival_series *s = calloc(NODES, sizeof(*s));
+	struct atio_error e = { 0 };
+	uint64_t ops[IVALS] = { 0 }, x = 88172645463325252ULL;
+	double values[IVALS] = { 0 };
+	const struct atio_ival_gap *g;
+	char *text;
+
+	(void)state;
+	assert_true(n && d && m && all && h && s);
+	atio_merge_init(m);
+	for (unsigned k = 0; k < IVALS; k++)
+		atio_hist_init(&all[k]);
+	for (unsigned i = 0; i < NODES; i++) {
+		unsigned count = i == NODES - 1 ? IVALS - 1 : IVALS;
+		struct atio_ival_series *one = &s[i];
+		struct atio_hist *hh[ATIO_DIRS] = { h, NULL };
+		char name[32];
+
+		node_init(&n[i], i, 0, false);
+		n[i].o.interval_ns = NS;
+		atio_ival_series_init(one, NS, false);
+		for (unsigned k = 0; k < count; k++) {
+			struct atio_ival iv = { .dur_ns = NS, .docs = 1 };
+
+			atio_hist_init(h);
+			for (unsigned v = 0; v < 1000 + i * 100 + k * 10; v++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				atio_hist_record(h, 500 + x % (5000000 >> (x % 7)));
+				atio_hist_record(&all[k], 500 + x % (5000000 >> (x % 7)));
+			}
+			iv.ops[0] = h->count;
+			iv.bytes[0] = h->count * 4096;
+			ops[k] += h->count;
+			n[i].th.ops += h->count;
+			n[i].th.bytes += h->count * 4096;
+			atio_hist_merge(&n[i].th.lat, h);
+			assert_int_equal(atio_ival_append(one, &iv, hh), 0);
+		}
+		/* Every node quiet over [2.2, 4] s at least; node 1 alone earlier. */
+		if (i == 1)
+			assert_int_equal(atio_ival_add_gap(one, NS / 10, 3 * NS / 2, true), 0);
+		assert_int_equal(atio_ival_add_gap(one, i ? 22 * NS / 10 : 2 * NS,
+						   i ? 45 * NS / 10 : 4 * NS, true), 0);
+		one->end_ns = count * NS;
+		n[i].th.elapsed_ns = one->end_ns;
+		n[i].r.elapsed_ns = one->end_ns;
+		atio_stats_init(&n[i].r.total);
+		atio_stats_merge(&n[i].r.total, &n[i].th);
+		n[i].r.thread_ivals = &one;
+		assert_int_equal(atio_report_timeline(&n[i].r), 0);
+		for (unsigned k = 0; k < count; k++)
+			values[k] += atio_ival_get(n[i].r.timeline, k)->value;
+		text = to_json(&n[i].r);
+		snprintf(name, sizeof(name), "node%u.json", i);
+		assert_int_equal(atio_merge_read_string(text, name, &d[i], &e), 0);
+		free(text);
+		assert_non_null(d[i].ivals);
+		assert_int_equal(atio_ival_count(d[i].ivals), count);
+		assert_int_equal(atio_merge_add(m, &d[i], &e), 0);
+		atio_report_timeline_free(&n[i].r);
+	}
+	assert_int_equal(atio_merge_timeline(m, d, NODES), 0);
+	assert_non_null(m->timeline);
+	assert_int_equal(atio_ival_count(m->timeline), IVALS);
+	for (unsigned k = 0; k < IVALS; k++) {
+		const struct atio_ival *iv = atio_ival_get(m->timeline, k);
+
+		assert_int_equal(iv->ops[0], ops[k]);
+		assert_int_equal(iv->bytes[0], ops[k] * 4096);
+		assert_int_equal(iv->docs, k == IVALS - 1 ? NODES - 1 : NODES);
+		/* Rates add: the sum of the documents' values, as they hold them. */
+		assert_true(iv->value == values[k]);
+		atio_hist_init(h);
+		atio_ival_hist_add(h, m->timeline, iv, ATIO_DIRS);
+		hist_equal(h, &all[k]);
+	}
+	/* The cluster stall: [2.2, 4] s, where no node completed anything. */
+	assert_int_equal(m->timeline->gap.n, 1);
+	g = m->timeline->gap.p;
+	assert_int_equal(g[0].from, 22 * NS / 10);
+	assert_int_equal(g[0].to, 4 * NS);
+	assert_true(atio_ival_stalled(m->timeline, 2) == false); /* it had I/O */
+
+	/* A document without intervals (an older atio): merged, no timeline. */
+	atio_merge_free(m);
+	node_init(&n[0], 0, 1000, false);
+	n[0].o.interval_ns = NS;
+	text = to_json(&n[0].r);
+	atio_merge_doc_free(&d[0]);
+	assert_int_equal(atio_merge_read_string(text, "old.json", &d[0], &e), 0);
+	free(text);
+	assert_null(d[0].ivals);
+	assert_int_equal(atio_merge_timeline(m, d, NODES), 0);
+	assert_null(m->timeline);
+	for (unsigned i = 0; i < NODES; i++) {
+		atio_merge_doc_free(&d[i]);
+		atio_ival_series_free(&s[i]);
+	}
+	free(n);
+	free(d);
+	free(m);
+	free(all);
+	free(h);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_merge_capped),
 		cmocka_unit_test(test_merge_bad),
 		cmocka_unit_test(test_merge_mix),
+		cmocka_unit_test(test_merge_intervals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
