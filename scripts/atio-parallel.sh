@@ -875,10 +875,14 @@ run_job() {
 			json_get stalls stalls "$m"
 			json_get longest longest_stall_sec "$m"
 		fi
-		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"interval_values":%s,"stalls":%s,"longest_stall_sec":%s,"stderr":%s}\n' \
+		# What the node ran on, as its atio says it (kernel, device, filesystem).
+		system=null fs=null
+		[[ $(cat "$dir/$i.out") =~ \"system\":(\{[^{}]*\}) ]] && system=${BASH_REMATCH[1]}
+		json_get fs filesystem "$(cat "$dir/$i.out")"
+		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"interval_values":%s,"stalls":%s,"longest_stall_sec":%s,"system":%s,"filesystem":%s,"stderr":%s}\n' \
 			"$(json_str "${HOSTS[$i]}")" "$v" "$u" "$t" "$ops" "$bytes" "$s" "$e" \
 			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
-			"$ivals" "$stalls" "$longest" "$(json_lines "$dir/$i.why")" >"$dir/$i.json"
+			"$ivals" "$stalls" "$longest" "$system" "$fs" "$(json_lines "$dir/$i.why")" >"$dir/$i.json"
 		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
 		# --verify: say that the node's data checked out, and how much.
 		if [[ $(cat "$dir/$i.out") =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)\} ]]; then

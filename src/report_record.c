@@ -149,9 +149,9 @@ static void walk(struct rows *t, unsigned doc, const char *path, json_t *v, int 
 }
 
 /*
- * A driver's nodes, from its iterations: each node entry that holds a
- * "system" or "settings" object (a node's own document) adds them under
- * "node HOST", once per host.
+ * A driver's nodes, from its iterations: each node record's "system"
+ * object (kernel, host name, device), "filesystem" and "atio" go under
+ * "node HOST", the same rows however many iterations repeat them.
  */
 static void driver_nodes(struct rows *t, unsigned doc, json_t *d)
 {
@@ -168,6 +168,9 @@ static void driver_nodes(struct rows *t, unsigned doc, json_t *d)
 			snprintf(sub, sizeof(sub), "node %s.system", host ? host : "?");
 			if (json_is_object(json_object_get(node, "system")))
 				walk(t, doc, sub, json_object_get(node, "system"), 1);
+			snprintf(sub, sizeof(sub), "node %s.filesystem", host ? host : "?");
+			if (json_is_string(json_object_get(node, "filesystem")))
+				walk(t, doc, sub, json_object_get(node, "filesystem"), 1);
 			snprintf(sub, sizeof(sub), "node %s.atio", host ? host : "?");
 			if (json_is_object(json_object_get(node, "atio")))
 				walk(t, doc, sub, json_object_get(node, "atio"), 1);

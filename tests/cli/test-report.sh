@@ -294,6 +294,15 @@ else
 		'Sequential read<tspan[^>]*>2 threads</tspan>|seqread<tspan[^>]*>2 threads</tspan>'
 	expect_match "the driver: its record names its nodes" "$WORK/driver.dom" \
 		'<td class="k">nodes\[1\]\.host</td><td class="k">node2</td>'
+	# Each node's system as its atio said it: this kernel, the nodes'
+	# filesystem.
+	kernel=$(uname -sr)
+	for n in node1 node2; do
+		expect_match "the driver: its record has $n's kernel" "$WORK/driver.dom" \
+			"<td class=\"k\">node $n\.system\.kernel</td><td class=\"k\">${kernel//./\\.} "
+		expect_match "the driver: its record has $n's filesystem" "$WORK/driver.dom" \
+			"<td class=\"k\">node $n\.filesystem</td><td class=\"k\">[a-z0-9]+</td>"
+	done
 	n=$(gen intervals "$WORK/driver.json")
 	if [ "$n" -eq 0 ]; then
 		expect_match "the driver without intervals: the page says no time series was recorded" \
