@@ -35,6 +35,8 @@
 #include "atio/clock.h"
 #include "atio/dataset.h"
 #include "atio/engine.h"
+#include "atio/genmap.h"
+#include "atio/journal.h"
 #include "atio/merge.h"
 #include "atio/node.h"
 #include "atio/pool.h"
@@ -204,18 +206,24 @@ static int check_memory(unsigned o_threads, unsigned n, uint64_t each, const cha
 			      o_threads, what, n, atio_mib(need), atio_mib(each), atio_mib(avail));
 }
 
-/* The run's buffers: a write pool a thread (atio/pool.h), or a read buffer per I/O. */
+/*
+ * The run's buffers: a write pool a thread (atio/pool.h), or a read buffer
+ * per I/O; with --verify on writes, the generation map (atio/genmap.h).
+ */
 static int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
 {
+	uint64_t v = atio_genmap_bytes(o);
+
 	if (o->mode == ATIO_MODE_READ)
 		return check_memory(o->threads, o->threads, o->bs * depth,
 				    "read buffers (one per I/O in flight)", e);
 	if (o->mode == ATIO_MODE_MIX)
 		return check_memory(o->threads, o->threads,
-				    atio_pool_bytes(o->bs, depth) + 4096 + o->bs * depth,
-				    "write pools and read buffers", e);
-	return check_memory(o->threads, o->threads, atio_pool_bytes(o->bs, depth),
-			    "write pools", e);
+				    atio_pool_bytes(o->bs, depth) + 4096 + o->bs * depth + v,
+				    v ? "write pools, read buffers and --verify's maps"
+				      : "write pools and read buffers", e);
+	return check_memory(o->threads, o->threads, atio_pool_bytes(o->bs, depth) + v,
+			    v ? "write pools and --verify's maps" : "write pools", e);
 }
 
 struct fill_arg {
@@ -287,7 +295,8 @@ static int empty_files(struct atio_dataset *ds, const struct atio_opts *o,
  * what the survey found in @fs, the fill's time in @fill_ns.
  */
 static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
-		   struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_error *e)
+		   struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_journal *jn,
+		   struct atio_error *e)
 {
 	struct atio_fill_stats fs = { 0 };
 	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
@@ -299,6 +308,9 @@ static int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct wa
 	*fill_ns = 0;
 	ret = atio_dataset_survey(ds, o, &fs, e);
 	*out = fs;
+	/* Before anything is written: a journal begins, or an old one goes. */
+	if (!ret && ds->lock.exclusive)
+		ret = atio_journal_begin(jn, ds, o, e);
 	if (ret)
 		return ret;
 	if (o->mode == ATIO_MODE_EXPAND)
@@ -550,6 +562,26 @@ static int fail(const struct atio_error *e)
 	return e->exit ? e->exit : ATIO_EXIT_FAIL;
 }
 
+/*
+ * --verify on writes, after the run: read back every block written, one
+ * thread per load thread, while watching for signals (atio/readback.h).
+ */
+static int read_back(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
+		     struct atio_readback *rb, struct atio_error *e)
+{
+	unsigned n = sh->opts->threads, started;
+	pthread_t *th = calloc(n, sizeof(*th));
+
+	if (!th)
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	wt->phase = "while reading back";
+	started = atio_readback_start(w, n, th, e);
+	wait_threads(wt, started, NULL, NULL);
+	atio_readback_finish(w, n, started, th, rb);
+	free(th);
+	return started < n ? -EAGAIN : 0;
+}
+
 /* --prepare: the fill's outcome on stdout; the files stay. Returns the exit status. */
 static int prepare_done(const struct atio_opts *o, const struct atio_dataset *ds,
 			const struct atio_fill_stats *fs, uint64_t fill_ns)
@@ -579,6 +611,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_dir_stats *dir = NULL;
 	struct atio_result res = { .opts = o, .version = ATIO_VERSION, .engine = engine->name };
 	struct atio_fill_stats fs;
+	struct atio_journal jn = { .fd = -1 };
+	struct atio_readback rb = { .no_io = engine->no_io };
 	uint64_t fill_ns;
 	bool uses_files;
 	int ret = 0, status;
@@ -599,7 +633,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	/* The null engine does no I/O: no file is made, opened or dropped. */
 	uses_files = !engine->no_io;
 	if (uses_files) {
-		ret = prepare(&ds, o, &wt, &fs, &fill_ns, &e);
+		ret = prepare(&ds, o, &wt, &fs, &fill_ns, &jn, &e);
+		sh.journal = jn.fd >= 0 ? &jn : NULL;
 		if (!ret && o->prepare) {
 			status = prepare_done(o, &ds, &fs, fill_ns);
 			goto out;
@@ -630,6 +665,10 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	ret = run(&sh, w, &wt, &res, &e);
 	if (!ret && uses_files)
 		ret = atio_dataset_verify(&ds, &e);
+	if (o->verify && atio_mode_writes(o->mode))
+		res.readback = &rb;
+	if (!ret && res.readback && uses_files && !wt.signo)
+		ret = read_back(&sh, w, &wt, &rb, &e);
 	for (unsigned i = 0; ret && o->json && i < o->threads; i++)
 		if (w[i].vfailed) {
 			/* --verify --json: the bad block as a record, beside the message. */
@@ -659,9 +698,12 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	else
 		atio_report_text(stdout, &res);
 	status = res.interrupted ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
+	if (rb.bad || rb.err)
+		status = fail(&rb.e);
 out:
 	if (uses_files && atio_dataset_close(&ds, o->remove, &e) && status == ATIO_EXIT_OK)
 		status = fail(&e);
+	atio_journal_end(&jn, &ds, o->remove && ds.surveyed && !ds.remove_kept);
 	if (ds.remove_kept)
 		say("warning: --remove: another atio is using the files of -f %s: they are kept",
 		    o->path);
@@ -709,6 +751,8 @@ static int check_main(struct atio_opts *o)
 		return fail(&e);
 	ret = atio_dataset_look(&ds, o, &e);
 	if (!ret)
+		ret = atio_journal_load(&c.journal, &ds, &e);
+	if (!ret)
 		ret = atio_check_start(&c, &e);
 	if (ret) {
 		status = fail(&e);
@@ -728,6 +772,7 @@ static int check_main(struct atio_opts *o)
 		: atio_check_ok(&c) ? ATIO_EXIT_OK : ATIO_EXIT_FAIL;
 out:
 	atio_check_free(&c);
+	atio_journal_claims_free(c.journal);
 	atio_dataset_close(&ds, false, &e);
 	atio_dataset_free(&ds);
 	if (flush_stdout("the check") && status == ATIO_EXIT_OK)

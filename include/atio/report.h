@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "atio/cli.h"
+#include "atio/readback.h"
 #include "atio/stats.h"
 
 struct atio_result {
@@ -32,6 +33,8 @@ struct atio_result {
 	bool nothing_measured;     /* interrupted before the measured time began */
 	/* --mix */
 	const struct atio_dir_stats *dir; /* [ATIO_DIRS]: reads, writes; NULL otherwise */
+	/* --verify on writes: the read-back after the run (atio/readback.h), else NULL */
+	const struct atio_readback *readback;
 };
 
 /*

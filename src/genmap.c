@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* The generation map of --verify on writes: see include/atio/genmap.h. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "atio/dataset.h"
+#include "atio/genmap.h"
+#include "atio/journal.h"
+
+uint64_t atio_genmap_thread_blocks(const struct atio_opts *o)
+{
+	uint64_t file = atio_dataset_file_size(o);
+
+	if (o->nfiles <= o->threads) {
+		unsigned k = (o->threads + o->nfiles - 1) / o->nfiles;
+
+		return file / k / o->bs;
+	}
+	return (uint64_t)((o->nfiles + o->threads - 1) / o->threads) * (file / o->bs);
+}
+
+uint64_t atio_genmap_bytes(const struct atio_opts *o)
+{
+	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+
+	if (!o->verify || !atio_mode_writes(o->mode))
+		return 0;
+	return atio_genmap_thread_blocks(o) * sizeof(uint32_t) + 2 * o->bs +
+	       (sync ? (uint64_t)o->qsync * sizeof(struct atio_journal_rec) : 0);
+}
+
+int atio_genmap_init(struct atio_genmap *m, unsigned segs, uint64_t seg_blocks)
+{
+	m->blocks = (uint64_t)segs * seg_blocks;
+	m->seg_blocks = seg_blocks;
+	m->gen = calloc(m->blocks ? m->blocks : 1, sizeof(*m->gen));
+	return m->gen ? 0 : -ENOMEM;
+}
+
+void atio_genmap_free(struct atio_genmap *m)
+{
+	free(m->gen);
+	m->gen = NULL;
+}
