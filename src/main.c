@@ -615,7 +615,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_readback rb = { .no_io = engine->no_io };
 	uint64_t fill_ns;
 	bool uses_files;
-	int ret = 0, status;
+	int ret = 0, status, signo;
 
 	if (watch_open(&wt))
 		return ATIO_EXIT_FAIL;
@@ -667,7 +667,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		ret = atio_dataset_verify(&ds, &e);
 	if (o->verify && atio_mode_writes(o->mode))
 		res.readback = &rb;
-	if (!ret && res.readback && uses_files && !wt.signo)
+	signo = wt.signo;          /* the run's: a signal in the read-back ends only that */
+	if (!ret && res.readback && uses_files && !signo)
 		ret = read_back(&sh, w, &wt, &rb, &e);
 	for (unsigned i = 0; ret && o->json && i < o->threads; i++)
 		if (w[i].vfailed) {
@@ -687,9 +688,9 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	}
 	res.nthreads = o->threads;
 	res.threads = per;
-	res.interrupted = wt.signo != 0;
-	res.signo = wt.signo;
-	res.nothing_measured = wt.signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
+	res.interrupted = signo != 0;
+	res.signo = signo;
+	res.nothing_measured = signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
 	if (res.nothing_measured)
 		say("%s before the measured time began (%s): no result", sig_name(wt.signo),
 		    sh.start_ns <= wt.sig_ns ? "in the warm-up" : wt.sig_phase);
@@ -697,7 +698,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		atio_report_json(stdout, &res);
 	else
 		atio_report_text(stdout, &res);
-	status = res.interrupted ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
+	status = wt.signo ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
 	if (rb.bad || rb.err)
 		status = fail(&rb.e);
 out:
