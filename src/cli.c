@@ -700,13 +700,13 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		return USAGE("--verify with --engine %s: that engine reads nothing to check",
 			     eng->name);
 	if (o->verify && atio_mode_writes(o->mode) && o->iodepth > 1 &&
-	    atio_genmap_thread_blocks(o) < o->iodepth) {
+	    atio_genmap_thread_blocks(o, false) < o->iodepth) {
 		atio_format_size(a, sizeof(a), o->bs);
 		return USAGE("--verify --iodepth %u: a thread has %llu block(s) of -s %s, "
 			     "fewer than the I/Os it may have in flight; --verify never has "
 			     "two of one block in flight: use a larger -u or a smaller "
 			     "--iodepth", o->iodepth,
-			     (unsigned long long)atio_genmap_thread_blocks(o), a);
+			     (unsigned long long)atio_genmap_thread_blocks(o, false), a);
 	}
 	/* An engine that touches no file (null) needs no -f. */
 	if (!o->path && !o->settings_only && !(eng && eng->no_io))

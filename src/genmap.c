@@ -7,7 +7,7 @@
 #include "atio/genmap.h"
 #include "atio/journal.h"
 
-uint64_t atio_genmap_thread_blocks(const struct atio_opts *o)
+uint64_t atio_genmap_thread_blocks(const struct atio_opts *o, bool most)
 {
 	uint64_t file = atio_dataset_file_size(o);
 
@@ -16,7 +16,7 @@ uint64_t atio_genmap_thread_blocks(const struct atio_opts *o)
 
 		return file / k / o->bs;
 	}
-	return (uint64_t)((o->nfiles + o->threads - 1) / o->threads) * (file / o->bs);
+	return (uint64_t)((o->nfiles + (most ? o->threads - 1 : 0)) / o->threads) * (file / o->bs);
 }
 
 uint64_t atio_genmap_bytes(const struct atio_opts *o)
@@ -25,7 +25,7 @@ uint64_t atio_genmap_bytes(const struct atio_opts *o)
 
 	if (!o->verify || !atio_mode_writes(o->mode))
 		return 0;
-	return atio_genmap_thread_blocks(o) * sizeof(uint32_t) + 2 * o->bs +
+	return atio_genmap_thread_blocks(o, true) * sizeof(uint32_t) + 2 * o->bs +
 	       (sync ? (uint64_t)o->qsync * sizeof(struct atio_journal_rec) : 0);
 }
 

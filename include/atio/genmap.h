@@ -97,11 +97,12 @@ static inline uint32_t atio_genmap_last(const struct atio_genmap *m, uint64_t i)
 }
 
 /*
- * Blocks of the thread with the most of them, for the dataset @o plans
- * (atio/dataset.h: a share of a file with -n <= -p, whole files with
- * -n > -p): what the map and the --iodepth rule above count.
+ * Blocks of the thread with the most of them (@most) or the fewest, for
+ * the dataset @o plans (atio/dataset.h: a share of a file with -n <= -p,
+ * whole files with -n > -p): what the map takes at most, and what the
+ * --iodepth rule above asks of every thread.
  */
-uint64_t atio_genmap_thread_blocks(const struct atio_opts *o);
+uint64_t atio_genmap_thread_blocks(const struct atio_opts *o, bool most);
 
 /*
  * Bytes one thread of @o keeps for --verify on writes: the map, a block
