@@ -286,6 +286,10 @@ void atio_check_report_readback_json(struct atio_json *j, const struct atio_read
 	atio_json_uint(j, "blocks_checked", rb->blocks);
 	atio_json_double(j, "time_sec", rb->elapsed_ns / 1e9);
 	atio_json_bool(j, "interrupted", !rb->no_io && !rb->ran && !rb->bad && !rb->err);
+	if (rb->journal)
+		atio_json_string(j, "journal", rb->journal);
+	else
+		atio_json_null(j, "journal");
 	if (rb->bad) {
 		atio_check_describe(what, sizeof(what), &rb->b, &rb->found);
 		atio_json_string(j, "file", rb->path);

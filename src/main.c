@@ -635,6 +635,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	if (uses_files) {
 		ret = prepare(&ds, o, &wt, &fs, &fill_ns, &jn, &e);
 		sh.journal = jn.fd >= 0 ? &jn : NULL;
+		rb.journal = jn.fd >= 0 ? jn.path : NULL;
 		if (!ret && o->prepare) {
 			status = prepare_done(o, &ds, &fs, fill_ns);
 			goto out;

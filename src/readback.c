@@ -191,8 +191,10 @@ void atio_readback_finish(struct atio_worker *w, unsigned n, unsigned started, p
 			  struct atio_readback *total)
 {
 	uint64_t t0 = n ? w[0].rb.t0 : 0;
+	const char *journal = total->journal;
 
 	memset(total, 0, sizeof(*total));
+	total->journal = journal;
 	total->ran = started == n;
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(th[i], NULL);

@@ -46,6 +46,7 @@ struct atio_readback {
 	struct atio_stamp found;   /* bad: what it held */
 	int err;                   /* a failure (not a bad block): see e */
 	struct atio_error e;       /* the message for a bad block or a failure */
+	const char *journal;       /* --fsync --verify: the journal kept (atio/journal.h), or NULL */
 	uint64_t t0;               /* private: the pass's start */
 };
 
@@ -61,7 +62,8 @@ unsigned atio_readback_start(struct atio_worker *w, unsigned n, pthread_t *th,
 
 /*
  * Join the @started threads and sum the workers' passes into @total
- * (the first bad block, by thread order, is the one named).
+ * (the first bad block, by thread order, is the one named); its
+ * journal is kept.
  */
 void atio_readback_finish(struct atio_worker *w, unsigned n, unsigned started, pthread_t *th,
 			  struct atio_readback *total);
