@@ -7,7 +7,9 @@
 # depth with O_DIRECT), then --check passes and names the journal; a
 # synced block put back to its fill data or to an older write of the run,
 # or overwritten behind atio's back, fails the check naming the file and
-# the offset; a write run without --verify removes the journal, --remove
+# the offset; a record cut short at the journal's end is said and not
+# trusted; a file cut short fails where synced writes were (absent); a
+# write run without --verify removes the journal, --remove
 # removes it with the files; a foreign file at the journal's name is left
 # alone and refused; a journal of another dataset shape is refused.
 set -eu
@@ -157,6 +159,32 @@ head -c 4096 /dev/urandom | dd of="$F0" bs=4096 seek=7 conv=notrunc status=none
 run_atio --check -p 1 -u 1M -f "$D"
 expect_code "block 7 overwritten with other bytes: --check exits 1" 1
 expect_match "block 7 overwritten: named" "$OUT" "^bad: $F0: offset 28672, 4096 bytes \\(8 sector\\(s\\)\\): no stamp of atio's"
+
+# --- A record cut short at the journal's end (a crash in the middle of
+# an append) is not trusted, and said so; a file cut short fails the
+# check where the journal holds synced writes.
+run_atio --fsync --seq -s 4K -t 0.3 -p 1 -u 1M -f "$D" --verify
+expect_code "setup: another clean --fsync --verify run" 0
+printf 'twelve bytes' >>"$J"
+run_atio --check -p 1 -u 1M -f "$D"
+expect_code "12 bytes of a cut record at the journal's end: --check exits 0" 0
+expect_match "12 bytes of a cut record: said, not trusted" "$OUT" \
+	"^journal: $J: [0-9]+ record\\(s\\), [0-9]+ block\\(s\\) whose write a completed sync acknowledged; 12 byte\\(s\\) at its end cut short"
+truncate -s 16K "$F0"
+run_atio --check -p 1 -u 1M -f "$D" --json
+what="atio.0 cut to 16 KiB after the run"
+expect_code "$what: --check exits 1" 1
+# The run wrote in order from block 0: every synced block but the first 4
+# lies past the end (at least 5 were written in 0.3 s, checked by the match below).
+expect_json "$what: every synced block past the end named absent, with its generation" \
+	'(all(b["kind"] == "absent" and b["offset"] >= 16384 and b["expected_generation"] > 0 for b in c["bad"]), c["bad_ranges"] == c["journal"]["blocks"] - 4)' \
+	"(True, True)"
+run_atio --check -p 1 -u 1M -f "$D"
+expect_match "$what: the first named in words" "$OUT" \
+	"^bad: $F0: offset 16384, 4096 bytes \\(8 sector\\(s\\)\\): no data where the write of generation [0-9]+ a completed sync acknowledged should be \\(a hole, or past the end of the file\\)$"
+rm -f "$D"/atio.*
+run_atio --fsync --seq -s 4K -t 0.3 -p 1 -u 1M -f "$D" --verify
+expect_code "setup: a fresh --fsync --verify run" 0
 
 # --- A journal of another dataset shape is refused.
 run_atio --check -p 1 -u 2M -f "$D"
