@@ -45,9 +45,10 @@ void atio_check_report_readback_text(FILE *f, const struct atio_readback *rb);
 /*
  * The same as the result document's "verify" object: {"ok",
  * "bytes_checked", "read_back", "blocks_checked", "time_sec",
- * "interrupted", "journal" (its path, or null)}, and for a bad block "file", "offset", "block_offset",
- * "kind", "expected": {generation, key}, "found": {offset, generation,
- * kind, key} (when the sector held a stamp) and "message".
+ * "interrupted", "journal" (its path, or null)}, and for a bad block
+ * "file", "offset", "block_offset", "kind", "expected": {generation,
+ * key}, "found": {offset, generation, kind, key} (when the sector held a
+ * stamp) and "message".
  */
 void atio_check_report_readback_json(struct atio_json *j, const struct atio_readback *rb);
 

@@ -46,7 +46,7 @@ struct atio_readback {
 	struct atio_stamp found;   /* bad: what it held */
 	int err;                   /* a failure (not a bad block): see e */
 	struct atio_error e;       /* the message for a bad block or a failure */
-	const char *journal;       /* --fsync --verify: the journal kept (atio/journal.h), or NULL */
+	const char *journal;       /* the journal kept (atio/journal.h), or NULL */
 	uint64_t t0;               /* private: the pass's start */
 };
 
