@@ -12,8 +12,11 @@
  * is bad, for one of the reasons of enum atio_check_kind. Holes (never
  * written, SEEK_HOLE) are not read: they are counted as unwritten, not as
  * bad, and so is what a file lacks to reach its planned size, since
- * without a record of what was written (a later step) atio cannot tell
- * lost data from data never written.
+ * without a record of what was written atio cannot tell lost data from
+ * data never written. With the journal of an --fsync --verify run
+ * (atio/journal.h) it can: every sector the journal claims must hold the
+ * claimed write or a later one, and a claimed sector no read reached is
+ * bad (ABSENT).
  *
  * The work. Every file is cut into units of the read size (-s, 4 MiB by
  * default); threads (-p of them, at most one per unit) take units in order
