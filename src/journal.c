@@ -176,8 +176,8 @@ int atio_journal_begin(struct atio_journal *j, const struct atio_dataset *d,
 	j->path = journal_path(d);
 	if (!j->path)
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
-	fd = open(j->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == ELOOP)
+	fd = open(j->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 && (errno == ELOOP || errno == EISDIR))
 		return refuse(e, j->path);
 	if (fd < 0 && errno != ENOENT)
 		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", j->path,
@@ -245,7 +245,7 @@ void atio_journal_end(struct atio_journal *j, const struct atio_dataset *d, bool
 	j->path = NULL;
 	if (!remove || d->device || !d->prefix || !(path = journal_path(d)))
 		return;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd >= 0) {
 		if (ours(fd, path))
 			unlink(path);
@@ -350,13 +350,13 @@ int atio_journal_load(struct atio_journal_claims **out, const struct atio_datase
 		free(jc);
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	}
-	fd = open(jc->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open(jc->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT) {
 		atio_journal_claims_free(jc);
 		return 0;
 	}
 	*out = jc;
-	if (fd < 0 && errno == ELOOP)
+	if (fd < 0 && (errno == ELOOP || errno == EISDIR))
 		return refuse(e, jc->path);
 	if (fd < 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", jc->path,

@@ -218,5 +218,15 @@ if [ "$(cksum <"$J")" = "$sum" ]; then
 else
 	not_ok "a foreign file at the journal's name: unchanged" "its checksum changed"
 fi
+rm -f "$J"
+mkfifo "$J"
+run_atio --check -p 1 -u 1M -f "$D"
+expect_code "a FIFO at the journal's name: --check refused with exit 2, without waiting on it" 2
+rm -f "$J"
+mkdir "$J"
+run_atio --fsync --seq -s 4K -t 0.2 -p 1 -u 1M -f "$D" --verify
+expect_code "a directory at the journal's name: the run refused with exit 2" 2
+expect_match "a directory at the journal's name: named" "$ERR" "^atio: $J: not atio's journal"
+rmdir "$J"
 
 finish
