@@ -42,9 +42,10 @@
  * word: the journal is read up to it, and what follows is counted, not
  * trusted.
  *
- * Every other run that writes to the dataset (a write test without
- * --verify, a fill, --expand, --prepare) removes the journal first: its
- * claims would no longer hold. --remove removes it with the files.
+ * Every other run that writes to the dataset (any write test but
+ * --fsync/--fdatasync --verify, a fill, --expand, --prepare) removes the
+ * journal first: its claims would no longer hold. --remove removes it
+ * with the files.
  */
 
 #include <stdbool.h>
