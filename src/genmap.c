@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "atio/buf.h"
 #include "atio/dataset.h"
 #include "atio/genmap.h"
 #include "atio/journal.h"
@@ -29,16 +30,17 @@ uint64_t atio_genmap_bytes(const struct atio_opts *o)
 	       (sync ? (uint64_t)o->qsync * sizeof(struct atio_journal_rec) : 0);
 }
 
-int atio_genmap_init(struct atio_genmap *m, unsigned segs, uint64_t seg_blocks)
+int atio_genmap_init(struct atio_genmap *m, unsigned segs, uint64_t seg_blocks, bool huge)
 {
 	m->blocks = (uint64_t)segs * seg_blocks;
 	m->seg_blocks = seg_blocks;
-	m->gen = calloc(m->blocks ? m->blocks : 1, sizeof(*m->gen));
+	m->gen = atio_buf_alloc((m->blocks ? m->blocks : 1) * sizeof(*m->gen), huge);
 	return m->gen ? 0 : -ENOMEM;
 }
 
 void atio_genmap_free(struct atio_genmap *m)
 {
-	free(m->gen);
+	if (m->gen)
+		atio_buf_free(m->gen, (m->blocks ? m->blocks : 1) * sizeof(*m->gen));
 	m->gen = NULL;
 }

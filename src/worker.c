@@ -784,7 +784,7 @@ static int alloc_buffers(struct atio_worker *w)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
 				      "cannot prepare the write buffers: %s", strerror(-ret));
 	/* --verify on writes: the map, keystream for --mix reads, the journal's list. */
-	if (o->verify && (atio_genmap_init(&w->gm, w->nsegs, w->segs[0].blocks) ||
+	if (o->verify && (atio_genmap_init(&w->gm, w->nsegs, w->segs[0].blocks, o->thp) ||
 			  !(w->vks = malloc((size_t)o->bs)) ||
 			  (w->sh->journal && atio_journal_list_init(&w->jl, o->qsync))))
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM, "out of memory for "

@@ -113,10 +113,12 @@ uint64_t atio_genmap_thread_blocks(const struct atio_opts *o, bool most);
 uint64_t atio_genmap_bytes(const struct atio_opts *o);
 
 /*
- * Make the map of @segs segments of @seg_blocks blocks, all unwritten.
+ * Make the map of @segs segments of @seg_blocks blocks, all unwritten;
+ * @huge: in transparent huge pages when 2 MiB or more (atio/buf.h), so
+ * that a random write's look-up costs a cache miss but seldom a TLB miss.
  * Returns 0 or -ENOMEM.
  */
-int atio_genmap_init(struct atio_genmap *m, unsigned segs, uint64_t seg_blocks);
+int atio_genmap_init(struct atio_genmap *m, unsigned segs, uint64_t seg_blocks, bool huge);
 
 void atio_genmap_free(struct atio_genmap *m);
 

@@ -50,7 +50,7 @@ static void test_map(void **state)
 	struct atio_genmap m;
 
 	(void)state;
-	assert_int_equal(atio_genmap_init(&m, 2, 8), 0);
+	assert_int_equal(atio_genmap_init(&m, 2, 8, false), 0);
 	assert_int_equal(m.blocks, 16);
 	assert_int_equal(atio_genmap_last(&m, 9), 0);
 	atio_genmap_issue(&m, 9, 42);
