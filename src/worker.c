@@ -82,6 +82,9 @@ struct cursor {
 	struct atio_pace pace;     /* --rate: the thread's schedule */
 	uint64_t next;             /* --rate: number of the next I/O to issue */
 	bool idle;                 /* --rate: every I/O due before the end was issued */
+	bool ahead;                /* --verify, random: the next block is drawn */
+	unsigned ahead_seg;
+	uint64_t ahead_block;
 };
 
 static uint64_t thread_cpu_ns(uint64_t *sys)
@@ -253,6 +256,13 @@ static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bo
 	return 0;
 }
 
+/* Draw a random block: its segment into *@s, its number into *@b. */
+static inline void draw(struct atio_worker *w, struct cursor *c, unsigned *s, uint64_t *b)
+{
+	*s = w->nsegs == 1 ? 0 : (unsigned)atio_prng_below(&w->rng, &c->segs);
+	*b = atio_prng_below(&w->rng, &c->blocks);
+}
+
 /*
  * Point @r at the next block: offset, file and, for writes, fresh data.
  * With @mixing, first draw whether it reads or writes.
@@ -271,15 +281,30 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 			r->buf = w->mix_rbuf + (size_t)r->index * r->len;
 	}
 
-	if (random) {
-		/* --verify on writes: never two I/Os of a block in flight (atio/genmap.h). */
+	if (random && verifying && w->gm.gen) {
+		/*
+		 * --verify on writes: never two I/Os of a block in flight
+		 * (atio/genmap.h). Blocks are drawn one I/O ahead, so that the
+		 * next one's map word is fetched while this one is issued.
+		 */
+		unsigned s;
+		uint64_t b;
+
 		do {
-			seg = w->nsegs == 1 ? w->segs
-					    : &w->segs[atio_prng_below(&w->rng, &c->segs)];
-			block = atio_prng_below(&w->rng, &c->blocks);
-		} while (verifying && w->gm.gen &&
-			 atio_genmap_busy(&w->gm, (uint64_t)(seg - w->segs) * w->gm.seg_blocks +
-					  block));
+			if (!c->ahead)
+				draw(w, c, &c->ahead_seg, &c->ahead_block);
+			s = c->ahead_seg;
+			b = c->ahead_block;
+			draw(w, c, &c->ahead_seg, &c->ahead_block);
+			c->ahead = true;
+			__builtin_prefetch(&w->gm.gen[c->ahead_seg * w->gm.seg_blocks +
+						      c->ahead_block], 1, 0);
+		} while (atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b));
+		seg = &w->segs[s];
+		block = b;
+	} else if (random) {
+		seg = w->nsegs == 1 ? w->segs : &w->segs[atio_prng_below(&w->rng, &c->segs)];
+		block = atio_prng_below(&w->rng, &c->blocks);
 	} else {
 		seg = &w->segs[c->seg];
 		block = c->block;
