@@ -121,8 +121,9 @@ randwrite randrw expand", each test with -p N -t TIME -u FILE_SIZE -S
 check: atio --check of every node's files (no common start, no sum): each
 node's summary line, or a FAILURE naming the bad file and offset.
 A --rate N in ATIO_OPTS caps each node, not the cluster: the summary
-says so. With --verify in ATIO_OPTS (read tests only) each node says that
-its reads verified, and a node that read bad data is a FAILURE naming it.
+says so. With --verify in ATIO_OPTS each node says that its reads
+verified, or that every block it wrote read back right after the run, and
+a node whose data was bad is a FAILURE naming the file and offset.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT; 2 bad usage; 130 interrupted (atio
@@ -884,9 +885,14 @@ run_job() {
 			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
 			"$ivals" "$stalls" "$longest" "$system" "$fs" "$(json_lines "$dir/$i.why")" >"$dir/$i.json"
 		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
-		# --verify: say that the node's data checked out, and how much.
-		if [[ $(cat "$dir/$i.out") =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)\} ]]; then
-			printf 'verify: every block read checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
+		# --verify: say that the node's data checked out, and how much: the
+		# blocks read, or with writes the blocks read back after the run.
+		if [[ $(cat "$dir/$i.out") =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)(,\"read_back\":true)? ]]; then
+			if [ -n "${BASH_REMATCH[2]}" ]; then
+				printf 'verify: every block written read back and checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
+			else
+				printf 'verify: every block read checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
+			fi
 		fi
 		: >"$dir/$i.ok"
 	else

@@ -13,6 +13,7 @@
 
 #include "atio/buf.h"
 #include "atio/check.h"
+#include "atio/journal.h"
 #include "atio/pool.h"
 #include "atio/stamp.h"
 #include "atio/worker.h"
@@ -28,7 +29,7 @@ struct checker {
 const char *atio_check_kind_name(enum atio_check_kind k)
 {
 	static const char *const names[] = { "zeros", "no stamp", "misplaced", "corrupt",
-					     "unreadable" };
+					     "unreadable", "older", "newer", "other", "absent" };
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
@@ -56,7 +57,48 @@ void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
 	case ATIO_CHECK_UNREADABLE:
 		snprintf(buf, len, "an error: %s", strerror((int)b->detail));
 		break;
+	case ATIO_CHECK_OLDER:
+		if (found->kind == ATIO_STAMP_FILL)
+			snprintf(buf, len, "the fill's data, older than that write (a lost write)");
+		else
+			snprintf(buf, len, "generation %" PRIu64 ", an older write of the block "
+				 "(a lost write, or the block rolled back)", found->gen);
+		break;
+	case ATIO_CHECK_NEWER:
+		snprintf(buf, len, "generation %" PRIu64 ", a later write meant for another "
+			 "block (misdirected)", found->gen);
+		break;
+	case ATIO_CHECK_OTHER:
+		snprintf(buf, len, "generation %" PRIu64 " of key %016" PRIx64 " (another "
+			 "thread's, file's or run's data)", found->gen, found->key);
+		break;
+	case ATIO_CHECK_ABSENT:
+		snprintf(buf, len, "no data (a hole, or past the end of the file)");
+		break;
 	}
+}
+
+int atio_check_write(const void *sector, uint64_t gen, uint64_t key, bool newer_ok,
+		     struct atio_check_bad *bad, struct atio_stamp *found)
+{
+	if (atio_stamp_get(sector, found))
+		return 0;  /* not a stamp: atio_check_block() names it */
+	bad->want_gen = gen;
+	bad->want_key = key;
+	if (found->kind == ATIO_STAMP_WRITE && found->key == key &&
+	    (found->gen == gen || (newer_ok && found->gen > gen)))
+		return 0;
+	if (found->kind == ATIO_STAMP_FILL || (found->key == key && found->gen < gen)) {
+		bad->kind = ATIO_CHECK_OLDER;
+		bad->detail = found->kind == ATIO_STAMP_FILL ? 0 : found->gen;
+	} else if (found->key == key) {
+		bad->kind = ATIO_CHECK_NEWER;
+		bad->detail = found->gen;
+	} else {
+		bad->kind = ATIO_CHECK_OTHER;
+		bad->detail = found->key;
+	}
+	return 1;
 }
 
 static bool all_zero(const unsigned char *s)
@@ -66,19 +108,33 @@ static bool all_zero(const unsigned char *s)
 	return memcmp(s, zero, ATIO_SECTOR) == 0;
 }
 
-/* Record @n bad sectors of one kind from @off of file @file. */
-static void note_bad(struct atio_check *c, unsigned file, uint64_t off, uint64_t n,
-		     enum atio_check_kind kind, uint64_t detail)
+/* Record the bad range @b of file @file. */
+static void note_bad(struct atio_check *c, unsigned file, const struct atio_check_bad *b)
 {
 	pthread_mutex_lock(&c->lock);
-	c->bad_sectors += n;
+	c->bad_sectors += b->len / ATIO_SECTOR;
 	c->bad_ranges++;
-	if (c->nlisted < ATIO_CHECK_LIST)
-		c->bad[c->nlisted++] = (struct atio_check_bad){
-			.file = file, .off = off, .len = n * ATIO_SECTOR, .kind = kind,
-			.detail = detail,
-		};
+	if (c->nlisted < ATIO_CHECK_LIST) {
+		c->bad[c->nlisted] = *b;
+		c->bad[c->nlisted++].file = file;
+	}
 	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * Add bad sector @bad to the range @run, or note @run and start another:
+ * consecutive bad sectors of one kind are one range.
+ */
+static void add_bad(struct atio_check *c, unsigned file, struct atio_check_bad *run,
+		    const struct atio_check_bad *bad)
+{
+	if (run->len && run->kind == bad->kind && run->off + run->len == bad->off) {
+		run->len += ATIO_SECTOR;
+		return;
+	}
+	if (run->len)
+		note_bad(c, file, run);
+	*run = *bad;
 }
 
 /* Decode sector @s read at @off: 0, or the kind of fault with @bad's detail. */
@@ -165,18 +221,22 @@ static int check_buffer(struct checker *k, unsigned file, uint64_t off, size_t l
 			return ret;
 		if (ret == 0)
 			break;
-		if (run.len && run.kind == bad.kind && run.off + run.len == bad.off) {
-			run.len += ATIO_SECTOR;
-		} else {
-			if (run.len)
-				note_bad(k->c, file, run.off, run.len / ATIO_SECTOR, run.kind,
-					 run.detail);
-			run = bad;
-		}
+		add_bad(k->c, file, &run, &bad);
 		done = (size_t)(bad.off - off) + ATIO_SECTOR;
 	}
 	if (run.len)
-		note_bad(k->c, file, run.off, run.len / ATIO_SECTOR, run.kind, run.detail);
+		note_bad(k->c, file, &run);
+	/* The journal's claims: each sector holds its write, or a later one. */
+	if (k->c->journal) {
+		uint64_t from = off;
+
+		run.len = 0;
+		while (atio_journal_judge(k->c->journal, file, off, k->buf, len, &from, &bad,
+					  &found))
+			add_bad(k->c, file, &run, &bad);
+		if (run.len)
+			note_bad(k->c, file, &run);
+	}
 	return 0;
 }
 
@@ -226,8 +286,13 @@ static int check_range(struct checker *k, unsigned file, uint64_t off, uint64_t 
 				got = pread(fd, k->buf, want, (off_t)off);
 			while (got < 0 && errno == EINTR);
 			if (got < 0) {
-				note_bad(c, file, off, (want + ATIO_SECTOR - 1) / ATIO_SECTOR,
-					 ATIO_CHECK_UNREADABLE, (uint64_t)errno);
+				struct atio_check_bad b = {
+					.off = off, .kind = ATIO_CHECK_UNREADABLE,
+					.len = (want + ATIO_SECTOR - 1) & ~(size_t)(ATIO_SECTOR - 1),
+					.detail = (uint64_t)errno,
+				};
+
+				note_bad(c, file, &b);
 				got = (ssize_t)want;
 			} else if (got == 0) {
 				return 0;  /* the file shrank: what is left is not there */
@@ -360,10 +425,18 @@ static int by_place(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* atio_journal_unseen()'s callback: a claimed block no read reached. */
+static void note_unseen(void *arg, const struct atio_check_bad *b)
+{
+	note_bad(arg, b->file, b);
+}
+
 int atio_check_finish(struct atio_check *c, struct atio_error *e)
 {
 	for (unsigned i = 0; i < c->started; i++)
 		pthread_join(c->threads[i], NULL);
+	if (c->journal && !c->err && !__atomic_load_n(c->stop, __ATOMIC_RELAXED))
+		atio_journal_unseen(c->journal, note_unseen, c);
 	c->elapsed_ns = atio_now_ns() - c->t0;
 	c->started = 0;
 	qsort(c->bad, c->nlisted, sizeof(c->bad[0]), by_place);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "atio/check_report.h"
+#include "atio/journal.h"
 #include "atio/json.h"
 #include "atio/report.h"
 #include "atio/stamp.h"
@@ -56,7 +57,46 @@ static void put_reason(FILE *f, const struct atio_check_bad *b)
 	case ATIO_CHECK_UNREADABLE:
 		fprintf(f, "cannot be read: %s", strerror((int)b->detail));
 		break;
+	case ATIO_CHECK_OLDER:
+		if (b->detail)
+			fprintf(f, "holds generation %" PRIu64 ", older than", b->detail);
+		else
+			fputs("holds the fill's data, older than", f);
+		fprintf(f, " the write of generation %" PRIu64 " a completed sync acknowledged "
+			"(a lost write, or the block rolled back)", b->want_gen);
+		break;
+	case ATIO_CHECK_NEWER:
+		fprintf(f, "holds generation %" PRIu64 ", a later write meant for another block "
+			"(misdirected)", b->detail);
+		break;
+	case ATIO_CHECK_OTHER:
+		fprintf(f, "holds the data of key %016" PRIx64 " (another thread's, file's or "
+			"run's), not the write of generation %" PRIu64 " (key %016" PRIx64 ") a "
+			"completed sync acknowledged", b->detail, b->want_gen, b->want_key);
+		break;
+	case ATIO_CHECK_ABSENT:
+		fprintf(f, "no data where the write of generation %" PRIu64 " a completed sync "
+			"acknowledged should be (a hole, or past the end of the file)",
+			b->want_gen);
+		break;
 	}
+}
+
+/* The journal's line: what it claimed and how much of it held. */
+static void put_journal(FILE *f, const struct atio_check *c, bool interrupted)
+{
+	const struct atio_journal_claims *jc = c->journal;
+
+	fputs("journal: ", f);
+	atio_report_put_text(f, jc->path);
+	fprintf(f, ": %" PRIu64 " record(s), %zu block(s) whose write a completed sync "
+		"acknowledged", jc->records, jc->n);
+	if (jc->cut)
+		fprintf(f, "; %" PRIu64 " byte(s) at its end cut short (a record the crash "
+			"interrupted, not trusted)", jc->cut);
+	fputs(interrupted ? "; not all checked (interrupted)\n"
+	      : atio_check_ok(c) ? "; every one holds its write or a later one\n"
+	      : "; see the bad ranges\n", f);
 }
 
 void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupted)
@@ -74,6 +114,8 @@ void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupte
 		fprintf(f, " (interrupted: %.2f of %.2f MiB checked)", atio_mib(c->checked),
 			atio_mib(c->to_check));
 	fputs(atio_check_ok(c) && !interrupted ? "; ok\n" : "\n", f);
+	if (c->journal)
+		put_journal(f, c, interrupted);
 	for (unsigned i = 0; i < c->nlisted; i++) {
 		const struct atio_check_bad *b = &c->bad[i];
 
@@ -143,9 +185,27 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 			atio_json_uint(&j, "first_bad_byte", b->detail);
 		else if (b->kind == ATIO_CHECK_UNREADABLE)
 			atio_json_string(&j, "error", strerror((int)b->detail));
+		if (b->kind >= ATIO_CHECK_OLDER) {
+			atio_json_uint(&j, "expected_generation", b->want_gen);
+			atio_json_uint(&j, "expected_key", b->want_key);
+		}
+		if (b->kind == ATIO_CHECK_OLDER || b->kind == ATIO_CHECK_NEWER)
+			atio_json_uint(&j, "found_generation", b->detail);
+		else if (b->kind == ATIO_CHECK_OTHER)
+			atio_json_uint(&j, "found_key", b->detail);
 		atio_json_object_end(&j);
 	}
 	atio_json_array_end(&j);
+	if (c->journal) {
+		atio_json_object_begin(&j, "journal");
+		atio_json_string(&j, "path", c->journal->path);
+		atio_json_uint(&j, "records", c->journal->records);
+		atio_json_uint(&j, "blocks", c->journal->n);
+		atio_json_uint(&j, "bytes_cut", c->journal->cut);
+		atio_json_object_end(&j);
+	} else {
+		atio_json_null(&j, "journal");
+	}
 	atio_json_array_begin(&j, "per_file");
 	for (unsigned i = 0; i < c->ds->nfiles; i++) {
 		atio_json_object_begin(&j, NULL);
@@ -191,4 +251,68 @@ void atio_check_report_verify_json(FILE *f, const char *version, const char *pat
 	atio_json_string(&j, "message", what);
 	atio_json_object_end(&j);
 	atio_json_object_end(&j);
+}
+
+void atio_check_report_readback_text(FILE *f, const struct atio_readback *rb)
+{
+	if (rb->no_io) {
+		fputs("verify: the null engine wrote nothing: no block to read back\n", f);
+		return;
+	}
+	if (rb->bad || rb->err) {
+		fprintf(f, "verify: reading back the blocks written in the run: %" PRIu64
+			" block(s) read, %s (see the message)\n", rb->blocks,
+			rb->bad ? "one bad" : "failed");
+		return;
+	}
+	if (!rb->ran) {
+		fprintf(f, "verify: not done (interrupted): %" PRIu64 " block(s) read back, "
+			"none bad\n", rb->blocks);
+		return;
+	}
+	fprintf(f, "verify: every block written in the run read back and checked: %" PRIu64
+		" block(s), %.2f MiB in %.3f sec, none bad\n", rb->blocks, atio_mib(rb->bytes),
+		rb->elapsed_ns / 1e9);
+}
+
+void atio_check_report_readback_json(struct atio_json *j, const struct atio_readback *rb)
+{
+	char what[200];
+
+	atio_json_object_begin(j, "verify");
+	atio_json_bool(j, "ok", !rb->bad && !rb->err && (rb->ran || rb->no_io));
+	atio_json_uint(j, "bytes_checked", rb->bytes);
+	atio_json_bool(j, "read_back", rb->ran || rb->bad);
+	atio_json_uint(j, "blocks_checked", rb->blocks);
+	atio_json_double(j, "time_sec", rb->elapsed_ns / 1e9);
+	atio_json_bool(j, "interrupted", !rb->no_io && !rb->ran && !rb->bad && !rb->err);
+	if (rb->journal)
+		atio_json_string(j, "journal", rb->journal);
+	else
+		atio_json_null(j, "journal");
+	if (rb->bad) {
+		atio_check_describe(what, sizeof(what), &rb->b, &rb->found);
+		atio_json_string(j, "file", rb->path);
+		atio_json_uint(j, "offset", rb->b.off);
+		atio_json_uint(j, "block_offset", rb->block_off);
+		atio_json_string(j, "kind", atio_check_kind_name(rb->b.kind));
+		atio_json_object_begin(j, "expected");
+		atio_json_uint(j, "generation", rb->b.want_gen);
+		atio_json_uint(j, "key", rb->b.want_key);
+		atio_json_object_end(j);
+		if (rb->b.kind != ATIO_CHECK_ZEROS && rb->b.kind != ATIO_CHECK_NO_STAMP &&
+		    rb->b.kind != ATIO_CHECK_UNREADABLE) {
+			atio_json_object_begin(j, "found");
+			atio_json_uint(j, "offset", rb->found.offset);
+			atio_json_uint(j, "generation", rb->found.gen);
+			atio_json_string(j, "kind", rb->found.kind == ATIO_STAMP_FILL ? "fill"
+											: "write");
+			atio_json_uint(j, "key", rb->found.key);
+			atio_json_object_end(j);
+		}
+		atio_json_string(j, "message", what);
+	} else if (rb->err) {
+		atio_json_string(j, "message", rb->e.msg);
+	}
+	atio_json_object_end(j);
 }

@@ -16,6 +16,7 @@
 #include "atio/engine.h"
 #include "atio/error.h"
 #include "atio/node.h"
+#include "atio/genmap.h"
 #include "atio/pace.h"
 
 #define NS_PER_SEC     1000000000ULL
@@ -697,17 +698,29 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	if (o->rate_text && (r = check_rate(o, e)) != 0)
 		return r;
 	/*
-	 * --verify checks what reads return; a write test reads nothing, and
-	 * in a --mix run a read may meet a write of its block in flight.
+	 * --verify: every block read checked; with writes, every block written
+	 * read back after the run (atio/readback.h), never two I/Os of one
+	 * block in flight (atio/genmap.h), so a thread needs a block for each
+	 * I/O it may have in flight.
 	 */
-	if (o->verify && (o->mode != ATIO_MODE_READ || o->prepare || o->check))
-		return USAGE("--verify checks every block a --read test reads%s",
+	if (o->verify && (o->prepare || o->check || o->mode == ATIO_MODE_EXPAND))
+		return USAGE("--verify checks every block a test reads or writes%s",
 			     o->check ? "; --check checks every block already"
-			     : o->prepare ? "; --prepare reads nothing"
-			     : ": give --read, or check the data after a write test with --check");
-	if (o->verify && eng && eng->no_io)
+			     : o->prepare ? "; --prepare fills the files and measures nothing"
+			     : "; --expand truncates its files as it goes: check them with "
+			       "--check after the run");
+	if (o->verify && eng && eng->no_io && !atio_mode_writes(o->mode))
 		return USAGE("--verify with --engine %s: that engine reads nothing to check",
 			     eng->name);
+	if (o->verify && atio_mode_writes(o->mode) && o->iodepth > 1 &&
+	    atio_genmap_thread_blocks(o, false) < o->iodepth) {
+		atio_format_size(a, sizeof(a), o->bs);
+		return USAGE("--verify --iodepth %u: a thread has %llu block(s) of -s %s, "
+			     "fewer than the I/Os it may have in flight; --verify never has "
+			     "two of one block in flight: use a larger -u or a smaller "
+			     "--iodepth", o->iodepth,
+			     (unsigned long long)atio_genmap_thread_blocks(o, false), a);
+	}
 	/* An engine that touches no file (null) needs no -f. */
 	if (!o->path && !o->settings_only && !(eng && eng->no_io))
 		return USAGE("-f is missing: give the directory (or file-name "

@@ -22,6 +22,7 @@
 #include "atio/cli.h"
 #include "atio/dataset.h"
 #include "atio/error.h"
+#include "atio/journal.h"
 
 struct watch {
 	int sig_fd;
@@ -81,7 +82,8 @@ void wait_realtime(struct watch *wt, uint64_t ns);
 
 /*
  * The run's buffers checked against MemAvailable before they are made:
- * a write pool a thread, or a read buffer per I/O in flight. Returns 0, or
+ * a write pool a thread, or a read buffer per I/O in flight; with --verify
+ * on writes, the generation map (atio/genmap.h). Returns 0, or
  * -ENOMEM with @e filled (exit 2) and the figures.
  */
 int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e);
@@ -89,10 +91,13 @@ int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_erro
 /*
  * Survey the files and fill what is missing (or, with --expand, empty
  * them), while watching for signals; what the survey found in @out, the
- * fill's time in @fill_ns. Returns 0 or -errno with @e filled.
+ * fill's time in @fill_ns. A run that writes begins the journal @jn
+ * (--fsync/--fdatasync --verify) or removes an old one (atio/journal.h).
+ * Returns 0 or -errno with @e filled.
  */
 int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
-	    struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_error *e);
+	    struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_journal *jn,
+	    struct atio_error *e);
 
 /* --prepare: the fill's outcome on stdout; the files stay. Returns the exit status. */
 int prepare_done(const struct atio_opts *o, const struct atio_dataset *ds,

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "atio/check.h"
 #include "atio/check_report.h"
+#include "atio/journal.h"
 #include "atio/units.h"
 
 /* -v: one line a second on stderr while --check reads. */
@@ -42,6 +43,8 @@ int check_main(struct atio_opts *o)
 		return fail(&e);
 	ret = atio_dataset_look(&ds, o, &e);
 	if (!ret)
+		ret = atio_journal_load(&c.journal, &ds, &e);
+	if (!ret)
 		ret = atio_check_start(&c, &e);
 	if (ret) {
 		status = fail(&e);
@@ -61,6 +64,7 @@ int check_main(struct atio_opts *o)
 		: atio_check_ok(&c) ? ATIO_EXIT_OK : ATIO_EXIT_FAIL;
 out:
 	atio_check_free(&c);
+	atio_journal_claims_free(c.journal);
 	atio_dataset_close(&ds, false, &e);
 	atio_dataset_free(&ds);
 	if (flush_stdout("the check") && status == ATIO_EXIT_OK)

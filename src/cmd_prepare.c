@@ -12,6 +12,8 @@
 #include "cmd.h"
 #include "config.h"
 #include "atio/clock.h"
+#include "atio/genmap.h"
+#include "atio/journal.h"
 #include "atio/node.h"
 #include "atio/pool.h"
 #include "atio/report.h"
@@ -39,15 +41,18 @@ static int check_memory(unsigned o_threads, unsigned n, uint64_t each, const cha
 
 int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
 {
+	uint64_t v = atio_genmap_bytes(o);
+
 	if (o->mode == ATIO_MODE_READ)
 		return check_memory(o->threads, o->threads, o->bs * depth,
 				    "read buffers (one per I/O in flight)", e);
 	if (o->mode == ATIO_MODE_MIX)
 		return check_memory(o->threads, o->threads,
-				    atio_pool_bytes(o->bs, depth) + 4096 + o->bs * depth,
-				    "write pools and read buffers", e);
-	return check_memory(o->threads, o->threads, atio_pool_bytes(o->bs, depth),
-			    "write pools", e);
+				    atio_pool_bytes(o->bs, depth) + 4096 + o->bs * depth + v,
+				    v ? "write pools, read buffers and --verify's maps"
+				      : "write pools and read buffers", e);
+	return check_memory(o->threads, o->threads, atio_pool_bytes(o->bs, depth) + v,
+			    v ? "write pools and --verify's maps" : "write pools", e);
 }
 
 struct fill_arg {
@@ -115,7 +120,8 @@ static int empty_files(struct atio_dataset *ds, const struct atio_opts *o,
 }
 
 int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
-		   struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_error *e)
+	    struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_journal *jn,
+	    struct atio_error *e)
 {
 	struct atio_fill_stats fs = { 0 };
 	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
@@ -127,6 +133,9 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 	*fill_ns = 0;
 	ret = atio_dataset_survey(ds, o, &fs, e);
 	*out = fs;
+	/* Before anything is written: a journal begins, or an old one goes. */
+	if (!ret && ds->lock.exclusive)
+		ret = atio_journal_begin(jn, ds, o, e);
 	if (ret)
 		return ret;
 	if (o->mode == ATIO_MODE_EXPAND)
@@ -159,7 +168,7 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 }
 
 int prepare_done(const struct atio_opts *o, const struct atio_dataset *ds,
-			const struct atio_fill_stats *fs, uint64_t fill_ns)
+		 const struct atio_fill_stats *fs, uint64_t fill_ns)
 {
 	struct atio_prepare_result p = {
 		.opts = o, .version = ATIO_VERSION, .files = ds->nfiles,

@@ -84,7 +84,7 @@ int watch_open(struct watch *wt)
 }
 
 void wait_threads(struct watch *wt, unsigned count,
-			 void (*tick)(void *arg, unsigned sec), void *arg)
+		  void (*tick)(void *arg, unsigned sec), void *arg)
 {
 	struct pollfd pfd[2] = { { .fd = wt->sig_fd, .events = POLLIN },
 				 { .fd = wt->done_fd, .events = POLLIN } };

@@ -24,6 +24,8 @@
 #include "atio/clock.h"
 #include "atio/dataset.h"
 #include "atio/engine.h"
+#include "atio/genmap.h"
+#include "atio/journal.h"
 #include "atio/node.h"
 #include "atio/pool.h"
 #include "atio/report.h"
@@ -252,6 +254,26 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 		say("warning: out of memory for the intervals: they are left out");
 	return ret;
 }
+/*
+ * --verify on writes, after the run: read back every block written, one
+ * thread per load thread, while watching for signals (atio/readback.h).
+ */
+static int read_back(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
+		     struct atio_readback *rb, struct atio_error *e)
+{
+	unsigned n = sh->opts->threads, started;
+	pthread_t *th = calloc(n, sizeof(*th));
+
+	if (!th)
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	wt->phase = "while reading back";
+	started = atio_readback_start(w, n, th, e);
+	wait_threads(wt, started, NULL, NULL);
+	atio_readback_finish(w, n, started, th, rb);
+	free(th);
+	return started < n ? -EAGAIN : 0;
+}
+
 static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 {
 	struct atio_error e = { 0 };
@@ -263,9 +285,11 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_dir_stats *dir = NULL;
 	struct atio_result res = { .opts = o, .version = ATIO_VERSION, .engine = engine->name };
 	struct atio_fill_stats fs;
+	struct atio_journal jn = { .fd = -1 };
+	struct atio_readback rb = { .no_io = engine->no_io };
 	uint64_t fill_ns;
 	bool uses_files;
-	int ret = 0, status;
+	int ret = 0, status, signo;
 
 	if (watch_open(&wt))
 		return ATIO_EXIT_FAIL;
@@ -283,7 +307,9 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	/* The null engine does no I/O: no file is made, opened or dropped. */
 	uses_files = !engine->no_io;
 	if (uses_files) {
-		ret = prepare(&ds, o, &wt, &fs, &fill_ns, &e);
+		ret = prepare(&ds, o, &wt, &fs, &fill_ns, &jn, &e);
+		sh.journal = jn.fd >= 0 ? &jn : NULL;
+		rb.journal = jn.fd >= 0 ? jn.path : NULL;
 		if (!ret && o->prepare) {
 			status = prepare_done(o, &ds, &fs, fill_ns);
 			goto out;
@@ -317,6 +343,11 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	ret = run(&sh, w, &wt, &res, &e);
 	if (!ret && uses_files)
 		ret = atio_dataset_verify(&ds, &e);
+	if (o->verify && atio_mode_writes(o->mode))
+		res.readback = &rb;
+	signo = wt.signo;          /* the run's: a signal in the read-back ends only that */
+	if (!ret && res.readback && uses_files && !signo)
+		ret = read_back(&sh, w, &wt, &rb, &e);
 	for (unsigned i = 0; ret && o->json && i < o->threads; i++)
 		if (w[i].vfailed) {
 			/* --verify --json: the bad block as a record, beside the message. */
@@ -335,9 +366,9 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	}
 	res.nthreads = o->threads;
 	res.threads = per;
-	res.interrupted = wt.signo != 0;
-	res.signo = wt.signo;
-	res.nothing_measured = wt.signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
+	res.interrupted = signo != 0;
+	res.signo = signo;
+	res.nothing_measured = signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
 	if (res.nothing_measured)
 		say("%s before the measured time began (%s): no result", sig_name(wt.signo),
 		    sh.start_ns <= wt.sig_ns ? "in the warm-up" : wt.sig_phase);
@@ -345,10 +376,13 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 		atio_report_json(stdout, &res);
 	else
 		atio_report_text(stdout, &res);
-	status = res.interrupted ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
+	status = wt.signo ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
+	if (rb.bad || rb.err)
+		status = fail(&rb.e);
 out:
 	if (uses_files && atio_dataset_close(&ds, o->remove, &e) && status == ATIO_EXIT_OK)
 		status = fail(&e);
+	atio_journal_end(&jn, &ds, o->remove && ds.surveyed && !ds.remove_kept);
 	if (ds.remove_kept)
 		say("warning: --remove: another atio is using the files of -f %s: they are kept",
 		    o->path);

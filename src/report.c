@@ -23,6 +23,7 @@
 
 #include "atio/expand.h"
 #include "atio/interval.h"
+#include "atio/check_report.h"
 #include "atio/json.h"
 #include "atio/report.h"
 #include "atio/sysinfo.h"
@@ -377,7 +378,9 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		put_latency(f, "sync latency", &t->sync_lat);
 	if (r->timeline)
 		atio_ival_text(f, r->timeline, atio_unit_name(o));
-	if (o->verify)
+	if (r->readback)
+		atio_check_report_readback_text(f, r->readback);
+	else if (o->verify)
 		fprintf(f, "verify: every block read checked against its stamps: %.2f MiB, "
 			"none bad\n", atio_mib(t->bytes));
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n",
@@ -701,7 +704,9 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 	if (r->opts->rate > 0)
 		json_hist(&j, "service_latency_ns", &r->total.service, true);
 	/* --verify: what was checked; a run that read bad data has no result. */
-	if (r->opts->verify && !r->nothing_measured) {
+	if (r->readback)
+		atio_check_report_readback_json(&j, r->readback);
+	else if (r->opts->verify && !r->nothing_measured) {
 		atio_json_object_begin(&j, "verify");
 		atio_json_bool(&j, "ok", true);
 		atio_json_uint(&j, "bytes_checked", r->total.bytes);

@@ -85,6 +85,9 @@ struct cursor {
 	struct atio_pace pace;     /* --rate: the thread's schedule */
 	uint64_t next;             /* --rate: number of the next I/O to issue */
 	bool idle;                 /* --rate: every I/O due before the end was issued */
+	bool ahead;                /* --verify, random: the next block is drawn */
+	unsigned ahead_seg;
+	uint64_t ahead_block;
 };
 
 static uint64_t thread_cpu_ns(uint64_t *sys)
@@ -208,6 +211,16 @@ static void trace(const struct atio_worker *w, const struct atio_req *r, uint64_
 		" in %.3f usec\n", w->id, op_name[r->op], r->fd, r->len, r->off, r->res, ns / 1e3);
 }
 
+/* The journal could not be written: the run fails. */
+static int journal_fail(struct atio_worker *w, int err)
+{
+	atio_error_set(&w->err, ATIO_EXIT_FAIL, err, "%s: cannot append to the journal: %s",
+		       w->sh->journal->path, strerror(err));
+	w->failed = true;
+	__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
+	return -err;
+}
+
 /*
  * Sync every file of the thread (one in the usual one-file-per-thread
  * layout) and wait. With @timed it is a sync point of the workload,
@@ -233,6 +246,12 @@ static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bo
 		if (r.res < 0)
 			return fail(w, &r, r.res);
 	}
+	/* --verify: the journal records what this sync acknowledged (atio/journal.h). */
+	if (w->jl.recs && w->sh->journal) {
+		r.res = atio_journal_commit(w->sh->journal, &w->jl);
+		if (r.res < 0)
+			return journal_fail(w, (int)-r.res);
+	}
 	if (timed) {
 		uint64_t t1 = atio_ticks();
 
@@ -243,13 +262,20 @@ static int sync_files(struct atio_worker *w, enum atio_req_op op, bool timed, bo
 	return 0;
 }
 
+/* Draw a random block: its segment into *@s, its number into *@b. */
+static inline void draw(struct atio_worker *w, struct cursor *c, unsigned *s, uint64_t *b)
+{
+	*s = w->nsegs == 1 ? 0 : (unsigned)atio_prng_below(&w->rng, &c->segs);
+	*b = atio_prng_below(&w->rng, &c->blocks);
+}
+
 /*
  * Point @r at the next block: offset, file and, for writes, fresh data.
  * With @mixing, first draw whether it reads or writes.
  */
 static inline __attribute__((always_inline)) void
 aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bool writing,
-    bool mixing)
+    bool mixing, bool verifying)
 {
 	const struct atio_segment *seg;
 	uint64_t block;
@@ -261,7 +287,28 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 			r->buf = w->mix_rbuf + (size_t)r->index * r->len;
 	}
 
-	if (random) {
+	if (random && verifying && w->gm.gen) {
+		/*
+		 * --verify on writes: never two I/Os of a block in flight
+		 * (atio/genmap.h). Blocks are drawn one I/O ahead, so that the
+		 * next one's map word is fetched while this one is issued.
+		 */
+		unsigned s;
+		uint64_t b;
+
+		do {
+			if (!c->ahead)
+				draw(w, c, &c->ahead_seg, &c->ahead_block);
+			s = c->ahead_seg;
+			b = c->ahead_block;
+			draw(w, c, &c->ahead_seg, &c->ahead_block);
+			c->ahead = true;
+			__builtin_prefetch(&w->gm.gen[c->ahead_seg * w->gm.seg_blocks +
+						      c->ahead_block], 1, 0);
+		} while (atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b));
+		seg = &w->segs[s];
+		block = b;
+	} else if (random) {
 		seg = w->nsegs == 1 ? w->segs : &w->segs[atio_prng_below(&w->rng, &c->segs)];
 		block = atio_prng_below(&w->rng, &c->blocks);
 	} else {
@@ -276,8 +323,27 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 	r->fd = seg->fd;
 	r->slot = seg->slot;
 	r->off = seg->start + block * r->len;
+	if (verifying)
+		r->block = (uint64_t)(seg - w->segs) * w->gm.seg_blocks + block;
 	if (writing)
 		r->buf = atio_pool_take(&w->pool, r->index, block, r->off);
+}
+
+/*
+ * --verify on writes: the engine took @r; mark its block in flight and,
+ * for a write, note its generation (the pool's last) in the map and in
+ * the list the journal takes at the next completed sync.
+ */
+static inline void verify_issue(struct atio_worker *w, const struct atio_req *r)
+{
+	bool write = r->op == ATIO_REQ_WRITE;
+
+	if (!w->gm.gen)
+		return;
+	atio_genmap_issue(&w->gm, r->block, write ? w->pool.gen : 0);
+	if (write && w->jl.recs)
+		atio_journal_note(&w->jl, w->segs[r->block / w->gm.seg_blocks].file, r->off,
+				  w->pool.gen, w->pool.key);
 }
 
 /*
@@ -345,10 +411,27 @@ static inline uint64_t pace_wait(const struct atio_worker *w, uint64_t due)
  */
 static __attribute__((noinline)) int verify(struct atio_worker *w, const struct atio_req *r)
 {
-	char what[160];
-	int ret = atio_check_block(r->buf, r->len, r->off, &w->vctx, w->vks, &w->vbad,
-				   &w->vfound);
+	char what[160], want[80] = "atio's data for that offset";
+	uint32_t code = 0;
+	int ret;
 
+	/* --verify on writes: a write is checked when read back after the run. */
+	if (w->gm.gen) {
+		atio_genmap_done(&w->gm, r->block);
+		if (r->op == ATIO_REQ_WRITE)
+			return 0;
+		code = atio_genmap_last(&w->gm, r->block);
+	}
+	ret = atio_check_block(r->buf, r->len, r->off, &w->vctx, w->vks, &w->vbad, &w->vfound);
+	/* --mix: a block written in the run holds its last write. */
+	for (size_t i = 0; code && ret == 0 && i < r->len; i += ATIO_SECTOR) {
+		uint64_t gen = atio_genmap_gen(code, w->pool.gen);
+
+		ret = atio_check_write((const char *)r->buf + i, gen, w->pool.key, false,
+				       &w->vbad, &w->vfound);
+		w->vbad.off = r->off + i;
+		snprintf(want, sizeof(want), "the write of generation %" PRIu64, gen);
+	}
 	if (ret == 0)
 		return 0;
 	if (ret < 0)
@@ -358,8 +441,8 @@ static __attribute__((noinline)) int verify(struct atio_worker *w, const struct 
 		atio_check_describe(what, sizeof(what), &w->vbad, &w->vfound);
 		atio_error_set(&w->err, ATIO_EXIT_FAIL, EILSEQ,
 			       "verify: %s: offset %" PRIu64 " (in the %zu-byte block read at %"
-			       PRIu64 "): expected atio's data for that offset, found %s",
-			       path_of(w, r->fd), w->vbad.off, r->len, r->off, what);
+			       PRIu64 "): expected %s, found %s",
+			       path_of(w, r->fd), w->vbad.off, r->len, r->off, want, what);
 		w->vpath = path_of(w, r->fd);
 		w->vfailed = true;
 	}
@@ -404,12 +487,14 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 				return 0;
 			c->next++;
 		}
-		aim(w, c, r, random, writing, mixing);
+		aim(w, c, r, random, writing, mixing, verifying);
 		if (tracing)
 			trace_submit(w, r);
 		t0 = atio_ticks();
 		queue(w, r);
 		t1 = atio_ticks();
+		if (verifying)
+			verify_issue(w, r);
 		if (tracing)
 			trace(w, r, atio_ticks_to_ns(t1 - t0));
 		if (r->res != (int64_t)r->len)
@@ -485,7 +570,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 					break;
 				}
 			}
-			aim(w, c, r, random, writing, mixing);
+			aim(w, c, r, random, writing, mixing, verifying);
 			if (eng->queue(w, r) == ATIO_Q_BUSY) {
 				/* The block goes out later: an append skipped would leave a hole. */
 				if (expanding) {
@@ -494,6 +579,8 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 				}
 				break;
 			}
+			if (verifying)
+				verify_issue(w, r);
 			if (pacing) {
 				r->due = due;
 				c->next++;
@@ -745,6 +832,13 @@ static int alloc_buffers(struct atio_worker *w)
 	if (ret)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
 				      "cannot prepare the write buffers: %s", strerror(-ret));
+	/* --verify on writes: the map, keystream for --mix reads, the journal's list. */
+	if (o->verify && (atio_genmap_init(&w->gm, w->nsegs, w->segs[0].blocks, o->thp) ||
+			  !(w->vks = malloc((size_t)o->bs)) ||
+			  (w->sh->journal && atio_journal_list_init(&w->jl, o->qsync))))
+		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM, "out of memory for "
+				      "--verify's map of %" PRIu64 " blocks",
+				      (uint64_t)w->nsegs * w->segs[0].blocks);
 	w->buf_base = w->pool.base;
 	w->buf_len = w->pool.size;
 	return 0;
@@ -849,6 +943,8 @@ void atio_worker_teardown(struct atio_worker *w)
 	free(w->vks);
 	atio_keystream_end(&w->vctx);
 	atio_ival_rec_free(&w->iv);
+	atio_genmap_free(&w->gm);
+	atio_journal_list_free(&w->jl);
 	w->vks = NULL;
 	w->dir = NULL;
 	w->mix_rbuf = NULL;

@@ -12,8 +12,11 @@
  * is bad, for one of the reasons of enum atio_check_kind. Holes (never
  * written, SEEK_HOLE) are not read: they are counted as unwritten, not as
  * bad, and so is what a file lacks to reach its planned size, since
- * without a record of what was written (a later step) atio cannot tell
- * lost data from data never written.
+ * without a record of what was written atio cannot tell lost data from
+ * data never written. With the journal of an --fsync --verify run
+ * (atio/journal.h) it can: every sector the journal claims must hold the
+ * claimed write or a later one, and a claimed sector no read reached is
+ * bad (ABSENT).
  *
  * The work. Every file is cut into units of the read size (-s, 4 MiB by
  * default); threads (-p of them, at most one per unit) take units in order
@@ -37,12 +40,22 @@
 
 #define ATIO_CHECK_LIST 100
 
+struct atio_journal_claims;
+
 enum atio_check_kind {
 	ATIO_CHECK_ZEROS,          /* every byte zero */
 	ATIO_CHECK_NO_STAMP,       /* no stamp atio reads: another program's data */
 	ATIO_CHECK_MISPLACED,      /* a good stamp of another offset */
 	ATIO_CHECK_CORRUPT,        /* the data differs from what its stamp names */
 	ATIO_CHECK_UNREADABLE,     /* the read failed */
+	/*
+	 * With a record of what was written (--verify on writes, the
+	 * journal of --fsync --verify): a good sector of the wrong write.
+	 */
+	ATIO_CHECK_OLDER,          /* an older write of the block, or the fill: a lost write */
+	ATIO_CHECK_NEWER,          /* a later write of the thread, not to this block: misdirected */
+	ATIO_CHECK_OTHER,          /* another writer's data (another thread, run or file) */
+	ATIO_CHECK_ABSENT,         /* no data where the journal says a synced write is */
 };
 
 /* One range of consecutive bad sectors of one kind. */
@@ -56,6 +69,9 @@ struct atio_check_bad {
 	 * first differing byte of the first sector; UNREADABLE: the errno.
 	 */
 	uint64_t detail;
+	/* OLDER, NEWER, OTHER, ABSENT: the write expected there. */
+	uint64_t want_gen;
+	uint64_t want_key;
 };
 
 struct atio_check_file {
@@ -86,6 +102,12 @@ struct atio_check {
 	uint64_t unwritten;        /* bytes in holes, all files */
 	uint64_t elapsed_ns;
 	unsigned started;          /* threads started: the eventfd counts to this */
+	/*
+	 * The journal of the run that wrote the dataset (atio/journal.h),
+	 * or NULL: every sector it claims is also checked against the
+	 * claim (set by the caller before start).
+	 */
+	struct atio_journal_claims *journal;
 
 	/* Private. */
 	pthread_mutex_t lock;
@@ -137,6 +159,19 @@ int atio_check_block(const void *buf, size_t len, uint64_t off, struct atio_keys
  */
 void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
 			 const struct atio_stamp *found);
+
+/*
+ * Check that the 512-byte @sector, already found good by
+ * atio_check_block(), is the data of the write of generation @gen with
+ * key @key (with @newer_ok, or a later write of the same key). Returns 0
+ * when it is (or holds no stamp: atio_check_block() names that); 1 with
+ * @bad's kind (OLDER: the fill or an older generation, detail the found
+ * generation, 0 for the fill; NEWER: a later one, meant for another block;
+ * OTHER: another key, detail that key), want_gen and want_key set and
+ * @found the sector's stamp. @bad's file, off and len are the caller's.
+ */
+int atio_check_write(const void *sector, uint64_t gen, uint64_t key, bool newer_ok,
+		     struct atio_check_bad *bad, struct atio_stamp *found);
 
 /* Words for a kind, e.g. "zeros", for text and JSON. */
 const char *atio_check_kind_name(enum atio_check_kind k);

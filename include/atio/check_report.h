@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #include "atio/check.h"
+#include "atio/json.h"
+#include "atio/readback.h"
 
 /* No bad sector and no missing file. */
 bool atio_check_ok(const struct atio_check *c);
@@ -32,5 +34,22 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
  */
 void atio_check_report_verify_json(FILE *f, const char *version, const char *path,
 				   const struct atio_check_bad *b, const struct atio_stamp *found);
+
+/*
+ * --verify on writes: the read-back's line below the result, "verify:
+ * every block written in the run read back and checked: N block(s), X MiB
+ * in T sec, none bad" (or what stopped it short).
+ */
+void atio_check_report_readback_text(FILE *f, const struct atio_readback *rb);
+
+/*
+ * The same as the result document's "verify" object: {"ok",
+ * "bytes_checked", "read_back", "blocks_checked", "time_sec",
+ * "interrupted", "journal" (its path, or null)}, and for a bad block
+ * "file", "offset", "block_offset", "kind", "expected": {generation,
+ * key}, "found": {offset, generation, kind, key} (when the sector held a
+ * stamp) and "message".
+ */
+void atio_check_report_readback_json(struct atio_json *j, const struct atio_readback *rb);
 
 #endif

@@ -53,6 +53,7 @@ struct atio_req {
 	int err;                   /* with a short res: why the rest failed, if known */
 	uint64_t issued;           /* the worker's business: clock ticks */
 	uint64_t due;              /* --rate: intended start, clock ticks */
+	uint64_t block;            /* --verify on writes: the block's word in the map */
 };
 
 enum atio_q {

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "atio/cli.h"
+#include "atio/readback.h"
 #include "atio/stats.h"
 
 struct atio_ival_series;
@@ -37,6 +38,8 @@ struct atio_result {
 	/* --interval */
 	struct atio_ival_series **thread_ivals; /* [opts->threads]: each thread's, or NULL */
 	struct atio_ival_series *timeline; /* their merge (atio_report_timeline()), or NULL */
+	/* --verify on writes: the read-back after the run (atio/readback.h), else NULL */
+	const struct atio_readback *readback;
 };
 
 struct atio_ival_series;

@@ -18,8 +18,11 @@
 #include "atio/engine.h"
 #include "atio/error.h"
 #include "atio/interval.h"
+#include "atio/genmap.h"
+#include "atio/journal.h"
 #include "atio/pool.h"
 #include "atio/prng.h"
+#include "atio/readback.h"
 #include "atio/stats.h"
 
 /* State every worker shares with main, read-only while running but @stop. */
@@ -33,6 +36,7 @@ struct atio_shared {
 	uint64_t start_ns;         /* CLOCK_MONOTONIC instant the warm-up starts */
 	int stop;                  /* set (atomically) to end the run early */
 	int done_fd;               /* eventfd each worker signals on exit */
+	struct atio_journal *journal; /* --fsync --verify: the run's journal, else NULL */
 };
 
 struct atio_worker {
@@ -78,6 +82,10 @@ struct atio_worker {
 	struct atio_check_bad vbad;/* its first bad sector (file unset) */
 	struct atio_stamp vfound;  /* the stamp that sector held, if any */
 	const char *vpath;         /* its file */
+	/* --verify on writes: atio/genmap.h, atio/journal.h, atio/readback.h */
+	struct atio_genmap gm;     /* the last write of every block; gm.gen NULL otherwise */
+	struct atio_journal_list jl; /* writes since the last completed sync */
+	struct atio_readback rb;   /* what reading the blocks back found */
 };
 
 /*

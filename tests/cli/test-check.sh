@@ -12,6 +12,9 @@
 # clean dataset verifies, with what was checked below the result; the
 # first bad block read ends the run with exit 1, its file and offset and
 # what it held named (and as a JSON record with --json), no result.
+# --verify on writes reads every block written back after the run: clean
+# runs of every write mode (sync and io_uring at depth) verify; a block put
+# back to older data during the run is named as a lost write.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -193,12 +196,75 @@ dd if="$V/atio.0" of="$V/atio.0" bs=512 skip=1 seek=801 count=1 conv=notrunc sta
 run_atio --read --seq -s 64K -t 5 -u 32M -f "$V" --verify
 expect_match "--verify over a copied sector: the offset it was written for named" "$ERR" \
 	"^atio: verify: $V/atio.0: offset 409600 .* found the data written for offset 0 \\(misplaced; generation [0-9]+, key [0-9a-f]{16}\\)"
-for args in "--write" "--mix 50" "--check" "--read --engine null"; do
+for args in "--expand" "--check" "--prepare" "--read --engine null"; do
 	read -ra a <<<"$args"
 	run_atio "${a[@]}" --verify -u 32M -f "$V"
 	expect_code "$args --verify: refused with exit 2" 2
-	expect_match "$args --verify: says what --verify checks" "$ERR" "--verify (checks every block a --read test reads|with --engine null: that engine reads nothing)"
+	expect_match "$args --verify: says what --verify checks" "$ERR" "--verify (checks every block a test reads or writes|with --engine null: that engine reads nothing)"
 done
+
+# --- --verify on writes: every block written in the run read back after
+# it and checked against the last write its thread issued there.
+W=$WORK/w
+mkdir -p "$W"
+for args in "--write --rand" "--write --seq -s 64K" "--fdatasync --rand -q 4" "--mix 50 --rand"; do
+	read -ra a <<<"$args"
+	run_atio "${a[@]}" -t 0.5 -p 2 -u 16M -f "$W" --verify
+	what="$args --verify"
+	expect_code "$what: exit 0" 0
+	check_result "$what"
+	expect_match "$what: the read-back line below the result" "$OUT" \
+		'^verify: every block written in the run read back and checked: [1-9][0-9]* block\(s\), [0-9.]+ MiB in [0-9.]+ sec, none bad$'
+done
+if direct_io_works "$W"; then
+	for args in "--write --rand" "--mix 30 --rand"; do
+		read -ra a <<<"$args"
+		run_atio "${a[@]}" -t 0.5 -p 2 -u 16M -f "$W" --verify --uncached --engine io_uring --iodepth 32
+		what="$args --verify, io_uring, 32 in flight"
+		if [ "$RC" != 0 ] && grep -q "engine cannot start\|not available" "$ERR"; then
+			skip_check "$what" "the io_uring engine does not run here"
+			continue
+		fi
+		expect_code "$what: exit 0" 0
+		expect_match "$what: read back, none bad" "$OUT" '^verify: every block written in the run read back .* none bad$'
+	done
+fi
+run_atio --write --rand -t 0.3 -p 1 -u 16M -f "$W" --verify --json
+expect_json "--write --verify --json: verify.ok, read back, blocks times 4K is the bytes" \
+	'(d["verify"]["ok"], d["verify"]["read_back"], d["verify"]["blocks_checked"] * 4096 == d["verify"]["bytes_checked"] > 0)' \
+	"(True, True, True)"
+run_atio --write --rand -t 0.3 -p 1 --engine null --verify
+expect_code "--write --verify, null engine: exit 0" 0
+expect_match "--write --verify, null engine: nothing to read back, said so" "$OUT" \
+	'^verify: the null engine wrote nothing: no block to read back$'
+run_atio --write --rand -p 1 -u 64K -f "$W" --verify --iodepth 32 --engine io_uring --uncached
+expect_code "--verify --iodepth 32 with 16 blocks a thread: refused with exit 2" 2
+expect_match "--verify --iodepth 32 with 16 blocks: the message names both" "$ERR" \
+	'--verify --iodepth 32: a thread has 16 block\(s\) of -s 4K'
+
+# A write lost after atio wrote it: block 5 gets its fill data back while
+# the run goes on (sequential, 10 writes a second: written once, at 0.5 s,
+# with generation 6, never again before the end). The read-back names it;
+# the result is still printed, then the message, exit 1.
+rm -f "$W"/atio.*
+run_atio --prepare -p 1 -s 4K -u 1M -f "$W"
+expect_code "setup: a 1 MiB file" 0
+dd if="$W/atio.0" of="$WORK/fill5" bs=4096 skip=5 count=1 status=none
+start_atio --write --seq -s 4K --iops --rate 10 -t 4 -p 1 -u 1M -f "$W" --verify -vvv
+for ((i = 0; i < 400; i++)); do
+	if grep -q '\] write(fd [0-9]*, 4096 bytes, offset 20480) = 4096' "$ERR"; then
+		break
+	fi
+	sleep 0.05
+done
+dd if="$WORK/fill5" of="$W/atio.0" bs=4096 seek=5 conv=notrunc status=none
+wait_exit 30
+what="--write --verify, block 5 put back to the fill's data during the run"
+expect_code "$what: exit 1" 1
+check_result "$what: the result still printed"
+expect_match "$what: the read-back says one bad" "$OUT" '^verify: reading back the blocks written in the run: [0-9]+ block\(s\) read, one bad'
+expect_match "$what: file, offset, the write expected and what was found named" "$ERR" \
+	"^atio: verify: $W/atio.0: offset 20480 \\(in the 4096-byte block written at 20480\\): expected the write of generation 6 \\(key [0-9a-f]{16}\\), found the fill's data, older than that write \\(a lost write\\)$"
 
 # --- A write test holds the dataset alone: a check waits for no writer.
 # The writer's output goes to files of its own: the check's must not mix in.

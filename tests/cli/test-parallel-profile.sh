@@ -6,8 +6,9 @@
 # dsyncwrite run and sum as the others do; a --rate in ATIO_OPTS is said to
 # cap each node and holds on each; the check step reads every node's data
 # and names the node, file and offset of bad data, a FAILURE never summed;
-# ATIO_OPTS=--verify says per node that its reads verified, and a node
-# that read bad data is a FAILURE naming it; a bad profile and a host given
+# ATIO_OPTS=--verify says per node that its reads verified, or that what
+# it wrote read back right, and a node that read bad data is a FAILURE
+# naming it; a bad profile and a host given
 # twice are refused before any connection.
 set -eu
 # shellcheck source=lib.sh
@@ -121,6 +122,11 @@ what="ATIO_OPTS=--verify, randread"
 expect_code "$what: exit 0" 0
 expect_count "$what: each node says its reads verified" "$OUT" \
 	'^verify: every block read checked, [0-9]+ bytes, none bad$' 4
+run_driver TESTS="randwrite" ITERATIONS=1 ATIO_OPTS=--verify "${HOSTS[@]}"
+what="ATIO_OPTS=--verify, randwrite"
+expect_code "$what: exit 0" 0
+expect_count "$what: each node says every block it wrote read back right" "$OUT" \
+	'^verify: every block written read back and checked, [1-9][0-9]* bytes, none bad$' 2
 dd if=/dev/zero of="$(node_dir 2)/data/atio.0" bs=4096 seek=2 count=1 conv=notrunc status=none
 run_driver TESTS="check" ITERATIONS=1 "${HOSTS[@]}"
 what="the check step with a zeroed block on node2"

@@ -1,0 +1,232 @@
+#!/bin/bash
+# Crash consistency: --fsync/--fdatasync --verify keep a journal beside the
+# dataset (PREFIXjournal) of the write every block held when a sync
+# completed, and atio --check proves every such write is still there.
+# On ext4 on a loop device (the test directory when that cannot be made):
+# SIGKILL in the middle of an --fsync run (and of an --fdatasync run at
+# depth with O_DIRECT), then --check passes and names the journal; a
+# synced block put back to its fill data or to an older write of the run,
+# or overwritten behind atio's back, fails the check naming the file and
+# the offset; a record cut short at the journal's end is said and not
+# trusted; a file cut short fails where synced writes were (absent); a
+# write run without --verify removes the journal, --remove
+# removes it with the files; a foreign file at the journal's name is left
+# alone and refused; a journal of another dataset shape is refused.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read the JSON report"
+
+if ext4_loop 512M "$WORK/mnt"; then
+	D=$WORK/mnt/d
+else
+	printf '# %s: on the test directory instead\n' "$WHY"
+	D=$WORK/d
+fi
+mkdir -p "$D"
+J=$D/atio.journal
+F0=$D/atio.0
+
+# json EXPR: evaluate the Python expression EXPR on the JSON document in
+# $OUT (bound to d, its "check" object to c) and print the result.
+json() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); c = d.get("check"); print(eval(sys.argv[2]))' \
+		"$OUT" "$1"
+}
+
+# expect_json WHAT EXPR WANT: json EXPR prints WANT.
+expect_json() {
+	local got
+
+	got=$(json "$2" 2>&1) || got="(error: $got)"
+	if [ "$got" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "$2 is '$got', expected '$3'" "command: $LAST"
+	fi
+}
+
+# wait_journal BYTES: wait (up to 30 s) until the journal holds more than
+# BYTES, while atio ($PID) runs. Returns 1 when it never does.
+wait_journal() {
+	local i
+
+	for ((i = 0; i < 600; i++)); do
+		if [ -f "$J" ] && [ "$(file_size "$J")" -gt "$1" ]; then
+			return 0
+		fi
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# --- SIGKILL in the middle of a run: every write a completed sync
+# acknowledged is there.
+kill_run() {
+	local what=$1
+
+	shift
+	start_atio "$@" -t 60 -f "$D" --verify
+	if ! wait_journal $((64 + 40 * 500)); then
+		not_ok "$what: the journal grows during the run" "it holds $(file_size "$J" 2>/dev/null || echo no) bytes"
+		kill -KILL "$PID" 2>/dev/null || true
+		wait_exit 10
+		return
+	fi
+	ok "$what: the journal grows during the run"
+	kill -KILL "$PID"
+	wait_exit 10
+	expect_code "$what: killed" 137
+	run_atio --check -p 2 -u 64M -f "$D"
+	expect_code "$what, then --check: exit 0" 0
+	expect_match "$what, then --check: every sector good" "$OUT" '^check: 2 file\(s\), 64\.00 MiB .* 0 bad sector\(s\); ok$'
+	expect_match "$what, then --check: the journal's claims held" "$OUT" \
+		"^journal: $J: [1-9][0-9]* record\\(s\\), [1-9][0-9]* block\\(s\\) whose write a completed sync acknowledged(; [0-9]+ byte\\(s\\) at its end cut short [^;]*)?; every one holds its write or a later one$"
+	run_atio --check -p 2 -u 64M -f "$D" --json
+	expect_json "$what, then --check --json: ok, and every record of the journal read or cut" \
+		'(c["ok"], (c["journal"]["records"] * 40 + c["journal"]["bytes_cut"] + 64) == '"$(file_size "$J")"')' \
+		"(True, True)"
+}
+kill_run "--fsync -q 4, SIGKILL" --fsync --rand -s 4K -q 4 -p 2 -u 64M
+if direct_io_works "$D"; then
+	kill_run "--fdatasync at depth 8 with O_DIRECT, SIGKILL" --fdatasync --rand -s 4K -q 8 \
+		-p 2 -u 64M --uncached --iodepth 8
+else
+	skip_check "SIGKILL in an O_DIRECT --fdatasync run" "O_DIRECT does not work here"
+fi
+
+# --- A synced block put back to its fill data: the check names it.
+rm -f "$D"/atio.*
+run_atio --prepare -p 1 -s 4K -u 1M -f "$D"
+expect_code "setup: a 1 MiB file" 0
+dd if="$F0" of="$WORK/fill5" bs=4096 skip=5 count=1 status=none
+run_atio --fsync --seq -s 4K --iops -t 0.5 -p 1 -u 1M -f "$D" --verify
+expect_code "setup: --fsync --verify over the file" 0
+parse_io
+if [ "$IO_OPS" -lt 6 ]; then
+	skip_check "a synced block put back to the fill" "only $IO_OPS writes in 0.5 s"
+else
+	dd if="$WORK/fill5" of="$F0" bs=4096 seek=5 conv=notrunc status=none
+	run_atio --check -p 1 -u 1M -f "$D"
+	what="block 5 put back to the fill's data after a synced write"
+	expect_code "$what: --check exits 1" 1
+	expect_match "$what: named, with the write the journal holds" "$OUT" \
+		"^bad: $F0: offset 20480, 4096 bytes \\(8 sector\\(s\\)\\): holds the fill's data, older than the write of generation [0-9]+ a completed sync acknowledged \\(a lost write, or the block rolled back\\)$"
+	expect_count "$what: nothing else bad" "$OUT" '^bad:' 1
+fi
+
+# --- A synced block rolled back to an older write of the same run: a
+# 32 KiB file of 8 blocks written in order, a sync after each write. Once
+# block 5's first write is synced atio is stopped (SIGSTOP), the block
+# copied, atio continued; when it wrote 9 more blocks, block 5 was written
+# again, and the copy put back is older than what the journal holds.
+start_atio --fsync --seq -s 4K -t 3 -p 1 -u 32K -f "$D" --verify -vvv
+for ((i = 0; i < 600; i++)); do
+	if [ "$(grep -c '\] fsync(' "$ERR")" -ge 6 ]; then
+		break
+	fi
+	sleep 0.05
+done
+kill -STOP "$PID"
+stopped_at=$(grep -c '\] write(' "$ERR" || true)
+dd if="$F0" of="$WORK/old5" bs=4096 skip=5 count=1 status=none
+kill -CONT "$PID"
+wait_exit 30
+expect_code "setup: --fsync --verify, stopped and continued" 0
+parse_io
+if [ "$IO_OPS" -lt $((stopped_at + 9)) ]; then
+	skip_check "a synced block rolled back to an older write" "only $IO_OPS writes in 3 s"
+else
+	dd if="$WORK/old5" of="$F0" bs=4096 seek=5 conv=notrunc status=none
+	run_atio --check -p 1 -u 32K -f "$D"
+	what="block 5 rolled back to an older write of the run"
+	expect_code "$what: --check exits 1" 1
+	expect_match "$what: named, with both generations" "$OUT" \
+		"^bad: $F0: offset 20480, 4096 bytes \\(8 sector\\(s\\)\\): holds generation [0-9]+, older than the write of generation [0-9]+ a completed sync acknowledged"
+	run_atio --check -p 1 -u 32K -f "$D" --json
+	expect_json "$what: --json: the kind, both generations of block 5 (6 mod 8), the found one older" \
+		'[(b["offset"], b["kind"], b["found_generation"] % 8, b["expected_generation"] % 8, b["found_generation"] < b["expected_generation"]) for b in c["bad"]]' \
+		"[(20480, 'older', 6, 6, True)]"
+fi
+rm -f "$D"/atio.*
+
+# --- A block overwritten behind atio's back after the run.
+run_atio --fsync --seq -s 4K -t 0.3 -p 1 -u 1M -f "$D" --verify
+expect_code "setup: a clean --fsync --verify run" 0
+head -c 4096 /dev/urandom | dd of="$F0" bs=4096 seek=7 conv=notrunc status=none
+run_atio --check -p 1 -u 1M -f "$D"
+expect_code "block 7 overwritten with other bytes: --check exits 1" 1
+expect_match "block 7 overwritten: named" "$OUT" "^bad: $F0: offset 28672, 4096 bytes \\(8 sector\\(s\\)\\): no stamp of atio's"
+
+# --- A record cut short at the journal's end (a crash in the middle of
+# an append) is not trusted, and said so; a file cut short fails the
+# check where the journal holds synced writes.
+run_atio --fsync --seq -s 4K -t 0.3 -p 1 -u 1M -f "$D" --verify
+expect_code "setup: another clean --fsync --verify run" 0
+printf 'twelve bytes' >>"$J"
+run_atio --check -p 1 -u 1M -f "$D"
+expect_code "12 bytes of a cut record at the journal's end: --check exits 0" 0
+expect_match "12 bytes of a cut record: said, not trusted" "$OUT" \
+	"^journal: $J: [0-9]+ record\\(s\\), [0-9]+ block\\(s\\) whose write a completed sync acknowledged; 12 byte\\(s\\) at its end cut short"
+truncate -s 16K "$F0"
+run_atio --check -p 1 -u 1M -f "$D" --json
+what="atio.0 cut to 16 KiB after the run"
+expect_code "$what: --check exits 1" 1
+# The run wrote in order from block 0: every synced block but the first 4
+# lies past the end (at least 5 were written in 0.3 s, checked by the match below).
+expect_json "$what: every synced block past the end named absent, with its generation" \
+	'(all(b["kind"] == "absent" and b["offset"] >= 16384 and b["expected_generation"] > 0 for b in c["bad"]), c["bad_ranges"] == c["journal"]["blocks"] - 4)' \
+	"(True, True)"
+run_atio --check -p 1 -u 1M -f "$D"
+expect_match "$what: the first named in words" "$OUT" \
+	"^bad: $F0: offset 16384, 4096 bytes \\(8 sector\\(s\\)\\): no data where the write of generation [0-9]+ a completed sync acknowledged should be \\(a hole, or past the end of the file\\)$"
+rm -f "$D"/atio.*
+run_atio --fsync --seq -s 4K -t 0.3 -p 1 -u 1M -f "$D" --verify
+expect_code "setup: a fresh --fsync --verify run" 0
+
+# --- A journal of another dataset shape is refused.
+run_atio --check -p 1 -u 2M -f "$D"
+expect_code "--check -u 2M with the journal of -u 1M: exit 2" 2
+expect_match "--check -u 2M: the message says what the journal is of" "$ERR" \
+	"^atio: $J: the journal of a dataset of 1 file\\(s\\) of 1048576 bytes, not of -n 1 files of 2097152 bytes"
+
+# --- A write without --verify removes the journal; --remove removes it.
+run_atio --write --seq -s 4K -t 0.2 -p 1 -u 1M -f "$D"
+expect_code "a --write run without --verify: exit 0" 0
+if [ -e "$J" ]; then
+	not_ok "a --write run without --verify removes the journal" "$J is still there"
+else
+	ok "a --write run without --verify removes the journal"
+fi
+run_atio --fdatasync --seq -s 4K -t 0.2 -p 1 -u 1M -f "$D" --verify --remove
+expect_code "--fdatasync --verify --remove: exit 0" 0
+listing "$D" >"$WORK/left"
+expect_count "--fdatasync --verify --remove: no file and no journal left" "$WORK/left" 'atio\.(0|journal)' 0
+
+# --- A file at the journal's name that is not atio's: left alone.
+echo "the user's notes" >"$J"
+sum=$(cksum <"$J")
+run_atio --fsync --seq -s 4K -t 0.2 -p 1 -u 1M -f "$D" --verify
+expect_code "a foreign file at the journal's name: the run refused with exit 2" 2
+expect_match "a foreign file at the journal's name: named" "$ERR" "^atio: $J: not atio's journal"
+run_atio --check -p 1 -u 1M -f "$D"
+expect_code "a foreign file at the journal's name: --check refused with exit 2" 2
+if [ "$(cksum <"$J")" = "$sum" ]; then
+	ok "a foreign file at the journal's name: unchanged"
+else
+	not_ok "a foreign file at the journal's name: unchanged" "its checksum changed"
+fi
+rm -f "$J"
+mkfifo "$J"
+run_atio --check -p 1 -u 1M -f "$D"
+expect_code "a FIFO at the journal's name: --check refused with exit 2, without waiting on it" 2
+rm -f "$J"
+mkdir "$J"
+run_atio --fsync --seq -s 4K -t 0.2 -p 1 -u 1M -f "$D" --verify
+expect_code "a directory at the journal's name: the run refused with exit 2" 2
+expect_match "a directory at the journal's name: named" "$ERR" "^atio: $J: not atio's journal"
+rmdir "$J"
+
+finish
