@@ -709,7 +709,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     : o->prepare ? "; --prepare fills the files and measures nothing"
 			     : "; --expand truncates its files as it goes: check them with "
 			       "--check after the run");
-	if (o->verify && eng && eng->no_io && !atio_mode_writes(o->mode))
+	if (o->verify && eng && eng->no_io &&
+	    (!atio_mode_writes(o->mode) || o->mode == ATIO_MODE_MIX))
 		return USAGE("--verify with --engine %s: that engine reads nothing to check",
 			     eng->name);
 	if (o->verify && atio_mode_writes(o->mode) && o->iodepth > 1 &&

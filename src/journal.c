@@ -128,8 +128,9 @@ static int create(struct atio_journal *j, int fd, const struct atio_dataset *d,
 					      j->path, strerror(errno));
 		ret = atio_owner_mark(fd, atio_owner_basename(j->path));
 		if (ret && ret != -EOPNOTSUPP) {
+			if (atio_owner_same(fd, j->path))
+				unlink(j->path);
 			close(fd);
-			unlink(j->path);
 			return atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot mark: %s",
 					      j->path, strerror(-ret));
 		}
@@ -167,7 +168,7 @@ static int create(struct atio_journal *j, int fd, const struct atio_dataset *d,
 int atio_journal_begin(struct atio_journal *j, const struct atio_dataset *d,
 		       const struct atio_opts *o, struct atio_error *e)
 {
-	int fd;
+	int fd, ret;
 
 	j->fd = -1;
 	j->path = NULL;
@@ -190,10 +191,13 @@ int atio_journal_begin(struct atio_journal *j, const struct atio_dataset *d,
 		return create(j, fd, d, o, e);
 	/* A write without a journal: the old claims no longer hold. */
 	if (fd >= 0) {
+		/* By its name, but only while the name is still that file. */
+		ret = atio_owner_same(fd, j->path) && unlink(j->path) != 0 && errno != ENOENT
+			? errno : 0;
 		close(fd);
-		if (unlink(j->path) != 0 && errno != ENOENT)
-			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot remove: %s",
-					      j->path, strerror(errno));
+		if (ret)
+			return atio_error_set(e, ATIO_EXIT_FAIL, ret, "%s: cannot remove: %s",
+					      j->path, strerror(ret));
 	}
 	return 0;
 }
@@ -247,7 +251,7 @@ void atio_journal_end(struct atio_journal *j, const struct atio_dataset *d, bool
 		return;
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd >= 0) {
-		if (ours(fd, path))
+		if (ours(fd, path) && atio_owner_same(fd, path))
 			unlink(path);
 		close(fd);
 	}

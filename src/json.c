@@ -76,7 +76,10 @@ static int utf8_len(const unsigned char *p)
  * through as UTF-8), an escape \u0080..\u00ff in atio's JSON always stands
  * for one raw byte, and a reader gets the exact path back by turning each
  * into that byte. The document stays valid JSON (and UTF-8) whatever the
- * path holds.
+ * path holds. Braces and brackets inside strings are written as
+ * \u007b, \u007d, \u005b and \u005d, so that the first "}" after an
+ * object's "{" in atio's JSON is its end when the object holds no other
+ * (the driver, a shell script, relies on it).
  */
 static void put_string(FILE *f, const char *s)
 {
@@ -89,7 +92,8 @@ static void put_string(FILE *f, const char *s)
 		if (*p == '"' || *p == '\\') {
 			putc('\\', f);
 			putc(*p, f);
-		} else if (*p < 0x20 || n == 0) {
+		} else if (*p < 0x20 || n == 0 || *p == '{' || *p == '}' || *p == '[' ||
+			   *p == ']') {
 			fputs("\\u00", f);
 			putc(hex[*p >> 4], f);
 			putc(hex[*p & 0xf], f);

@@ -319,7 +319,7 @@ static int get_intervals(json_t *doc, struct atio_merge_doc *d, const char *name
 	json_t *el, *sl;
 	struct atio_hist *h[2] = { malloc(sizeof(struct atio_hist)),
 				   malloc(sizeof(struct atio_hist)) };
-	double isec;
+	double isec, last_end = 0;
 	uint64_t ops = 0;
 	size_t k;
 	int ret = 0;
@@ -338,8 +338,10 @@ static int get_intervals(json_t *doc, struct atio_merge_doc *d, const char *name
 		ret = -EINVAL;
 		goto out;
 	}
-	if (isec < 0.1 - 1e-9) {
-		ret = BAD("%s: timeline.interval_sec: %g is below 0.1", name, isec);
+	/* What --interval takes: 0.1 s to 366 days. */
+	if (isec < 0.1 - 1e-9 || isec > 366.0 * 86400) {
+		ret = BAD("%s: timeline.interval_sec: %g is not from 0.1 s to 366 days", name,
+			  isec);
 		goto out;
 	}
 	d->ivals = malloc(sizeof(*d->ivals));
@@ -372,6 +374,13 @@ static int get_intervals(json_t *doc, struct atio_merge_doc *d, const char *name
 			ret = -EINVAL;
 			goto out;
 		}
+		/* The merge intersects sorted, disjoint spans (interval.c). */
+		if (from < last_end || from + dur > 366.0 * 86400 * 1000) {
+			ret = BAD("%s: timeline.stall_list[%zu]: starts at %g s, before the end "
+				  "of the stall before it, or beyond any run", name, k, from);
+			goto out;
+		}
+		last_end = from + dur;
 		if (atio_ival_add_gap(d->ivals, to_u64(from * 1e9), to_u64((from + dur) * 1e9),
 				      true)) {
 			ret = BAD("%s: out of memory", name);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "atio/lock.h"
+#include "atio/owner.h"
 
 #define LOCK_TEXT "atio lock file: atio holds it while it works on the files next to it\n"
 
@@ -150,10 +151,7 @@ static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error
  */
 static bool still_linked(const struct atio_lock *l)
 {
-	struct stat a, b;
-
-	return fstat(l->fd, &a) == 0 && lstat(l->path, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return atio_owner_same(l->fd, l->path);
 }
 
 int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool exclusive,

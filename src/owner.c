@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -125,4 +126,12 @@ int atio_owner_data_end(int fd, uint64_t size, uint64_t *end)
 		*end = (uint64_t)hole;
 	ret = fiemap_end(fd, end);
 	return ret == -EOPNOTSUPP ? 0 : ret;
+}
+
+bool atio_owner_same(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
 }

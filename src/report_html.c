@@ -48,7 +48,10 @@ static void cell_num(FILE *f, double v, const char *unit)
 		fputs("<td class=\"n\">-</td>", f);
 		return;
 	}
-	fprintf(f, "<td class=\"n\">%.2f%s%s</td>", v, unit ? " " : "", unit ? unit : "");
+	fprintf(f, "<td class=\"n\">%.2f%s", v, unit ? " " : "");
+	if (unit)
+		esc(f, unit);
+	fputs("</td>", f);
 }
 
 static void cell_time(FILE *f, double ns)

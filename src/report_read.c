@@ -45,6 +45,22 @@ static double num(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* A count member as an unsigned: 0 when missing, negative or not whole. */
+static unsigned count(json_t *o, const char *key)
+{
+	double x = num(o, key);
+
+	return x >= 0 && x <= 4294967295.0 && x == floor(x) ? (unsigned)x : 0;
+}
+
+/* True when @u is a unit atio writes: MB/s, IOPS or sync/s. */
+static bool unit_ok(json_t *u)
+{
+	const char *s = json_string_value(u);
+
+	return s && (strcmp(s, "MB/s") == 0 || strcmp(s, "IOPS") == 0 || strcmp(s, "sync/s") == 0);
+}
+
 /* The percentiles of @h as the page shows them (max is p100). */
 static void hist_pct(const struct atio_hist *h, double *out)
 {
@@ -128,7 +144,7 @@ static int read_timeline(json_t *doc, struct atio_rrun *r, const char *name,
 		return BAD("%s: timeline: not an object", name);
 	r->timeline = true;
 	r->partial = json_is_false(json_object_get(t, "complete"));
-	r->stalls = (unsigned)(isfinite(num(t, "stalls")) ? num(t, "stalls") : 0);
+	r->stalls = count(t, "stalls");
 	r->longest_stall = isfinite(num(t, "longest_stall_sec")) ? num(t, "longest_stall_sec") : 0;
 	l = json_object_get(t, "stall_list");
 	if (l && !json_is_array(l))
@@ -197,6 +213,8 @@ static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const cha
 
 	if (!json_is_string(u) || !isfinite(num(doc, "sum")) || !json_is_array(dm))
 		return BAD("%s: a merge without sum, unit or documents_merged", name);
+	if (!unit_ok(u))
+		return BAD("%s: unit: not MB/s, IOPS or sync/s", name);
 	snprintf(r->unit, sizeof(r->unit), "%s", json_string_value(u));
 	r->value = num(doc, "sum");
 	figures_pct(json_object_get(doc, "latency_ns"), r->pct);
@@ -266,11 +284,14 @@ static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 
 			if (!json_is_string(name) || !json_is_string(unit))
 				return BAD("%s: results[%zu].tests[%zu]: no test or unit", f->path, i, k);
+			if (!unit_ok(unit))
+				return BAD("%s: results[%zu].tests[%zu].unit: not MB/s, IOPS or sync/s",
+					   f->path, i, k);
 			if (strcmp(json_string_value(name), "warmup") == 0)
 				continue;
 			c = &f->cells[f->ncells++];
 			c->test = dup(json_string_value(name));
-			c->threads = (unsigned)num(t, "threads");
+			c->threads = count(t, "threads");
 			snprintf(c->unit, sizeof(c->unit), "%s", json_string_value(unit));
 			c->avg = num(t, "average");
 			c->min = num(t, "min");

@@ -24,6 +24,7 @@
  */
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define ATIO_OWNER_XATTR "user.atio"
@@ -58,5 +59,12 @@ int atio_owner_data_end(int fd, uint64_t size, uint64_t *end);
 
 /* The base name of @path (what follows the last '/'). */
 const char *atio_owner_basename(const char *path);
+
+/*
+ * True when @path (not following a last symbolic link) names the file
+ * open at @fd: checked right before atio removes a file by its name, so
+ * that what another program put there since is left alone.
+ */
+bool atio_owner_same(int fd, const char *path);
 
 #endif

@@ -96,6 +96,16 @@ struct atio_worker {
  */
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id);
 
+/*
+ * Allocate @w's buffers, on the thread itself so that the pools of many
+ * threads are filled in parallel: a read buffer per request, or the write
+ * pool, or with --mix both in one allocation (the read buffers in the
+ * pool's tail), so that an engine registers one area; with --verify the
+ * keystream block, and on writes the generation map and the journal's
+ * list. Returns 0, or a negative errno with w->err filled.
+ */
+int atio_worker_buffers(struct atio_worker *w);
+
 /* Thread body: pthread_create(&w->thread, NULL, atio_worker_main, w). */
 void *atio_worker_main(void *arg);
 

@@ -196,7 +196,7 @@ dd if="$V/atio.0" of="$V/atio.0" bs=512 skip=1 seek=801 count=1 conv=notrunc sta
 run_atio --read --seq -s 64K -t 5 -u 32M -f "$V" --verify
 expect_match "--verify over a copied sector: the offset it was written for named" "$ERR" \
 	"^atio: verify: $V/atio.0: offset 409600 .* found the data written for offset 0 \\(misplaced; generation [0-9]+, key [0-9a-f]{16}\\)"
-for args in "--expand" "--check" "--prepare" "--read --engine null"; do
+for args in "--expand" "--check" "--prepare" "--read --engine null" "--mix 50 --engine null"; do
 	read -ra a <<<"$args"
 	run_atio "${a[@]}" --verify -u 32M -f "$V"
 	expect_code "$args --verify: refused with exit 2" 2

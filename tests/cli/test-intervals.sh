@@ -64,6 +64,19 @@ why=()
 [ "$(jget '.intervals[1].start_sec')" = 0.5 ] || why+=("second interval starts at $(jget '.intervals[1].start_sec')")
 verdict "--interval 0.5: intervals of 0.5 s starting every 0.5 s" "$OUT"
 
+# The final flush of a cached write run (1 MiB writes: much to flush) ends
+# the time; its intervals show no I/O, but it is no stall: no stall reaches
+# the end of the run.
+mkdir -p "$WORK/flush"
+run_atio --write --seq -s 1M -p 1 -t 1 -u 256M -f "$WORK/flush" --interval 0.1 --json
+expect_code "a cached write run with its final flush: exit 0" 0
+late=$(jq '.result.time_sec as $t | [.timeline.stall_list[] | select(.start_sec + .duration_sec > $t - 0.001)] | length' "$OUT")
+if [ "$late" = 0 ]; then
+	ok "the final flush is no stall: no stall reaches the end ($(jget .timeline.stalls) stalls, time $(jget .result.time_sec) s)"
+else
+	not_ok "the final flush is no stall: no stall reaches the end" "stalls: $(jq -c .timeline.stall_list "$OUT"), time $(jget .result.time_sec)"
+fi
+
 run_atio --mix 70 --rand -p 2 -t 1.5 -u 32M -f "$DS" --json
 expect_code "--mix 70: exit 0" 0
 bad=$(jq '[.intervals[] | select(.read.ops + .write.ops != .ops or
@@ -132,6 +145,16 @@ jq -c '.intervals[0].ops += 1' "$WORK/m2.json" >"$WORK/bad.json"
 run_atio merge "$WORK/m1.json" "$WORK/bad.json"
 expect_code "merge of intervals that do not add up: exit 2" 2
 expect_match "merge of intervals that do not add up: said, naming the file" "$ERR" "bad\.json: intervals\[0\]"
+# Stalls out of order (the merge intersects sorted spans): refused.
+jq -c '.timeline.stall_list = [{"start_sec": 2, "duration_sec": 1}, {"start_sec": 0.5, "duration_sec": 1}]' \
+	"$WORK/m2.json" >"$WORK/unsorted.json"
+run_atio merge "$WORK/m1.json" "$WORK/unsorted.json"
+expect_code "merge of stalls out of order: exit 2" 2
+expect_match "merge of stalls out of order: said, naming the file" "$ERR" \
+	'unsorted\.json: timeline\.stall_list\[1\]: starts at 0\.5 s, before the end of the stall before it'
+jq -c '.timeline.interval_sec = 1e300' "$WORK/m2.json" >"$WORK/huge.json"
+run_atio merge "$WORK/m1.json" "$WORK/huge.json"
+expect_code "merge of an interval of 1e300 s: exit 2" 2
 
 # Bad values exit 2 and name them.
 for bad in 0 0.05 -1 abc 1x 2d ''; do

@@ -54,6 +54,14 @@ bad "a missing file" 'atio: report: .*/nothere\.json: cannot open' "$WORK/nother
 bad "not JSON" 'text\.json: not JSON: line 1' "$WORK/text.json" -o "$WORK/p.html"
 bad "truncated JSON" 'cut\.json: truncated' "$WORK/cut.json" -o "$WORK/p.html"
 bad "another program's JSON" 'foreign\.json: not an atio --json run' "$WORK/foreign.json" -o "$WORK/p.html"
+# A unit that is none of atio's is refused, not written into the page.
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["unit"] = "<img src=x onerror=alert(1)>"; json.dump(d, open(sys.argv[2], "w"))' \
+	"$G/merge.json" "$WORK/evil.json"
+bad "a merge whose unit is markup" 'evil\.json: unit: not MB/s, IOPS or sync/s' "$WORK/evil.json" -o "$WORK/p.html"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["results"][0]["tests"][-1]["unit"] = "<b>"; json.dump(d, open(sys.argv[2], "w"))' \
+	"$G/driver.json" "$WORK/evil-driver.json"
+bad "a driver document whose unit is markup" 'evil-driver\.json: results\[0\]\.tests\[[0-9]+\]\.unit: not MB/s' \
+	"$WORK/evil-driver.json" -o "$WORK/p.html"
 bad "no -o" 'no -o PAGE\.html' "$G/node-1.json"
 bad "-o without a file" '-o: give the file' "$G/node-1.json" -o
 bad "no document" 'no document given' -o "$WORK/p.html"

@@ -1299,7 +1299,7 @@ static void test_json_merge(void **state)
 /* A quote, a backslash and a newline in the path survive the round trip. */
 static void test_json_escape(void **state)
 {
-	static const char path[] = "/mnt/a \"quoted\" dir\\with\nnewline\trate";
+	static const char path[] = "/mnt/a \"quoted\" dir\\with\nnewline\trate {x}[y]";
 	struct fix *x = fix_new(1);
 	struct jv *root;
 	char *t;
@@ -1308,7 +1308,8 @@ static void test_json_escape(void **state)
 	fill_thread(&x->th[0], 0, 100, false);
 	fix_merge(x);
 	t = render(atio_report_json, &x->r);
-	assert_non_null(strstr(t, "\"/mnt/a \\\"quoted\\\" dir\\\\with\\u000anewline\\u0009rate\""));
+	assert_non_null(strstr(t, "\"/mnt/a \\\"quoted\\\" dir\\\\with\\u000anewline\\u0009rate "
+				  "\\u007bx\\u007d\\u005by\\u005d\""));
 	root = assert_json(t);
 	assert_string_equal(jstr(jget(root, "settings"), "path"), path);
 	jfree(root);
