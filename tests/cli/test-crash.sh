@@ -28,25 +28,6 @@ mkdir -p "$D"
 J=$D/atio.journal
 F0=$D/atio.0
 
-# json EXPR: evaluate the Python expression EXPR on the JSON document in
-# $OUT (bound to d, its "check" object to c) and print the result.
-json() {
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); c = d.get("check"); print(eval(sys.argv[2]))' \
-		"$OUT" "$1"
-}
-
-# expect_json WHAT EXPR WANT: json EXPR prints WANT.
-expect_json() {
-	local got
-
-	got=$(json "$2" 2>&1) || got="(error: $got)"
-	if [ "$got" = "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "$2 is '$got', expected '$3'" "command: $LAST"
-	fi
-}
-
 # wait_journal BYTES: wait (up to 30 s) until the journal holds more than
 # BYTES, while atio ($PID) runs. Returns 1 when it never does.
 wait_journal() {
