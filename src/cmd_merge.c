@@ -110,23 +110,23 @@ int merge_main(int argc, char **argv)
 			continue;
 		}
 		if (options && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-			free(docs);
 			atio_cli_usage(stdout);
-			return fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+			status = fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+			goto out;
 		}
 		if (options && strcmp(a, "--clock-offset") == 0) {
 			if (i + 1 == argc) {
 				say("merge: --clock-offset: give the seconds and the FILE they are for");
-				free(docs);
-				return ATIO_EXIT_USAGE;
+				status = ATIO_EXIT_USAGE;
+				goto out;
 			}
 			a = argv[++i];
 			errno = 0;
 			offset = strtod(a, &end);
 			if (!a[0] || *end || errno || offset != offset || offset > 1e6 || offset < -1e6) {
 				say("merge: --clock-offset %s: not a number of seconds", a);
-				free(docs);
-				return ATIO_EXIT_USAGE;
+				status = ATIO_EXIT_USAGE;
+				goto out;
 			}
 			have_offset = true;
 			continue;
@@ -135,8 +135,8 @@ int merge_main(int argc, char **argv)
 			say("merge: %s: unknown option (merge takes --json, --clock-offset, "
 			    "--iterations and files)", a);
 			fputs("Try 'atio --help' for more information.\n", stderr);
-			free(docs);
-			return ATIO_EXIT_USAGE;
+			status = ATIO_EXIT_USAGE;
+			goto out;
 		}
 		bad = atio_merge_read(a, &docs[n], &e);
 		if (!bad && have_offset) {
@@ -146,24 +146,27 @@ int merge_main(int argc, char **argv)
 				docs[n].end_epoch -= offset;
 		}
 		have_offset = false;
-		if (bad || atio_merge_add(&m, &docs[n], &e)) {
+		/* A document read is counted now, so that it is freed whatever follows. */
+		n += !bad;
+		if (bad || atio_merge_add(&m, &docs[n - 1], &e)) {
+			if (bad)
+				atio_merge_doc_free(&docs[n]);
 			say("merge: %s", e.msg);
-			free(docs);
-			return ATIO_EXIT_USAGE;
+			status = ATIO_EXIT_USAGE;
+			goto out;
 		}
-		if (docs[n].interrupted) {
+		if (docs[n - 1].interrupted) {
 			say("merge: %s: an interrupted run: its figures cover less than its time",
-			    docs[n].file);
+			    docs[n - 1].file);
 			status = ATIO_EXIT_FAIL;
 		}
-		n++;
 	}
 	if (have_offset || n < 1) {
 		say("merge: %s: atio merge [--json] [[--clock-offset SEC] FILE]... "
 		    "(atio --json results)", have_offset ? "--clock-offset without a FILE after it"
 							  : "no file given");
-		free(docs);
-		return ATIO_EXIT_USAGE;
+		status = ATIO_EXIT_USAGE;
+		goto out;
 	}
 	if (atio_merge_timeline(&m, docs, (unsigned)n))
 		say("merge: warning: out of memory for the intervals: they are left out");
@@ -171,13 +174,14 @@ int merge_main(int argc, char **argv)
 		atio_merge_json(stdout, &m, docs, (unsigned)n);
 	else
 		atio_merge_text(stdout, &m, docs, (unsigned)n);
+	if (fflush(stdout) != 0) {
+		say("merge: cannot write the result: %s", strerror(errno));
+		status = ATIO_EXIT_FAIL;
+	}
+out:
 	atio_merge_free(&m);
 	for (int i = 0; i < n; i++)
 		atio_merge_doc_free(&docs[i]);
 	free(docs);
-	if (fflush(stdout) != 0) {
-		say("merge: cannot write the result: %s", strerror(errno));
-		return ATIO_EXIT_FAIL;
-	}
 	return status;
 }
