@@ -23,6 +23,13 @@
 
 #define BAD(...) atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
 
+bool atio_json_unit_ok(const json_t *u)
+{
+	const char *s = json_string_value(u);
+
+	return s && (strcmp(s, "MB/s") == 0 || strcmp(s, "IOPS") == 0 || strcmp(s, "sync/s") == 0);
+}
+
 /* A finite double from 0 up, rounded to the nearest whole number. */
 static uint64_t to_u64(double x)
 {
@@ -171,9 +178,7 @@ static int get_result(json_t *doc, struct atio_merge_doc *d, const char *name,
 	if (!json_is_object(r))
 		return BAD("%s: result: missing or not an object", name);
 	u = json_object_get(r, "unit");
-	if (!json_is_string(u) || (strcmp(json_string_value(u), "MB/s") != 0 &&
-				   strcmp(json_string_value(u), "IOPS") != 0 &&
-				   strcmp(json_string_value(u), "sync/s") != 0))
+	if (!atio_json_unit_ok(u))
 		return BAD("%s: result.unit: missing or not MB/s, IOPS or sync/s", name);
 	snprintf(d->unit, sizeof(d->unit), "%s", json_string_value(u));
 	if (get_number(r, "result.", "value", &d->value, name, e) ||
@@ -544,8 +549,7 @@ static int iteration_from_json(json_t *doc, const char *name, struct atio_iterat
 	if (!json_is_array(dm) || !json_is_string(u))
 		return BAD("%s: not an atio merge --json document (no \"unit\" and "
 			   "\"documents_merged\" in it)", name);
-	if (strcmp(json_string_value(u), "MB/s") != 0 && strcmp(json_string_value(u), "IOPS") != 0 &&
-	    strcmp(json_string_value(u), "sync/s") != 0)
+	if (!atio_json_unit_ok(u))
 		return BAD("%s: unit: not MB/s, IOPS or sync/s", name);
 	snprintf(it->unit, sizeof(it->unit), "%s", json_string_value(u));
 	if (get_number(doc, "", "sum", &it->sum, name, e))

@@ -53,14 +53,6 @@ static unsigned count(json_t *o, const char *key)
 	return x >= 0 && x <= 4294967295.0 && x == floor(x) ? (unsigned)x : 0;
 }
 
-/* True when @u is a unit atio writes: MB/s, IOPS or sync/s. */
-static bool unit_ok(json_t *u)
-{
-	const char *s = json_string_value(u);
-
-	return s && (strcmp(s, "MB/s") == 0 || strcmp(s, "IOPS") == 0 || strcmp(s, "sync/s") == 0);
-}
-
 /* The percentiles of @h as the page shows them (max is p100). */
 static void hist_pct(const struct atio_hist *h, double *out)
 {
@@ -213,7 +205,7 @@ static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const cha
 
 	if (!json_is_string(u) || !isfinite(num(doc, "sum")) || !json_is_array(dm))
 		return BAD("%s: a merge without sum, unit or documents_merged", name);
-	if (!unit_ok(u))
+	if (!atio_json_unit_ok(u))
 		return BAD("%s: unit: not MB/s, IOPS or sync/s", name);
 	snprintf(r->unit, sizeof(r->unit), "%s", json_string_value(u));
 	r->value = num(doc, "sum");
@@ -284,7 +276,7 @@ static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 
 			if (!json_is_string(name) || !json_is_string(unit))
 				return BAD("%s: results[%zu].tests[%zu]: no test or unit", f->path, i, k);
-			if (!unit_ok(unit))
+			if (!atio_json_unit_ok(unit))
 				return BAD("%s: results[%zu].tests[%zu].unit: not MB/s, IOPS or sync/s",
 					   f->path, i, k);
 			if (strcmp(json_string_value(name), "warmup") == 0)

@@ -9,6 +9,8 @@
  * document turned into a struct atio_merge_doc. One reader of atio's JSON.
  */
 
+#include <stdbool.h>
+
 #include <jansson.h>
 
 #include "atio/error.h"
@@ -22,6 +24,9 @@
  * naming @path: cannot open, not JSON (line and column), truncated.
  */
 int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e);
+
+/* True when @u is a string naming a unit atio writes: MB/s, IOPS or sync/s. */
+bool atio_json_unit_ok(const json_t *u);
 
 /*
  * The histogram @key of object @obj into @h (count, min, max, mean and

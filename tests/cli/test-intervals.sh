@@ -174,6 +174,16 @@ run_atio --read -t 1 -u 32M -f "$DS" --interval 1 --interval 2
 expect_code "--interval given twice: exit 2" 2
 expect_match "--interval given twice: said" "$ERR" "--interval given twice \\(1 and 2\\)"
 
+# wait_interval_line: wait (up to 10 s) until the atio started last has
+# printed its first interval line (-vv) on $ERR.
+wait_interval_line() {
+	local n=0
+	while ! grep -q '^atio: [0-9.]* s: ' "$ERR" && [ $n -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+}
+
 # stall WHAT ARG...: start a run with -vv, wait for its first interval line,
 # stop the process for about 2.5 s, let it go on, and compare the longest
 # stall of its JSON with the stop's length, measured here from just
@@ -185,11 +195,7 @@ stall() {
 	# Empty before the start: the wait below must not see an earlier run's lines.
 	: >"$ERR"
 	start_atio --read --rand -p 2 -t 6 -u 32M -f "$DS" --json -vv "$@"
-	n=0
-	while ! grep -q '^atio: [0-9.]* s: ' "$ERR" && [ $n -lt 200 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
+	wait_interval_line
 	t0=$EPOCHREALTIME
 	kill -STOP "$PID"
 	sleep 2.5
@@ -243,11 +249,7 @@ frozen_fs() {
 	[ "$RC" -eq 0 ] || die "--prepare on the loop device failed: $(cat "$ERR")"
 	: >"$ERR"
 	start_atio --write --rand -p 1 -t 6 -u 32M -f "$mnt/ds" --uncached --json -vv --interval 0.5
-	n=0
-	while ! grep -q '^atio: [0-9.]* s: ' "$ERR" && [ $n -lt 200 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
+	wait_interval_line
 	t0=$EPOCHREALTIME
 	FROZEN=$mnt
 	fsfreeze -f "$mnt"
