@@ -81,9 +81,20 @@ void wait_threads(struct watch *wt, unsigned count,
 void wait_realtime(struct watch *wt, uint64_t ns);
 
 /*
+ * Size the write pools of @o's threads with @depth requests in flight
+ * (atio/pool.h): set o->pool_share to the bytes of the largest thread's
+ * share of the files and o->pool_cover to the keystream its pool holds,
+ * enough to cover the share where ATIO_POOL_CAP and memory allow (pools
+ * beyond the least take at most half of MemAvailable), never less than
+ * the least pool. Both 0 in modes that do not write.
+ */
+void plan_pool(struct atio_opts *o, unsigned depth);
+
+/*
  * The run's buffers checked against MemAvailable before they are made:
- * a write pool a thread, or a read buffer per I/O in flight; with --verify
- * on writes, the generation map (atio/genmap.h). Returns 0, or
+ * a write pool a thread (of plan_pool()'s size), or a read buffer per I/O
+ * in flight; with --verify on writes, the generation map (atio/genmap.h).
+ * Returns 0, or
  * -ENOMEM with @e filled (exit 2) and the figures.
  */
 int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e);

@@ -39,19 +39,43 @@ static int check_memory(unsigned o_threads, unsigned n, uint64_t each, const cha
 			      o_threads, what, n, atio_mib(need), atio_mib(each), atio_mib(avail));
 }
 
+/* Bytes a thread of @o keeps besides its write pool: --mix's read buffers, --verify's map. */
+static uint64_t pool_extras(const struct atio_opts *o, unsigned depth)
+{
+	return atio_genmap_bytes(o) +
+	       (o->mode == ATIO_MODE_MIX ? 4096 + (uint64_t)o->bs * depth : 0);
+}
+
+void plan_pool(struct atio_opts *o, unsigned depth)
+{
+	uint64_t avail = atio_node_meminfo("MemAvailable"), extra = pool_extras(o, depth);
+	uint64_t share, cover;
+
+	o->pool_cover = o->pool_share = 0;
+	if (!atio_mode_writes(o->mode))
+		return;
+	share = atio_genmap_thread_blocks(o, true) * o->bs;
+	cover = share < ATIO_POOL_CAP ? share : ATIO_POOL_CAP;
+	/* Pools above the least take at most half of what is available. */
+	while (cover > ATIO_POOL_MIN && avail &&
+	       (atio_pool_bytes(o->bs, depth, cover) + extra) * o->threads > avail / 2)
+		cover /= 2;
+	o->pool_cover = atio_pool_windows(o->bs, depth, cover) * o->bs;
+	o->pool_share = share;
+}
+
 int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
 {
-	uint64_t v = atio_genmap_bytes(o);
+	uint64_t v = atio_genmap_bytes(o), pool = atio_pool_bytes(o->bs, depth, o->pool_cover);
 
 	if (o->mode == ATIO_MODE_READ)
 		return check_memory(o->threads, o->threads, o->bs * depth,
 				    "read buffers (one per I/O in flight)", e);
 	if (o->mode == ATIO_MODE_MIX)
-		return check_memory(o->threads, o->threads,
-				    atio_pool_bytes(o->bs, depth) + 4096 + o->bs * depth + v,
+		return check_memory(o->threads, o->threads, pool + pool_extras(o, depth),
 				    v ? "write pools, read buffers and --verify's maps"
 				      : "write pools and read buffers", e);
-	return check_memory(o->threads, o->threads, atio_pool_bytes(o->bs, depth) + v,
+	return check_memory(o->threads, o->threads, pool + v,
 			    v ? "write pools and --verify's maps" : "write pools", e);
 }
 

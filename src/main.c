@@ -483,6 +483,7 @@ int main(int argc, char **argv)
 		return status;
 	if (o.check)
 		return check_main(&o);
+	plan_pool(&o, o.iodepth);
 	if (o.settings_only) {
 		if (o.json)
 			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);

@@ -92,19 +92,26 @@ uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n)
 	return atio_splitmix64(&x);
 }
 
-size_t atio_pool_bytes(size_t window, unsigned inflight)
+uint64_t atio_pool_windows(size_t window, unsigned inflight, uint64_t cover)
 {
 	uint64_t nwin = (uint64_t)inflight + 1;
+	uint64_t want = cover > ATIO_POOL_MIN ? cover : ATIO_POOL_MIN;
 
-	if (nwin * window < ATIO_POOL_MIN)
-		nwin = (ATIO_POOL_MIN + window - 1) / window;
+	if (nwin * window < want)
+		nwin = (want + window - 1) / window;
 	/* Small windows: a mask instead of a division per write. */
-	if (window <= (1u << 20)) {
+	if (window <= (1u << 20))
 		while (nwin & (nwin - 1))
 			nwin += nwin & -nwin;
-		if (inflight > 1)
-			nwin += inflight;
-	}
+	return nwin;
+}
+
+size_t atio_pool_bytes(size_t window, unsigned inflight, uint64_t cover)
+{
+	uint64_t nwin = atio_pool_windows(window, inflight, cover);
+
+	if (window <= (1u << 20) && inflight > 1)
+		nwin += inflight;
 	return nwin * window;
 }
 
@@ -129,22 +136,20 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
 		   bool huge)
 {
-	return atio_pool_init_tail(p, window, inflight, key, huge, 0);
+	return atio_pool_init_tail(p, window, inflight, 0, key, huge, 0);
 }
 
-int atio_pool_init_tail(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
-			bool huge, size_t tail)
+int atio_pool_init_tail(struct atio_pool *p, size_t window, unsigned inflight, uint64_t cover,
+			uint64_t key, bool huge, size_t tail)
 {
-	size_t pool = atio_pool_bytes(window, inflight ? inflight : 1);
+	size_t pool = atio_pool_bytes(window, inflight ? inflight : 1, cover);
 	size_t head = (pool + 4095) & ~(size_t)4095, size = pool;
 	void *mem;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
 	p->nslots = inflight ? inflight : 1;
-	p->nwin = size / window;
-	if (p->nslots > 1 && window <= (1u << 20))
-		p->nwin -= p->nslots;
+	p->nwin = atio_pool_windows(window, p->nslots, cover);
 	if (p->nslots > 1) {
 		p->held = malloc(p->nslots * sizeof(*p->held));
 		p->busy = calloc(p->nwin, 1);

@@ -186,6 +186,14 @@ static void header_extras(FILE *f, const struct atio_opts *o)
 	if (o->total_auto)
 		fprintf(f, "Size: %.2f MB (auto: twice MemTotal, %.2f MB)\n",
 			atio_mib(o->total), atio_mib(o->node_mem_total));
+	if (o->pool_cover && o->pool_cover >= o->pool_share)
+		fprintf(f, "Write pool: %.2f MiB of keystream a thread, covering its %.2f MiB: "
+			"no data repeats in a thread's share\n",
+			atio_mib(o->pool_cover), atio_mib(o->pool_share));
+	else if (o->pool_cover)
+		fprintf(f, "Write pool: %.2f MiB of keystream a thread, less than its %.2f MiB: "
+			"data repeats every %.2f MiB of a thread's share (with other stamps)\n",
+			atio_mib(o->pool_cover), atio_mib(o->pool_share), atio_mib(o->pool_cover));
 }
 
 /*
@@ -459,6 +467,18 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_string(j, "engine", engine_name(o, engine));
 	atio_json_uint(j, "iodepth", o->iodepth);
 	atio_json_bool(j, "thp", o->thp);
+	/* Write pools: null in modes that do not write; repeat null when nothing repeats. */
+	if (o->pool_cover) {
+		atio_json_uint(j, "pool_bytes", o->pool_cover);
+		atio_json_uint(j, "pool_share_bytes", o->pool_share);
+	} else {
+		atio_json_null(j, "pool_bytes");
+		atio_json_null(j, "pool_share_bytes");
+	}
+	if (o->pool_cover && o->pool_cover < o->pool_share)
+		atio_json_uint(j, "data_repeats_every", o->pool_cover);
+	else
+		atio_json_null(j, "data_repeats_every");
 	atio_json_uint(j, "seed", o->seed);
 	/* The same as a string: a parser that reads numbers as doubles keeps it whole. */
 	snprintf(seed, sizeof(seed), "%" PRIu64, o->seed);

@@ -325,8 +325,10 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 	r->off = seg->start + block * r->len;
 	if (verifying)
 		r->block = (uint64_t)(seg - w->segs) * w->gm.seg_blocks + block;
+	/* The pool's window of the block's place in the thread's whole share. */
 	if (writing)
-		r->buf = atio_pool_take(&w->pool, r->index, block, r->off);
+		r->buf = atio_pool_take(&w->pool, r->index,
+					(uint64_t)(seg - w->segs) * seg->blocks + block, r->off);
 }
 
 /*

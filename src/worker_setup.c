@@ -101,7 +101,7 @@ int atio_worker_buffers(struct atio_worker *w)
 					      (size_t)o->bs);
 		return 0;
 	}
-	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth,
+	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth, o->pool_cover,
 				  atio_data_key(o->seed, "pool", w->id), o->thp,
 				  o->mode == ATIO_MODE_MIX ? (size_t)o->bs * w->depth : 0);
 	w->mix_rbuf = w->pool.tail;

@@ -79,6 +79,9 @@ struct atio_opts {
 	bool total_given;          /* -u was given */
 	bool nfiles_given;         /* -n was given */
 	const char *fstype;        /* filesystem of -f, set by main; NULL if unknown */
+	/* Write pools, set by main (plan_pool()); 0 in modes that do not write. */
+	uint64_t pool_cover;       /* keystream bytes of each thread's pool (its windows) */
+	uint64_t pool_share;       /* bytes of the largest thread's share of the files */
 	/* --mix */
 	unsigned mix;              /* --mix R: the read percentage, 1..99; 0 otherwise */
 	/* Durable writes, sizing by the node, --prepare. */

@@ -7,11 +7,14 @@
  *
  * A pool is one 4 KiB-aligned buffer filled once with AES-128-CTR keystream
  * (OpenSSL), cut into windows of the block size. A write of block b of a
- * thread's segment takes window b mod nwin, so that a block's data depends
- * on where it goes: within any nwin consecutive blocks of a segment no two
- * blocks hold the same keystream, however often they are rewritten, and a
- * compressor with a window as long as the file finds nothing to take when
- * a thread's segment fits in its pool (8 MiB and more). Before the write is
+ * thread's share (its blocks counted across its files) takes window b mod
+ * nwin, so that a block's data depends on where it goes: within any nwin
+ * consecutive blocks of the share no two blocks hold the same keystream,
+ * however often they are rewritten. The caller sizes the pool to cover
+ * the whole share where it can (atio_pool_bytes()'s @cover, at most
+ * ATIO_POOL_CAP), so that a compressor with a window as long as the file
+ * finds nothing to take; a larger share repeats its keystream every nwin
+ * blocks, with other stamps. Before the write is
  * submitted, atio_pool_take() stamps every 512-byte sector of the window
  * (include/atio/stamp.h: offset, generation, key, keystream position), so
  * no two sectors written are alike, whatever a deduplicating store
@@ -35,6 +38,13 @@
 #include "atio/stamp.h"
 
 #define ATIO_POOL_MIN (8u << 20)
+/*
+ * The most keystream a pool holds to cover a thread's share: 128 MiB, the
+ * window of zstd --long=27 (the longest zstd decompresses without being
+ * asked for more memory) and far beyond gzip's 32 KiB or the deduplication
+ * granularity of any store, while 16 threads still take only 2 GiB.
+ */
+#define ATIO_POOL_CAP (128u << 20)
 #define ATIO_POOL_NONE UINT32_MAX
 
 struct atio_pool {
@@ -53,32 +63,43 @@ struct atio_pool {
 };
 
 /*
- * Bytes a pool of windows of @window bytes for @inflight requests takes
- * (the bookkeeping is a few bytes a window on top), without making it: at
- * least ATIO_POOL_MIN and inflight + 1 windows, a power of two of them
- * when windows are 1 MiB or less, and then with more than one request in
- * flight a spare window per request.
+ * Windows of @window bytes a pool for @inflight requests has that is to
+ * cover @cover bytes of a thread's share: at least ATIO_POOL_MIN and
+ * @cover bytes of them (rounded up to whole windows), and at least
+ * inflight + 1; a power of two of them when windows are 1 MiB or less (so
+ * that a block's window is a mask away), which may be up to twice @cover.
+ * The caller keeps @cover at most ATIO_POOL_CAP; @cover 0 asks for the
+ * least pool.
  */
-size_t atio_pool_bytes(size_t window, unsigned inflight);
+uint64_t atio_pool_windows(size_t window, unsigned inflight, uint64_t cover);
+
+/*
+ * Bytes that pool takes (the bookkeeping is a byte a window on top),
+ * without making it: its windows and, with windows of 1 MiB or less and
+ * more than one request in flight, a spare window per request.
+ */
+size_t atio_pool_bytes(size_t window, unsigned inflight, uint64_t cover);
 
 /*
  * Allocate and fill a pool of windows of @window bytes (a multiple of 512),
- * enough for @inflight writes in flight at once (at least 1). @key selects
- * the keystream: pools with different keys hold different data. @huge lets
- * a pool of 2 MiB or more live in huge pages (see atio/buf.h). Returns 0,
+ * enough for @inflight writes in flight at once (at least 1), of the
+ * least size (atio_pool_windows() with @cover 0). @key selects the
+ * keystream: pools with different keys hold different data. @huge lets a
+ * pool of 2 MiB or more live in huge pages (see atio/buf.h). Returns 0,
  * or -ENOMEM, or -EIO when OpenSSL fails.
  */
 int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
 		   bool huge);
 
 /*
- * atio_pool_init() with @tail more bytes in the same allocation, after the
- * windows and spares, 4 KiB-aligned, at p->tail, for the caller's own use
- * (--mix keeps its read buffers there, so that one registered buffer area
- * holds both). p->size then counts them too. @tail 0 is atio_pool_init().
+ * atio_pool_init() with windows to cover @cover bytes (atio_pool_windows())
+ * and @tail more bytes in the same allocation, after the windows and
+ * spares, 4 KiB-aligned, at p->tail, for the caller's own use (--mix keeps
+ * its read buffers there, so that one registered buffer area holds both).
+ * p->size then counts them too. @cover 0 and @tail 0 is atio_pool_init().
  */
-int atio_pool_init_tail(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
-			bool huge, size_t tail);
+int atio_pool_init_tail(struct atio_pool *p, size_t window, unsigned inflight, uint64_t cover,
+			uint64_t key, bool huge, size_t tail);
 
 /* Release the pool's memory; the pool may be initialised again. */
 void atio_pool_free(struct atio_pool *p);
@@ -118,7 +139,8 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 
 /*
  * Take a window for the write of request @slot (below the pool's
- * inflight), of block @block of its segment, at file offset @off: the
+ * inflight), of block @block of its thread's share (counted across the
+ * thread's files), at file offset @off: the
  * window of that block, or the next free one while a request in flight
  * holds it. The window the slot took before is free again: the caller
  * takes for a slot only once its previous write has completed. The

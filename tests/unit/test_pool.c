@@ -69,7 +69,7 @@ static void test_pool_sizes(void **state)
 
 	assert_int_equal(atio_pool_init(&p, 4096, 1, 1, true), 0);
 	assert_true(p.size >= ATIO_POOL_MIN);
-	assert_int_equal(p.size, atio_pool_bytes(4096, 1));
+	assert_int_equal(p.size, atio_pool_bytes(4096, 1, 0));
 	assert_int_equal(p.size % 4096, 0);
 	assert_int_equal((uintptr_t)p.base % 4096, 0);
 	/* Small windows come in a power of two: a mask picks them. */
@@ -87,7 +87,54 @@ static void test_pool_sizes(void **state)
 	assert_int_equal(p.size % (3 * 512), 0);
 	assert_true(p.nwin >= ATIO_POOL_MIN / (3 * 512));
 	atio_pool_free(&p);
-	assert_int_equal(atio_pool_bytes(3u << 20, 1), 3 * (3u << 20));
+	assert_int_equal(atio_pool_bytes(3u << 20, 1, 0), 3 * (3u << 20));
+}
+
+/*
+ * A pool made to cover a thread's share holds at least that much
+ * keystream, in a power of two of small windows, and at least the least
+ * pool; windows above the least are the same keystream continued, so a
+ * share's block b still takes window b mod nwin, now with no repeat
+ * within the share. atio_pool_bytes() says what atio_pool_init_tail()
+ * makes, spares included.
+ */
+static void test_pool_cover(void **state)
+{
+	struct atio_pool p, q;
+
+	/* A 24 MiB share of 4K blocks: 32 MiB of windows (a power of two). */
+	assert_int_equal(atio_pool_windows(4096, 1, 24u << 20), 8192);
+	assert_int_equal(atio_pool_init_tail(&p, 4096, 1, 24u << 20, 3, true, 0), 0);
+	assert_int_equal(p.nwin, 8192);
+	assert_int_equal(p.mask, 8191);
+	assert_int_equal(p.size, atio_pool_bytes(4096, 1, 24u << 20));
+	assert_int_equal(atio_pool_init(&q, 4096, 1, 3, true), 0);
+	assert_int_equal(q.nwin * 4096, ATIO_POOL_MIN);
+	assert_memory_equal(p.base, q.base, ATIO_POOL_MIN);
+	assert_ptr_equal(atio_pool_take(&p, 0, 6000, 6000 * 4096), p.base + 6000 * 4096);
+	assert_ptr_equal(atio_pool_take(&p, 0, 8192 + 6000, 14192 * 4096),
+			 p.base + 6000 * 4096);
+	atio_pool_free(&q);
+	atio_pool_free(&p);
+
+	/* With requests in flight: the spares come after the covering windows. */
+	assert_int_equal(atio_pool_init_tail(&p, 4096, 4, 20u << 20, 3, true, 0), 0);
+	assert_int_equal(p.nwin, 8192);
+	assert_ptr_equal(p.spare, p.base + 8192 * 4096);
+	assert_int_equal(p.size, atio_pool_bytes(4096, 4, 20u << 20));
+	assert_int_equal(p.size, (8192 + 4) * 4096);
+	atio_pool_free(&p);
+
+	/* A share below the least pool, or none: the least pool. */
+	assert_int_equal(atio_pool_windows(4096, 1, 1u << 20), ATIO_POOL_MIN / 4096);
+	assert_int_equal(atio_pool_windows(4096, 1, 0), ATIO_POOL_MIN / 4096);
+	/* The cap in 16M windows: 8 of them, not rounded (no mask above 1 MiB). */
+	assert_int_equal(atio_pool_windows(16u << 20, 1, ATIO_POOL_CAP), 8);
+	assert_int_equal(atio_pool_windows(24u << 20, 1, ATIO_POOL_CAP), 6);
+	/* Odd small windows: a power of two of them, at least the share. */
+	assert_int_equal(atio_pool_windows(1536, 1, 12u << 20), 8192);
+	assert_true(atio_pool_windows(1536, 1, 12u << 20) * 1536 >= (12u << 20));
+	(void)state;
 }
 
 /*
@@ -98,9 +145,9 @@ static void test_pool_sizes(void **state)
 static void test_pool_tail(void **state)
 {
 	struct atio_pool p, q;
-	size_t pool = atio_pool_bytes(4096, 8);
+	size_t pool = atio_pool_bytes(4096, 8, 0);
 
-	assert_int_equal(atio_pool_init_tail(&p, 4096, 8, 21, true, 8 * 4096), 0);
+	assert_int_equal(atio_pool_init_tail(&p, 4096, 8, 0, 21, true, 8 * 4096), 0);
 	assert_int_equal(atio_pool_init(&q, 4096, 8, 21, true), 0);
 	assert_non_null(p.tail);
 	assert_null(q.tail);
@@ -116,7 +163,8 @@ static void test_pool_tail(void **state)
 	atio_pool_free(&q);
 
 	/* Large windows without spares, and a block size not 4K-aligned. */
-	assert_int_equal(atio_pool_init_tail(&p, 3u << 20 | 512, 2, 5, false, 2 * (3u << 20 | 512)), 0);
+	assert_int_equal(atio_pool_init_tail(&p, 3u << 20 | 512, 2, 0, 5, false,
+					     2 * (3u << 20 | 512)), 0);
 	assert_null(p.spare);
 	assert_int_equal((uintptr_t)p.tail % 4096, 0);
 	assert_true(p.tail + 2 * (3u << 20 | 512) <= p.base + p.size);
@@ -256,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_keystream_positions),
 		cmocka_unit_test(test_pool_is_random),
 		cmocka_unit_test(test_pool_sizes),
+		cmocka_unit_test(test_pool_cover),
 		cmocka_unit_test(test_pool_tail),
 		cmocka_unit_test(test_take_by_position),
 		cmocka_unit_test(test_take_in_flight),
