@@ -3,7 +3,10 @@
 # compresses: after the fill, after random 4K writes (one at a time, and
 # many in flight), and after 16M sequential writes, no two sectors of the
 # file are equal, and gzip -1 and zstd -1 --long=27 (a window longer than
-# the file) save less than 1% of it.
+# the file) save less than 1% of it. Also with a thread's share larger
+# than the least pool (8 MiB): the pool grows to cover the share (up to
+# 128 MiB a thread), so no keystream repeats within it, in one file or
+# across a thread's files; the settings say the pool and when data repeats.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -92,6 +95,45 @@ fi
 run_atio --write --seq -s 16M -p 1 -n 1 -u 32M -t 0.5 -f "$D" --seed 4
 expect_code "sequential 16M writes: exit 0" 0
 sectors_ok "sequential 16M writes" "$F"
+
+# A 64 MiB file, a 64 MiB share for one thread and 32 MiB each for two:
+# fill, random 4K writes (many more than blocks), then 16M writes.
+for p in 1 2; do
+	rm -rf "$D"
+	mkdir "$D"
+	run_atio --read -t 0.05 -s 4K -p "$p" -n 1 -u 64M -f "$D" --seed 11
+	expect_code "-p $p, fill a 64 MiB file: exit 0" 0
+	sectors_ok "-p $p, the 64 MiB fill" "$F"
+	run_atio --write --rand -s 4K -p "$p" -n 1 -u 64M -t 1 -f "$D" --seed 12
+	expect_code "-p $p, random 4K writes over 64 MiB: exit 0" 0
+	sectors_ok "-p $p, random 4K writes over 64 MiB" "$F"
+	run_atio --write --seq -s 16M -p "$p" -n 1 -u 64M -t 0.5 -f "$D" --seed 13
+	expect_code "-p $p, 16M writes over 64 MiB: exit 0" 0
+	sectors_ok "-p $p, 16M writes over 64 MiB" "$F"
+done
+
+# One thread with two 32 MiB files: its share is both, and the two files
+# together hold no keystream twice.
+rm -rf "$D"
+mkdir "$D"
+run_atio --write --rand -s 4K -p 1 -n 2 -u 64M -t 1 -f "$D" --seed 14
+expect_code "one thread, two files, random 4K writes: exit 0" 0
+cat "$D/atio.0" "$D/atio.1" >"$WORK/both"
+sectors_ok "one thread's two files together" "$WORK/both"
+rm -f "$WORK/both"
+
+# The settings say the pool a thread has and when its data repeats.
+POOL='" ".join(str(d["settings"][k]) for k in ("pool_bytes", "pool_share_bytes", "data_repeats_every"))'
+run_atio -a --json --write --rand -s 4K -p 2 -n 1 -u 64M -f "$D"
+expect_json "two 32 MiB shares: 32 MiB pools, nothing repeats" "$POOL" "33554432 33554432 None"
+run_atio -a --json --write --rand -s 4K -p 1 -n 1 -u 1G -f "$D"
+expect_json "a 1 GiB share: a 128 MiB pool, repeating every 128 MiB" "$POOL" \
+	"134217728 1073741824 134217728"
+run_atio -a --json --read --rand -s 4K -p 1 -n 1 -u 1G -f "$D"
+expect_json "reads: no pool" "$POOL" "None None None"
+run_atio -a --write --rand -s 4K -p 1 -n 1 -u 1G -f "$D"
+check "the header says the data repeats every 128 MiB" \
+	grep -q "^Write pool: 128.00 MiB .* repeats every 128.00 MiB" "$OUT"
 
 # The check can fail: a file whose second half repeats its first.
 head -c 16M "$F" >"$WORK/twice"
