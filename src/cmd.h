@@ -86,9 +86,12 @@ void wait_realtime(struct watch *wt, uint64_t ns);
  * share of the files and o->pool_cover to the keystream its pool holds,
  * enough to cover the share where ATIO_POOL_CAP and memory allow (pools
  * beyond the least take at most half of MemAvailable), never less than
- * the least pool. Both 0 in modes that do not write.
+ * the least pool. With @no_io (the null engine: nothing is written, so
+ * nothing can be compressed) the least pool, so that the null engine
+ * measures atio's loop and not the cache misses of a pool larger than
+ * the caches. Both 0 in modes that do not write.
  */
-void plan_pool(struct atio_opts *o, unsigned depth);
+void plan_pool(struct atio_opts *o, unsigned depth, bool no_io);
 
 /*
  * The run's buffers checked against MemAvailable before they are made:

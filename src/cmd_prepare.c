@@ -46,7 +46,7 @@ static uint64_t pool_extras(const struct atio_opts *o, unsigned depth)
 	       (o->mode == ATIO_MODE_MIX ? 4096 + (uint64_t)o->bs * depth : 0);
 }
 
-void plan_pool(struct atio_opts *o, unsigned depth)
+void plan_pool(struct atio_opts *o, unsigned depth, bool no_io)
 {
 	uint64_t avail = atio_node_meminfo("MemAvailable"), extra = pool_extras(o, depth);
 	uint64_t share, cover;
@@ -56,6 +56,9 @@ void plan_pool(struct atio_opts *o, unsigned depth)
 		return;
 	share = atio_genmap_thread_blocks(o, true) * o->bs;
 	cover = share < ATIO_POOL_CAP ? share : ATIO_POOL_CAP;
+	/* Nothing is written: no storage to cheapen, and the loop alone is measured. */
+	if (no_io)
+		cover = 0;
 	/* Pools above the least take at most half of what is available. */
 	while (cover > ATIO_POOL_MIN && avail &&
 	       (atio_pool_bytes(o->bs, depth, cover) + extra) * o->threads > avail / 2)

@@ -483,7 +483,7 @@ int main(int argc, char **argv)
 		return status;
 	if (o.check)
 		return check_main(&o);
-	plan_pool(&o, o.iodepth);
+	plan_pool(&o, o.iodepth, engine->no_io);
 	if (o.settings_only) {
 		if (o.json)
 			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);
