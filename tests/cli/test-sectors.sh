@@ -135,6 +135,19 @@ run_atio -a --write --rand -s 4K -p 1 -n 1 -u 1G -f "$D"
 check "the header says the data repeats every 128 MiB" \
 	grep -q "^Write pool: 128.00 MiB .* repeats every 128.00 MiB" "$OUT"
 
+# Memory bounds the pools: with as many threads as leave each about 48 MiB
+# of half of MemAvailable, a 256 MiB share gets a 32 MiB pool (the largest
+# power of two that fits; MemAvailable may move a third either way).
+avail_mib=$(($(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) / 1024))
+p=$((avail_mib / 96))
+if [ "$p" -ge 1 ] && [ "$p" -le 4096 ]; then
+	run_atio -a --json --write --rand -s 4K -p "$p" -n 1 -u "$((p * 256))M" -f "$D"
+	expect_json "-p $p with $avail_mib MiB available: 32 MiB pools, repeating every 32 MiB" \
+		"$POOL" "33554432 268435456 33554432"
+else
+	skip_check "pools bounded by memory" "MemAvailable is $avail_mib MiB"
+fi
+
 # The check can fail: a file whose second half repeats its first.
 head -c 16M "$F" >"$WORK/twice"
 head -c 16M "$F" >>"$WORK/twice"
