@@ -389,13 +389,13 @@ if [ "$SYNC_DEPTH" -gt 1 ]; then
 			expect_code "$name: exit 0" 0
 			expect_match "$name: the settings give the batch" "$OUT" \
 				"^Engine: $ENGINE, iodepth 16, batch $batch\$"
-			read -r sub done bad <<<"$(count_trace "$ERR" read)"
-			if parse_io && [ "$sub" -gt 0 ] && [ "$sub" -eq "$done" ] &&
-				[ "$IO_OPS" -eq "$done" ] && [ "$bad" -eq 0 ]; then
+			read -r nsub ndone nbad <<<"$(count_trace "$ERR" read)"
+			if parse_io && [ "$nsub" -gt 0 ] && [ "$nsub" -eq "$ndone" ] &&
+				[ "$IO_OPS" -eq "$ndone" ] && [ "$nbad" -eq 0 ]; then
 				ok "$name: every request submitted completes once and is counted once"
 			else
 				not_ok "$name: every request submitted completes once and is counted once" \
-					"trace: $sub submitted, $done completed, $bad short" \
+					"trace: $nsub submitted, $ndone completed, $nbad short" \
 					"io line: ${IO_OPS:-?} reads" "command: $LAST"
 			fi
 		done
