@@ -654,7 +654,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			uint64_t left = atio_ticks_to_ns(due - now);
 
 			left = left > ATIO_PACE_SPIN_NS ? left - ATIO_PACE_SPIN_NS : 0;
-			n = eng->reap_timed(w, inflight,
+			n = eng->reap_timed(w, inflight < batch ? inflight : batch,
 					    left < ATIO_PACE_NAP_NS ? left : ATIO_PACE_NAP_NS);
 		} else {
 			n = eng->reap(w, 1, inflight < batch ? inflight : batch);
