@@ -691,7 +691,7 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     o->iodepth, o->iodepth, o->iodepth);
 	o->iodepth_batch_auto = !o->iodepth_batch;
 	if (!o->iodepth_batch)
-		o->iodepth_batch = o->direct && o->iodepth > ATIO_IODEPTH_BATCH_DIRECT
+		o->iodepth_batch = o->direct && o->random && o->iodepth > ATIO_IODEPTH_BATCH_DIRECT
 			? ATIO_IODEPTH_BATCH_DIRECT : o->iodepth;
 
 	k = o->nfiles <= o->threads

@@ -46,11 +46,13 @@ enum atio_unit {
 #define ATIO_DIRECT_ALIGN  4096ULL
 #define ATIO_MAX_IODEPTH   65536u
 /*
- * --iodepth-batch by default with O_DIRECT: a thread takes at most this
- * many completions before it refills the queue, so that the device gets
- * new requests in small system calls rather than one large one after a
- * burst of completions (see run_async() in worker.c). With the page cache
- * the default is the whole depth.
+ * --iodepth-batch by default for random O_DIRECT I/O: a thread takes at
+ * most this many completions before it refills the queue, so that the
+ * device gets new requests in small system calls rather than one large one
+ * after a burst of completions (see run_async() in worker.c). Sequential
+ * runs keep the whole depth, since neighbouring requests sent in one call
+ * merge into larger ones; so do runs through the page cache, where
+ * requests complete as they are submitted.
  */
 #define ATIO_IODEPTH_BATCH_DIRECT 4u
 #define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */

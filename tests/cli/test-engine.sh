@@ -66,26 +66,26 @@ else
 	skip_check "$ENGINE with --uncached" "O_DIRECT is refused in $WORK (set TMPDIR to another filesystem to test it)"
 fi
 
-# engine_line DEPTH CACHE: the Engine line of the settings at DEPTH, with
-# the default --iodepth-batch (4 with --uncached, at most the depth; the
-# whole depth with the page cache) when DEPTH is above 1.
+# engine_line DEPTH CACHE ORDER: the Engine line of the settings at DEPTH,
+# with the default --iodepth-batch (4 with --uncached --rand, at most the
+# depth; else the whole depth) when DEPTH is above 1.
 engine_line() {
-	local depth=$1 cache=$2 batch=$1
+	local depth=$1 cache=$2 order=$3 batch=$1
 
 	if [ "$depth" -eq 1 ]; then
 		printf 'Engine: %s, iodepth 1\n' "$ENGINE"
 		return
 	fi
-	[ "$cache" = cached ] || [ "$depth" -le 4 ] || batch=4
+	[ "$cache" = cached ] || [ "$order" = seq ] || [ "$depth" -le 4 ] || batch=4
 	printf 'Engine: %s, iodepth %s, batch %s (auto)\n' "$ENGINE" "$depth" "$batch"
 }
 
-# check_run WHAT MODE BS DEPTH CACHE: the last run used the engine at DEPTH
-# and its io line fits MODE (-q 1) and the result line.
+# check_run WHAT MODE BS DEPTH CACHE ORDER: the last run used the engine
+# at DEPTH and its io line fits MODE (-q 1) and the result line.
 check_run() {
-	local what=$1 mode=$2 bs=$3 depth=$4 cache=$5 why=() line
+	local what=$1 mode=$2 bs=$3 depth=$4 cache=$5 order=$6 why=() line
 
-	line=$(engine_line "$depth" "$cache")
+	line=$(engine_line "$depth" "$cache" "$order")
 	grep -aqxF "$line" "$OUT" || why+=("no \"$line\" line in the settings")
 	if ! parse_io; then
 		why+=("no io: line on stdout")
@@ -113,7 +113,7 @@ for cache in $CACHES; do
 					"--$cache" -s "$bs" -p "$P" -t "$T" -u 16M -f "$DS"
 				expect_code "$name: exit 0" 0
 				check_result "$name: result line in $unit" "$unit"
-				check_run "$name: engine, depth and io counts" "$mode" "$bs" "$depth" "$cache"
+				check_run "$name: engine, depth and io counts" "$mode" "$bs" "$depth" "$cache" "$order"
 			done
 		done
 	done
