@@ -40,6 +40,7 @@ enum {
 	OPT_VERIFY,
 	OPT_EXPAND,
 	OPT_INTERVAL,
+	OPT_IODEPTH_BATCH,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -76,6 +77,7 @@ static const struct option longopts[] = {
 	{ "verify",     no_argument,       NULL, OPT_VERIFY },
 	{ "expand",     no_argument,       NULL, OPT_EXPAND },
 	{ "interval",   required_argument, NULL, OPT_INTERVAL },
+	{ "iodepth-batch", required_argument, NULL, OPT_IODEPTH_BATCH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -212,6 +214,7 @@ static const char *value_hint(int id)
 	case OPT_START_AT: return "seconds since the epoch";
 	case OPT_ENGINE: return "an engine name";
 	case OPT_IODEPTH: return "number of I/Os in flight per thread";
+	case OPT_IODEPTH_BATCH: return "completions taken before refilling, at most --iodepth";
 	case OPT_MIX: return "percentage of reads, 1 to 99";
 	case OPT_RATE: return "a cap in the unit of the result, e.g. 1000 or 2.5";
 	case OPT_INTERVAL: return "seconds, 0.1 or more, e.g. 1 or 0.5";
@@ -395,6 +398,10 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		o->iodepth = (unsigned)v;
 		st->iodepth = arg;
 		return r;
+	case OPT_IODEPTH_BATCH:
+		r = get_uint(id, arg, 1, ATIO_MAX_IODEPTH, "completions before a refill", &v, e);
+		o->iodepth_batch = (unsigned)v;
+		return r;
 	case OPT_SEED:
 		o->seed_given = true;
 		return get_uint(id, arg, 0, UINT64_MAX, "seed", &o->seed, e);
@@ -514,7 +521,7 @@ int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
 static const int prepare_refuses[] = {
 	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
 	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE, OPT_EXPAND,
-	OPT_INTERVAL,
+	OPT_INTERVAL, OPT_IODEPTH_BATCH,
 };
 
 /* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
@@ -553,7 +560,7 @@ static int check_sync_prepare(struct atio_opts *o, const struct pstate *st,
 static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
 {
 	static const int timed[] = { 't', 'w', 'q', OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
-				     OPT_SEED, OPT_RATE, OPT_INTERVAL };
+				     OPT_SEED, OPT_RATE, OPT_INTERVAL, OPT_IODEPTH_BATCH };
 	char a[24];
 
 	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++)
@@ -678,6 +685,14 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 		return USAGE("--iodepth %s: the %s engine runs one I/O at a "
 			     "time; use --iodepth 1 or --engine io_uring or libaio",
 			     st->iodepth, eng->name);
+	if (o->iodepth_batch > o->iodepth)
+		return USAGE("--iodepth-batch %s: more than the %u I/O(s) in flight "
+			     "(--iodepth %u): give at most %u", st->given[OPT_IODEPTH_BATCH],
+			     o->iodepth, o->iodepth, o->iodepth);
+	o->iodepth_batch_auto = !o->iodepth_batch;
+	if (!o->iodepth_batch)
+		o->iodepth_batch = o->direct && o->random && o->iodepth > ATIO_IODEPTH_BATCH_DIRECT
+			? ATIO_IODEPTH_BATCH_DIRECT : o->iodepth;
 
 	k = o->nfiles <= o->threads
 		? (o->threads + o->nfiles - 1) / o->nfiles : 1;

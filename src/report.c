@@ -270,7 +270,10 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 
 	fputs("Engine: ", f);
 	atio_report_put_text(f, engine_name(o, engine));
-	fprintf(f, ", iodepth %u\n", o->iodepth);
+	fprintf(f, ", iodepth %u", o->iodepth);
+	if (o->iodepth > 1)
+		fprintf(f, ", batch %u%s", o->iodepth_batch, o->iodepth_batch_auto ? " (auto)" : "");
+	fputc('\n', f);
 	fprintf(f, "Buffers: %s\n",
 		o->thp ? "transparent huge pages where 2M or more" : "base pages");
 	fprintf(f, "Seed: %" PRIu64 "\n", o->seed);
@@ -466,6 +469,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_string(j, "path", o->path);
 	atio_json_string(j, "engine", engine_name(o, engine));
 	atio_json_uint(j, "iodepth", o->iodepth);
+	atio_json_uint(j, "iodepth_batch", o->iodepth_batch);
 	atio_json_bool(j, "thp", o->thp);
 	/* Write pools: null in modes that do not write; repeat null when nothing repeats. */
 	if (o->pool_cover) {

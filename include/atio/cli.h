@@ -45,6 +45,16 @@ enum atio_unit {
 #define ATIO_MAX_QSYNC     (1u << 20)
 #define ATIO_DIRECT_ALIGN  4096ULL
 #define ATIO_MAX_IODEPTH   65536u
+/*
+ * --iodepth-batch by default for random O_DIRECT I/O: a thread takes at
+ * most this many completions before it refills the queue, so that the
+ * device gets new requests in small system calls rather than one large one
+ * after a burst of completions (see run_async() in worker.c). Sequential
+ * runs keep the whole depth, since neighbouring requests sent in one call
+ * merge into larger ones; so do runs through the page cache, where
+ * requests complete as they are submitted.
+ */
+#define ATIO_IODEPTH_BATCH_DIRECT 4u
 #define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
 
 struct atio_opts {
@@ -73,6 +83,8 @@ struct atio_opts {
 	bool thp;                  /* huge-page buffers; false with --no-thp */
 	const char *engine;        /* --engine, NULL when not given */
 	unsigned iodepth;          /* --iodepth */
+	unsigned iodepth_batch;    /* --iodepth-batch, or chosen: see ATIO_IODEPTH_BATCH_DIRECT */
+	bool iodepth_batch_auto;   /* chosen by atio, not given */
 	bool take_over;            /* --take-over: rewrite files atio did not make */
 	bool allow_memory_fs;      /* --allow-memory-fs: tmpfs, ramfs, devtmpfs */
 	bool allow_device_write;   /* --allow-device-write: write tests on a device */

@@ -66,13 +66,27 @@ else
 	skip_check "$ENGINE with --uncached" "O_DIRECT is refused in $WORK (set TMPDIR to another filesystem to test it)"
 fi
 
-# check_run WHAT MODE BS DEPTH: the last run used the engine at DEPTH and
-# its io line fits MODE (-q 1) and the result line.
-check_run() {
-	local what=$1 mode=$2 bs=$3 depth=$4 why=()
+# engine_line DEPTH CACHE ORDER: the Engine line of the settings at DEPTH,
+# with the default --iodepth-batch (4 with --uncached --rand, at most the
+# depth; else the whole depth) when DEPTH is above 1.
+engine_line() {
+	local depth=$1 cache=$2 order=$3 batch=$1
 
-	grep -aqx "Engine: $ENGINE, iodepth $depth" "$OUT" ||
-		why+=("no \"Engine: $ENGINE, iodepth $depth\" line in the settings")
+	if [ "$depth" -eq 1 ]; then
+		printf 'Engine: %s, iodepth 1\n' "$ENGINE"
+		return
+	fi
+	[ "$cache" = cached ] || [ "$order" = seq ] || [ "$depth" -le 4 ] || batch=4
+	printf 'Engine: %s, iodepth %s, batch %s (auto)\n' "$ENGINE" "$depth" "$batch"
+}
+
+# check_run WHAT MODE BS DEPTH CACHE ORDER: the last run used the engine
+# at DEPTH and its io line fits MODE (-q 1) and the result line.
+check_run() {
+	local what=$1 mode=$2 bs=$3 depth=$4 cache=$5 order=$6 why=() line
+
+	line=$(engine_line "$depth" "$cache" "$order")
+	grep -aqxF "$line" "$OUT" || why+=("no \"$line\" line in the settings")
 	if ! parse_io; then
 		why+=("no io: line on stdout")
 	else
@@ -99,7 +113,7 @@ for cache in $CACHES; do
 					"--$cache" -s "$bs" -p "$P" -t "$T" -u 16M -f "$DS"
 				expect_code "$name: exit 0" 0
 				check_result "$name: result line in $unit" "$unit"
-				check_run "$name: engine, depth and io counts" "$mode" "$bs" "$depth"
+				check_run "$name: engine, depth and io counts" "$mode" "$bs" "$depth" "$cache" "$order"
 			done
 		done
 	done
@@ -313,13 +327,21 @@ expect_checker "the ordering checker reports a line it cannot parse" \
 	"$BAD" 1 'unparsed trace line'
 
 # The real thing, for each sync mode and cache, with -q 8 and the deepest
-# queue the engine takes.
+# queue the engine takes; at depth also with --iodepth-batch 3 (refills
+# after every three completions or fewer, a number that divides neither
+# -q nor the depth).
 Q=8
+BATCHES=default
+[ "$SYNC_DEPTH" -eq 1 ] || BATCHES="default 3"
 for cache in $CACHES; do
 	for mode in fsync fdatasync; do
-		name="$ENGINE --$mode --$cache -q $Q --iodepth $SYNC_DEPTH -vvv"
-		run_atio -vvv --engine "$ENGINE" --iodepth "$SYNC_DEPTH" "--$mode" --rand "--$cache" \
-			-q "$Q" -p "$P" -t "$T" -u 16M -f "$DS"
+	for batch in $BATCHES; do
+		bopt=()
+		[ "$batch" = default ] || bopt=(--iodepth-batch "$batch")
+		name="$ENGINE --$mode --$cache -q $Q --iodepth $SYNC_DEPTH ${bopt[*]} -vvv"
+		name=${name/  / }
+		run_atio -vvv --engine "$ENGINE" --iodepth "$SYNC_DEPTH" ${bopt[@]+"${bopt[@]}"} \
+			"--$mode" --rand "--$cache" -q "$Q" -p "$P" -t "$T" -u 16M -f "$DS"
 		expect_code "$name: exit 0" 0
 		check_result "$name: result line in sync/s" sync/s
 		rc=0
@@ -345,6 +367,46 @@ for cache in $CACHES; do
 			show stdout "$OUT"
 		fi
 	done
+	done
 done
+
+# --- --iodepth-batch ----------------------------------------------------------
+# count_trace TRACE OP: "SUBMITTED COMPLETED" requests of kind OP in a -vvv
+# trace, and the completions that did not return their full length.
+count_trace() {
+	awk -v op="$2" '
+		$3 == "submit" && index($4, op "(") == 1 { s++ }
+		$3 != "submit" && index($3, op "(") == 1 { c++; if ($(NF - 3) != $5 + 0) bad++ }
+		END { printf "%d %d %d\n", s, c, bad }' "$1"
+}
+
+if [ "$SYNC_DEPTH" -gt 1 ]; then
+	for cache in $CACHES; do
+		for batch in 1 3 16; do
+			name="$ENGINE --read --rand --$cache --iodepth 16 --iodepth-batch $batch -vvv"
+			run_atio -vvv --engine "$ENGINE" --iodepth 16 --iodepth-batch "$batch" --read \
+				--rand "--$cache" -p "$P" -t "$T" -u 16M -f "$DS"
+			expect_code "$name: exit 0" 0
+			expect_match "$name: the settings give the batch" "$OUT" \
+				"^Engine: $ENGINE, iodepth 16, batch $batch\$"
+			read -r nsub ndone nbad <<<"$(count_trace "$ERR" read)"
+			if parse_io && [ "$nsub" -gt 0 ] && [ "$nsub" -eq "$ndone" ] &&
+				[ "$IO_OPS" -eq "$ndone" ] && [ "$nbad" -eq 0 ]; then
+				ok "$name: every request submitted completes once and is counted once"
+			else
+				not_ok "$name: every request submitted completes once and is counted once" \
+					"trace: $nsub submitted, $ndone completed, $nbad short" \
+					"io line: ${IO_OPS:-?} reads" "command: $LAST"
+			fi
+		done
+	done
+	run_atio --engine "$ENGINE" --iodepth 16 --iodepth-batch 17 --read -t 0.1 -p "$P" -u 16M -f "$DS"
+	expect_code "--iodepth 16 --iodepth-batch 17: exit 2" 2
+	expect_match "--iodepth 16 --iodepth-batch 17: the message names the value and the depth" \
+		"$ERR" '^atio: --iodepth-batch 17: .*--iodepth 16'
+fi
+run_atio --engine "$ENGINE" --iodepth-batch 0 --read -t 0.1 -p "$P" -u 16M -f "$DS"
+expect_code "--iodepth-batch 0: exit 2" 2
+expect_match "--iodepth-batch 0: the message names the value" "$ERR" '^atio: --iodepth-batch 0: '
 
 finish
