@@ -744,7 +744,7 @@ gave_up() {
 # start-up would skew it), best of 3; the round trip of a new session,
 # which every launch pays, is kept for the start margin.
 prep_connect() {
-	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session wfd
+	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session wfd answered=1
 	node_ssh "$i" true </dev/null >/dev/null 2>"$dir/$i.err" || rc=$?
 	if [ "$rc" = 0 ]; then
 		trap '' PIPE # in this job only: a dead session must not kill it
@@ -752,7 +752,8 @@ prep_connect() {
 		coproc CLOCK { node_ssh "$i" 'while read -r _; do date +%s.%N; done' 2>>"$dir/$i.err"; }
 		for k in 0 1 2 3; do
 			[ "$k" = 0 ] || t0=$(now)
-			{ echo >&"${CLOCK[1]}" && read -r -t 10 remote <&"${CLOCK[0]}" && is_number "$remote"; } || break
+			{ echo >&"${CLOCK[1]}" && read -r -t 10 remote <&"${CLOCK[0]}" && is_number "$remote"; } ||
+				{ answered=0; break; }
 			t1=$(now)
 			if [ "$k" = 0 ]; then
 				session=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
@@ -764,6 +765,8 @@ prep_connect() {
 		done
 		wfd=${CLOCK[1]}
 		exec {wfd}>&-
+		# A node that did not answer in 10 s may never end the session.
+		[ "$answered" = 1 ] || end_ssh "$i" "$CLOCK_PID"
 		wait "$CLOCK_PID" 2>/dev/null || true
 		[ -z "$best" ] || echo "$best $session" >"$dir/$i.clock"
 	fi
