@@ -324,11 +324,11 @@ end_ssh() {
 	done
 }
 
-# True when process $1 runs ssh or scp.
+# True when process $1 runs ssh or scp (or setsid, about to run ssh).
 is_client() {
 	local c=""
 	read -r c 2>/dev/null <"/proc/$1/comm" || true
-	[ "$c" = ssh ] || [ "$c" = scp ]
+	[ "$c" = ssh ] || [ "$c" = scp ] || [ "$c" = setsid ]
 }
 
 # scp's name for path $2 on host $1, with an IPv6 address in brackets.
@@ -718,10 +718,11 @@ stop_nodes() {
 	for i in "${!HOSTS[@]}"; do
 		if job_running "$i"; then
 			warn "${HOSTS[$i]}: no answer after stopping atio; giving up on it"
-			# The job, then its ssh, which is in a session of its own.
+			# Its ssh, in a session of its own (ended while the job
+			# waits for it, its PID is still its own), then the job.
+			end_ssh "$i"
 			kill "${JOB_PIDS[$i]}" 2>/dev/null || true
 			wait "${JOB_PIDS[$i]}" 2>/dev/null || true
-			end_ssh "$i"
 			gave_up "$i"
 		fi
 	done
@@ -1408,6 +1409,8 @@ on_signal() {
 cleanup() {
 	local status=$? i n p left pids=()
 	trap '' INT TERM HUP
+	# The ssh of the jobs, the jobs, then any ssh a job started meanwhile.
+	[ -z "${SSH_PIDS:-}" ] || end_ssh ""
 	for i in "${!HOSTS[@]}"; do
 		job_running "$i" || continue
 		kill "${JOB_PIDS[$i]}" 2>/dev/null || true
