@@ -270,12 +270,65 @@ remote_probe_cmd() {
 	printf 'if [ -e %s ]; then %s --version 2>&1 | head -n 1; else echo missing; fi' "$q" "$q"
 }
 
+# Run command $2... for node $1 (an index) in the background of the calling
+# shell and wait for it, with the caller's standard input; return its
+# status. While it runs, the file $SSH_PIDS/NODE.CALLER.PID (CALLER: the
+# $BASHPID of the shell that waits) names it, so that the script can end it
+# (end_ssh) when it gives up on the node or exits: killing the job that
+# waits would leave it running.
+tracked() {
+	local i=$1 pid rc=0 f
+	shift
+	"$@" <&0 &
+	pid=$!
+	f="$SSH_PIDS/$i.$BASHPID.$pid"
+	: >"$f"
+	wait "$pid" || rc=$?
+	rm -f "$f"
+	return "$rc"
+}
+
 # Run shell command $2 on node $1 (an index) over its shared connection, in
 # a session of its own: Ctrl-C reaches only this script, which then stops
 # atio on the nodes (ssh's multiplexing client would die at once and leave
-# the remote atio running).
+# the remote atio running). Tracked, as everything that connects to a node.
 node_ssh() {
-	${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$1]}" "$2"
+	tracked "$1" ${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$1]}" "$2"
+}
+
+# End the ssh and scp clients still running for node $1 (every node when
+# $1 is empty), only those that shell $2 waits for when $2 is given: the
+# ones named by files in $SSH_PIDS whose PID is still an ssh or scp.
+# SIGTERM first (scp then ends its own ssh), SIGKILL 0.2 s later: a client
+# started while the script ignored SIGTERM (on_signal, cleanup) ignores it.
+end_ssh() {
+	local f name caller p pids=()
+	for f in "$SSH_PIDS"/*; do
+		[ -e "$f" ] || continue
+		name=${f##*/}
+		caller=${name#*.}
+		caller=${caller%.*}
+		[ -z "$1" ] || [ "${name%%.*}" = "$1" ] || continue
+		[ -z "${2:-}" ] || [ "$caller" = "$2" ] || continue
+		p=${name##*.}
+		if is_client "$p"; then
+			kill "$p" 2>/dev/null || true
+			pids+=("$p")
+		fi
+		rm -f "$f"
+	done
+	[ "${#pids[@]}" -gt 0 ] || return 0
+	nap 0.2
+	for p in "${pids[@]}"; do
+		! is_client "$p" || kill -KILL "$p" 2>/dev/null || true
+	done
+}
+
+# True when process $1 runs ssh or scp (or setsid, about to run ssh).
+is_client() {
+	local c=""
+	read -r c 2>/dev/null <"/proc/$1/comm" || true
+	[ "$c" = ssh ] || [ "$c" = scp ] || [ "$c" = setsid ]
 }
 
 # scp's name for path $2 on host $1, with an IPv6 address in brackets.
@@ -653,7 +706,10 @@ stop_nodes() {
 		[ "$left" = 1 ] || break
 		nap 0.1
 	done
-	for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null || true; done
+	# The ssh of a stop still going, then the shell waiting for it.
+	for p in ${pids[@]+"${pids[@]}"}; do
+		! kill -0 "$p" 2>/dev/null || { end_ssh "" "$p"; kill "$p" 2>/dev/null || true; }
+	done
 	[ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
 	for ((n = 0; n < 40; n++)); do
 		any_running || return 0
@@ -662,6 +718,9 @@ stop_nodes() {
 	for i in "${!HOSTS[@]}"; do
 		if job_running "$i"; then
 			warn "${HOSTS[$i]}: no answer after stopping atio; giving up on it"
+			# Its ssh, in a session of its own (ended while the job
+			# waits for it, its PID is still its own), then the job.
+			end_ssh "$i"
 			kill "${JOB_PIDS[$i]}" 2>/dev/null || true
 			wait "${JOB_PIDS[$i]}" 2>/dev/null || true
 			gave_up "$i"
@@ -686,7 +745,7 @@ gave_up() {
 # start-up would skew it), best of 3; the round trip of a new session,
 # which every launch pays, is kept for the start margin.
 prep_connect() {
-	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session wfd
+	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session wfd answered=1
 	node_ssh "$i" true </dev/null >/dev/null 2>"$dir/$i.err" || rc=$?
 	if [ "$rc" = 0 ]; then
 		trap '' PIPE # in this job only: a dead session must not kill it
@@ -694,7 +753,8 @@ prep_connect() {
 		coproc CLOCK { node_ssh "$i" 'while read -r _; do date +%s.%N; done' 2>>"$dir/$i.err"; }
 		for k in 0 1 2 3; do
 			[ "$k" = 0 ] || t0=$(now)
-			{ echo >&"${CLOCK[1]}" && read -r -t 10 remote <&"${CLOCK[0]}" && is_number "$remote"; } || break
+			{ echo >&"${CLOCK[1]}" && read -r -t 10 remote <&"${CLOCK[0]}" && is_number "$remote"; } ||
+				{ answered=0; break; }
 			t1=$(now)
 			if [ "$k" = 0 ]; then
 				session=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
@@ -706,6 +766,8 @@ prep_connect() {
 		done
 		wfd=${CLOCK[1]}
 		exec {wfd}>&-
+		# A node that did not answer in 10 s may never end the session.
+		[ "$answered" = 1 ] || end_ssh "$i" "$CLOCK_PID"
 		wait "$CLOCK_PID" 2>/dev/null || true
 		[ -z "$best" ] || echo "$best $session" >"$dir/$i.clock"
 	fi
@@ -743,7 +805,7 @@ prep_install() {
 				echo "cannot create REMOTE_BINARIES_PATH $REMOTE_BINARIES_PATH there (mkdir -p exit $rc): nowhere to copy atio to" >>"$dir/$i.err"
 			}
 			if [ "$rc" = 0 ]; then
-				scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
+				tracked "$i" scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
 					</dev/null >/dev/null 2>>"$dir/$i.err" &&
 					node_ssh "$i" "chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")" \
 						</dev/null 2>>"$dir/$i.err" &&
@@ -1341,15 +1403,20 @@ on_signal() {
 	exit 130
 }
 
-# At exit ($? the status): end the jobs still running, write -o, remove
-# the PID files on the nodes, close the shared connections, remove the
-# work files.
+# At exit ($? the status): end the jobs still running and their ssh, write
+# -o, remove the PID files on the nodes (a node gets 3 s to answer), close
+# the shared connections, remove the work files.
 cleanup() {
-	local status=$? i pids=()
+	local status=$? i n p left pids=()
 	trap '' INT TERM HUP
+	# The ssh of the jobs, the jobs, then any ssh a job started meanwhile.
+	[ -z "${SSH_PIDS:-}" ] || end_ssh ""
 	for i in "${!HOSTS[@]}"; do
-		! job_running "$i" || kill "${JOB_PIDS[$i]}" 2>/dev/null || true
+		job_running "$i" || continue
+		kill "${JOB_PIDS[$i]}" 2>/dev/null || true
+		wait "${JOB_PIDS[$i]}" 2>/dev/null || true
 	done
+	[ -z "${SSH_PIDS:-}" ] || end_ssh ""
 	[ -z "$OUT_JSON" ] || write_matrix "$status"
 	for i in "${!HOSTS[@]}"; do
 		ssh "${SSH_BASE[@]}" -O check -- "${HOSTS[$i]}" >/dev/null 2>&1 || continue
@@ -1357,6 +1424,14 @@ cleanup() {
 		  ssh "${SSH_BASE[@]}" -O exit -- "${HOSTS[$i]}" || true; } </dev/null >/dev/null 2>&1 &
 		pids+=($!)
 	done
+	for ((n = 0; n < 30; n++)); do
+		left=0
+		for p in ${pids[@]+"${pids[@]}"}; do ! kill -0 "$p" 2>/dev/null || left=1; done
+		[ "$left" = 1 ] || break
+		nap 0.1
+	done
+	# A node that did not answer: its rm ends, its connection is closed.
+	[ "$left" = 0 ] || end_ssh ""
 	[ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
 	rm -rf "$WORK"
 	exit "$status"
@@ -1372,10 +1447,12 @@ main() {
 		dry_run
 		exit 0
 	fi
-	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID=""
+	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID="" SSH_PIDS=""
 	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_SKEW_OFFSET=() NODE_ATIO=() SETSID=() IN_FD=() READY=()
 	! command -v setsid >/dev/null || SETSID=(setsid)
 	WORK=$(mktemp -d /tmp/atio-parallel.XXXXXX)
+	SSH_PIDS=$WORK/ssh-pids
+	mkdir "$SSH_PIDS"
 	RUN_ID="$(date +%s).$$.$RANDOM"
 	# One socket per node in a private directory: one handshake per node.
 	SSH_BASE=(${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes -o ConnectTimeout=5

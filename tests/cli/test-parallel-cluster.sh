@@ -4,8 +4,9 @@
 # created, or the node fails naming the path and why; a node whose atio
 # starts late (held back by a wrapper) makes its iteration NOT CONCURRENT,
 # kept out of the average, exit 1; the start and end skew of every
-# iteration are printed; a node whose sshd is killed mid-run is a FAILURE
-# within a bounded time, never a hang.
+# iteration are printed; a node that stops answering mid-run (frozen) or
+# whose sshd is killed is a FAILURE within a bounded time, never a hang,
+# and no ssh process of the driver outlives it.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -118,6 +119,80 @@ expect_code "$what: exit 0" 0
 expect_no_match "$what: no NOT CONCURRENT" "$OUT" 'NOT CONCURRENT'
 expect_count "$what: start and end skew on every iteration, below a second" "$OUT" \
 	'^start skew: 0\.[0-9]{4} s over 3 nodes \(last start -?[0-9]+\.[0-9]{4} s after the agreed instant\); end skew: 0\.[0-9]{4} s$' 3
+
+# --- node2 frozen mid-run: every process in its namespace (sshd, the
+# session, atio) stopped with SIGSTOP, as a machine that hangs: its TCP
+# connection stays open and nothing on it answers. ssh's keepalive is set
+# to a minute (SSH_OPTS), so that only the driver can notice in time. At
+# the overrun deadline (TIME + OVERRUN, 2 s) the driver stops atio on
+# every node, gives node2 STOP_GRACE (10 s) + 3 s to answer and its job 2 s
+# more, gives up on it, and at exit gives its cleanup 3 s: about 20 s from
+# the freeze, 90 s allowed. node2 is a FAILURE saying it did not answer,
+# the others complete, the sum is INCOMPLETE, exit 1, and no ssh process
+# of that driver (a client naming its ControlPath, or a connection master
+# named after it) is left: ending the job that waits for an ssh in a
+# session of its own does not end that ssh.
+what="node2 frozen mid-run"
+FROZEN=()
+thaw() {
+	[ ${#FROZEN[@]} -eq 0 ] || kill -CONT "${FROZEN[@]}" 2>/dev/null || true
+	FROZEN=()
+}
+trap 'thaw; harness_cleanup; cleanup' EXIT
+start_driver "SSH_OPTS=-F $SSH_CONFIG -o ServerAliveInterval=60" TIME=1 OVERRUN=1 \
+	TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
+t0=$(now_ms)
+while ! grep -q '^---=== Sequential read (1thr) ===---$' "$OUT" && kill -0 "$PID" 2>/dev/null &&
+	[ $(($(now_ms) - t0)) -lt 120000 ]; do
+	sleep 0.2
+done
+t0=$(now_ms)
+while [ -z "$(node_procs 2 atio)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do
+	sleep 0.1
+done
+sleep 0.5
+# The driver's work directory, from the ControlPath of its ssh clients.
+ctl=$(pgrep -af -- "-F $SSH_CONFIG -o ServerAliveInterval=60" | grep -o 'ControlPath=/[^ ]*/' | head -n 1) || true
+wdir=${ctl#ControlPath=}
+mapfile -t FROZEN < <(node_procs 2)
+if [ -z "$(node_procs 2 atio)" ] || [ -z "$wdir" ] || [ ${#FROZEN[@]} -eq 0 ]; then
+	not_ok "$what: the run started on node2" "work directory: '$wdir'" "command: $LAST"
+	show stdout "$OUT"
+	kill -KILL -- "-$PID" 2>/dev/null || true
+	FROZEN=()
+else
+	kill -STOP "${FROZEN[@]}"
+	t_freeze=$(now_ms)
+	wait_exit 90
+	if [ "$RC" = 1 ]; then
+		ok "$what: the driver ended with exit 1, $(($(now_ms) - t_freeze)) ms after the freeze"
+	else
+		not_ok "$what: the driver ended with exit 1 within 90 s of the freeze" \
+			"exit $RC (999: still running after 90 s, killed)" "command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+	fi
+	expect_match "$what: node2 is a FAILURE" "$OUT" '^\[2\] [0-9:]{8} \[FAILURE\] node2$'
+	expect_match "$what: its reason: no answer" "$OUT" '^    no answer from the node after stopping its atio$'
+	expect_match "$what: the driver says it gave up on node2" "$ERR" 'warning: node2: no answer after stopping atio; giving up on it'
+	sed -n '/^---=== Sequential read (1thr) ===---$/,$p' "$OUT" >"$WORK/run"
+	expect_count "$what: node1 and node3 succeeded in that run" "$WORK/run" '^\[[13]\] [0-9:]{8} \[SUCCESS\] node[13]$' 2
+	expect_match "$what: the sum is INCOMPLETE: 2 of 3 nodes" "$WORK/run" \
+		'^Sum value on iteration 1 = \{ [0-9]+\.[0-9]{5} \} MB/s; \(INCOMPLETE: 2 of 3 nodes\)$'
+	t0=$(now_ms)
+	while left=$(pgrep -f -- "$wdir" || true) && [ -n "$left" ] && [ $(($(now_ms) - t0)) -lt 3000 ]; do
+		sleep 0.1
+	done
+	if [ -z "$left" ]; then
+		ok "$what: no ssh process of the driver is left"
+	else
+		not_ok "$what: no ssh process of the driver is left" "still running 3 s after the driver ended:" \
+			"$(for p in $left; do ps -o pid=,args= -p "$p" | cut -c 1-160; done)"
+		for p in $left; do kill -KILL "$p" 2>/dev/null || true; done
+	fi
+fi
+kill -KILL -- "-$PID" 2>/dev/null || true
+thaw
 
 # --- node2's sshd (the daemon and its sessions) killed while a 20 s run
 # goes: node2 is a FAILURE saying the connection was lost, the others

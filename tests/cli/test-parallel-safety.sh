@@ -5,8 +5,9 @@
 # commands and connects to none; host keys are checked; a test path with
 # shell metacharacters works and runs nothing; SIGINT in the middle of a run, to the
 # driver alone or to its whole process group as Ctrl-C sends it, ends it
-# with 130 and leaves no atio running on any node; a run that overruns its
-# time by OVERRUN is stopped on every node.
+# with 130 and leaves no atio running on any node, even with a node that
+# has stopped answering, and no ssh process of the driver; a run that
+# overruns its time by OVERRUN is stopped on every node.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -350,5 +351,76 @@ else
 	expect_no_ssh_leftovers "$what: no ssh process is left"
 	kill -KILL -- "-$PID" 2>/dev/null || true
 fi
+
+# --- SIGINT while node2 is frozen: every process in its namespace (sshd,
+# the session, atio) stopped with SIGSTOP, as a machine that hangs, and
+# ssh's keepalive set to a minute (SSH_OPTS), so that only the driver can
+# notice in time. The driver stops atio on node1 and node3, gives node2
+# STOP_GRACE (10 s) + 3 s to answer and its job 2 s more, gives up on it,
+# and at exit gives its cleanup 3 s: about 20 s, 90 s allowed. Exit 130,
+# node2 a FAILURE saying it did not answer, no atio left on node1 and
+# node3, and no ssh process of that driver (a client naming its
+# ControlPath, or a connection master named after it) left: the stops
+# started after SIGINT ignore SIGTERM as the driver then does.
+what="SIGINT with node2 frozen"
+FROZEN=()
+thaw() {
+	[ ${#FROZEN[@]} -eq 0 ] || kill -CONT "${FROZEN[@]}" 2>/dev/null || true
+	FROZEN=()
+}
+trap 'thaw; harness_cleanup; cleanup' EXIT
+start_driver "SSH_OPTS=-F $SSH_CONFIG -o ServerAliveInterval=60" TIME=30 TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
+wdir=
+if wait_running; then
+	# The driver's work directory, from the ControlPath of its ssh clients.
+	ctl=$(pgrep -af -- "-F $SSH_CONFIG -o ServerAliveInterval=60" | grep -o 'ControlPath=/[^ ]*/' | head -n 1) || true
+	wdir=${ctl#ControlPath=}
+	mapfile -t FROZEN < <(node_procs 2)
+fi
+if [ -z "$wdir" ] || [ ${#FROZEN[@]} -eq 0 ]; then
+	not_ok "$what: the run started on every node" "work directory: '$wdir'" "command: $LAST"
+	show stdout "$OUT"
+	FROZEN=()
+else
+	kill -STOP "${FROZEN[@]}"
+	sleep 0.5
+	kill -s INT "$PID"
+	t_int=$(now_ms)
+	wait_exit 90
+	if [ "$RC" = 130 ]; then
+		ok "$what: exit 130, $(($(now_ms) - t_int)) ms after SIGINT"
+	else
+		not_ok "$what: exit 130 within 90 s of SIGINT" \
+			"exit $RC (999: still running after 90 s, killed)" "command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+	fi
+	expect_match "$what: node2 is a FAILURE" "$OUT" '^\[2\] [0-9:]{8} \[FAILURE\] node2$'
+	expect_match "$what: its reason: no answer" "$OUT" '^    no answer from the node after stopping its atio$'
+	expect_match "$what: the driver says it gave up on node2" "$ERR" 'warning: node2: no answer after stopping atio; giving up on it'
+	t0=$(now_ms)
+	while natio=$(($(node_procs 1 atio | wc -l) + $(node_procs 3 atio | wc -l))) && [ "$natio" -ne 0 ] &&
+		[ $(($(now_ms) - t0)) -lt 5000 ]; do
+		sleep 0.1
+	done
+	if [ "$natio" -eq 0 ]; then
+		ok "$what: no atio left on node1 and node3"
+	else
+		not_ok "$what: no atio left on node1 and node3 5 s after the driver ended" "$natio still running"
+	fi
+	t0=$(now_ms)
+	while sshleft=$(pgrep -f -- "$wdir" || true) && [ -n "$sshleft" ] && [ $(($(now_ms) - t0)) -lt 3000 ]; do
+		sleep 0.1
+	done
+	if [ -z "$sshleft" ]; then
+		ok "$what: no ssh process of the driver is left"
+	else
+		not_ok "$what: no ssh process of the driver is left" "still running 3 s after the driver ended:" \
+			"$(for p in $sshleft; do ps -o pid=,args= -p "$p" | cut -c 1-160; done)"
+		for p in $sshleft; do kill -KILL "$p" 2>/dev/null || true; done
+	fi
+fi
+kill -KILL -- "-$PID" 2>/dev/null || true
+thaw
 
 finish
