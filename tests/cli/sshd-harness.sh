@@ -37,7 +37,9 @@
 # And for running the driver against the nodes (at the end of this file):
 # driver_setup, run_driver, start_driver, parse_driver_output (what the
 # output says, checked: sums, averages, INCOMPLETE counts), ssh_leftovers,
-# node_atio_count.
+# node_atio_count, wait_node_run (a section started, atio up on a node),
+# driver_workdir and expect_no_driver_procs (no process of a driver run
+# left, its connection masters included).
 
 SSHD=${SSHD:-/usr/sbin/sshd}
 SSH_DIR=$WORK/ssh
@@ -52,13 +54,23 @@ NODE_ADDR=()
 NODE_NS=()
 DEAD_ADDR=127.0.0.9
 
+# FROZEN: the pids a test stopped with SIGSTOP (a node that hangs); thaw
+# resumes them, and so does the cleanup at exit.
+FROZEN=()
+thaw() {
+	[ ${#FROZEN[@]} -eq 0 ] || kill -CONT "${FROZEN[@]}" 2>/dev/null || true
+	FROZEN=()
+}
+
 # Everything the harness started ends at exit, before lib.sh removes $WORK:
 # the ssh clients of the drivers the test ran, then every process in the
-# nodes' namespaces (sshd, sessions, atio). /run/sshd, when the harness made
-# it, stays: another sshd started meanwhile may need it, as it would need
-# the one its service makes.
+# nodes' namespaces (sshd, sessions, atio), frozen ones thawed first.
+# /run/sshd, when the harness made it, stays: another sshd started
+# meanwhile may need it, as it would need the one its service makes.
 harness_cleanup() {
 	local i pids=()
+
+	thaw
 
 	mapfile -t pids < <(ssh_leftovers)
 	[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null || true
@@ -485,6 +497,51 @@ expect_no_ssh_leftovers() {
 		not_ok "$1" "still running after 3 s:" \
 			"$(for p in $left; do ps -o pid=,args= -p "$p" | cut -c 1-200; done)"
 	fi
+}
+
+# driver_workdir PATTERN: the work directory of the driver whose ssh
+# clients' command lines match PATTERN, from their ControlPath; empty when
+# none runs.
+driver_workdir() {
+	local ctl
+	ctl=$(pgrep -af -- "$1" | grep -o 'ControlPath=/[^ ]*/' | head -n 1) || true
+	printf '%s\n' "${ctl#ControlPath=}"
+}
+
+# expect_no_driver_procs WHAT WDIR: within 3 s no process names the
+# driver's work directory WDIR (its ssh clients by their ControlPath, its
+# connection masters by their socket there); those left are killed.
+expect_no_driver_procs() {
+	local t0 left
+
+	t0=$(now_ms)
+	while left=$(pgrep -f -- "$2" || true) && [ -n "$left" ] && [ $(($(now_ms) - t0)) -lt 3000 ]; do
+		sleep 0.1
+	done
+	if [ -z "$left" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "still running 3 s after the driver ended:" \
+			"$(for p in $left; do ps -o pid=,args= -p "$p" | cut -c 1-160; done)"
+		for p in $left; do kill -KILL "$p" 2>/dev/null || true; done
+	fi
+}
+
+# wait_node_run HEADER NODE: wait until the driver's output has the
+# section header line HEADER (2 min at most, while the driver runs), then
+# until atio runs on node NODE (30 s at most).
+wait_node_run() {
+	local t0
+
+	t0=$(now_ms)
+	while ! grep -qxF -- "$1" "$OUT" && kill -0 "$PID" 2>/dev/null &&
+		[ $(($(now_ms) - t0)) -lt 120000 ]; do
+		sleep 0.2
+	done
+	t0=$(now_ms)
+	while [ -z "$(node_procs "$2" atio)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do
+		sleep 0.1
+	done
 }
 
 # node_atio_count: how many atio processes run on all the nodes together.

@@ -133,27 +133,11 @@ expect_count "$what: start and end skew on every iteration, below a second" "$OU
 # named after it) is left: ending the job that waits for an ssh in a
 # session of its own does not end that ssh.
 what="node2 frozen mid-run"
-FROZEN=()
-thaw() {
-	[ ${#FROZEN[@]} -eq 0 ] || kill -CONT "${FROZEN[@]}" 2>/dev/null || true
-	FROZEN=()
-}
-trap 'thaw; harness_cleanup; cleanup' EXIT
 start_driver "SSH_OPTS=-F $SSH_CONFIG -o ServerAliveInterval=60" TIME=1 OVERRUN=1 \
 	TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
-t0=$(now_ms)
-while ! grep -q '^---=== Sequential read (1thr) ===---$' "$OUT" && kill -0 "$PID" 2>/dev/null &&
-	[ $(($(now_ms) - t0)) -lt 120000 ]; do
-	sleep 0.2
-done
-t0=$(now_ms)
-while [ -z "$(node_procs 2 atio)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do
-	sleep 0.1
-done
+wait_node_run '---=== Sequential read (1thr) ===---' 2
 sleep 0.5
-# The driver's work directory, from the ControlPath of its ssh clients.
-ctl=$(pgrep -af -- "-F $SSH_CONFIG -o ServerAliveInterval=60" | grep -o 'ControlPath=/[^ ]*/' | head -n 1) || true
-wdir=${ctl#ControlPath=}
+wdir=$(driver_workdir "-F $SSH_CONFIG -o ServerAliveInterval=60")
 mapfile -t FROZEN < <(node_procs 2)
 if [ -z "$(node_procs 2 atio)" ] || [ -z "$wdir" ] || [ ${#FROZEN[@]} -eq 0 ]; then
 	not_ok "$what: the run started on node2" "work directory: '$wdir'" "command: $LAST"
@@ -179,17 +163,7 @@ else
 	expect_count "$what: node1 and node3 succeeded in that run" "$WORK/run" '^\[[13]\] [0-9:]{8} \[SUCCESS\] node[13]$' 2
 	expect_match "$what: the sum is INCOMPLETE: 2 of 3 nodes" "$WORK/run" \
 		'^Sum value on iteration 1 = \{ [0-9]+\.[0-9]{5} \} MB/s; \(INCOMPLETE: 2 of 3 nodes\)$'
-	t0=$(now_ms)
-	while left=$(pgrep -f -- "$wdir" || true) && [ -n "$left" ] && [ $(($(now_ms) - t0)) -lt 3000 ]; do
-		sleep 0.1
-	done
-	if [ -z "$left" ]; then
-		ok "$what: no ssh process of the driver is left"
-	else
-		not_ok "$what: no ssh process of the driver is left" "still running 3 s after the driver ended:" \
-			"$(for p in $left; do ps -o pid=,args= -p "$p" | cut -c 1-160; done)"
-		for p in $left; do kill -KILL "$p" 2>/dev/null || true; done
-	fi
+	expect_no_driver_procs "$what: no ssh process of the driver is left" "$wdir"
 fi
 kill -KILL -- "-$PID" 2>/dev/null || true
 thaw
@@ -200,15 +174,7 @@ thaw
 # TIME + OVERRUN (60 s).
 what="node2's sshd killed mid-run"
 start_driver TIME=20 TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
-t0=$(now_ms)
-while ! grep -q '^---=== Sequential read (1thr) ===---$' "$OUT" && kill -0 "$PID" 2>/dev/null &&
-	[ $(($(now_ms) - t0)) -lt 120000 ]; do
-	sleep 0.2
-done
-t0=$(now_ms)
-while [ -z "$(node_procs 2 atio)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do
-	sleep 0.1
-done
+wait_node_run '---=== Sequential read (1thr) ===---' 2
 sleep 2
 mapfile -t pids < <(node_procs 2 sshd)
 if [ -z "$(node_procs 2 atio)" ] || [ ${#pids[@]} -eq 0 ]; then

@@ -363,18 +363,10 @@ fi
 # ControlPath, or a connection master named after it) left: the stops
 # started after SIGINT ignore SIGTERM as the driver then does.
 what="SIGINT with node2 frozen"
-FROZEN=()
-thaw() {
-	[ ${#FROZEN[@]} -eq 0 ] || kill -CONT "${FROZEN[@]}" 2>/dev/null || true
-	FROZEN=()
-}
-trap 'thaw; harness_cleanup; cleanup' EXIT
 start_driver "SSH_OPTS=-F $SSH_CONFIG -o ServerAliveInterval=60" TIME=30 TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
 wdir=
 if wait_running; then
-	# The driver's work directory, from the ControlPath of its ssh clients.
-	ctl=$(pgrep -af -- "-F $SSH_CONFIG -o ServerAliveInterval=60" | grep -o 'ControlPath=/[^ ]*/' | head -n 1) || true
-	wdir=${ctl#ControlPath=}
+	wdir=$(driver_workdir "-F $SSH_CONFIG -o ServerAliveInterval=60")
 	mapfile -t FROZEN < <(node_procs 2)
 fi
 if [ -z "$wdir" ] || [ ${#FROZEN[@]} -eq 0 ]; then
@@ -408,17 +400,7 @@ else
 	else
 		not_ok "$what: no atio left on node1 and node3 5 s after the driver ended" "$natio still running"
 	fi
-	t0=$(now_ms)
-	while sshleft=$(pgrep -f -- "$wdir" || true) && [ -n "$sshleft" ] && [ $(($(now_ms) - t0)) -lt 3000 ]; do
-		sleep 0.1
-	done
-	if [ -z "$sshleft" ]; then
-		ok "$what: no ssh process of the driver is left"
-	else
-		not_ok "$what: no ssh process of the driver is left" "still running 3 s after the driver ended:" \
-			"$(for p in $sshleft; do ps -o pid=,args= -p "$p" | cut -c 1-160; done)"
-		for p in $sshleft; do kill -KILL "$p" 2>/dev/null || true; done
-	fi
+	expect_no_driver_procs "$what: no ssh process of the driver is left" "$wdir"
 fi
 kill -KILL -- "-$PID" 2>/dev/null || true
 thaw

@@ -1075,6 +1075,44 @@ static void test_expand(void **state)
 	(void)state;
 }
 
+/*
+ * --iodepth-batch: 4 by default for random O_DIRECT runs deeper than 4,
+ * the whole depth otherwise; 1 to --iodepth when given.
+ */
+static void test_iodepth_batch(void **state)
+{
+	struct atio_opts o;
+
+	parse_ok("--rand --uncached --iodepth 32 -f d", &o);
+	assert_int_equal(o.iodepth_batch, ATIO_IODEPTH_BATCH_DIRECT);
+	assert_true(o.iodepth_batch_auto);
+	parse_ok("--rand --uncached --iodepth 3 -f d", &o);
+	assert_int_equal(o.iodepth_batch, 3);
+	parse_ok("--seq --uncached --iodepth 32 -f d", &o);
+	assert_int_equal(o.iodepth_batch, 32);
+	parse_ok("--rand --cached --iodepth 32 -f d", &o);
+	assert_int_equal(o.iodepth_batch, 32);
+	parse_ok("--mix 70 --rand --uncached --iodepth 16 -f d", &o);
+	assert_int_equal(o.iodepth_batch, ATIO_IODEPTH_BATCH_DIRECT);
+	parse_ok("-f d", &o);
+	assert_int_equal(o.iodepth_batch, 1);
+	parse_ok("--rand --uncached --iodepth 32 --iodepth-batch 32 -f d", &o);
+	assert_int_equal(o.iodepth_batch, 32);
+	assert_false(o.iodepth_batch_auto);
+	parse_ok("--seq --iodepth 8 --iodepth-batch 1 -f d", &o);
+	assert_int_equal(o.iodepth_batch, 1);
+	expect_message("--iodepth 8 --iodepth-batch 9 -f d",
+		       "--iodepth-batch 9: more than the 8 I/O(s) in flight (--iodepth 8): "
+		       "give at most 8");
+	expect_error("--iodepth-batch 2 -f d", "--iodepth-batch 2: more than the 1 I/O(s)");
+	expect_error("--iodepth-batch 0 -f d", "--iodepth-batch 0");
+	expect_error("--iodepth-batch x -f d", "--iodepth-batch x");
+	expect_error("--iodepth 8 --iodepth-batch 2 --iodepth-batch 4 -f d",
+		     "--iodepth-batch given twice");
+	expect_error("--prepare --iodepth-batch 1 -f d", "--prepare and --iodepth-batch 1:");
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1109,6 +1147,7 @@ int main(void)
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_iodepth_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,7 @@ static void default_opts(struct atio_opts *o)
 	o->seed = 42;
 	o->engine = "sync";
 	o->iodepth = 1;
+	o->iodepth_batch = 1;
 	o->thp = true;
 }
 
@@ -912,6 +913,8 @@ static void test_header_variants(void **state)
 	o.path = "/data/x";
 	o.engine = "io_uring";
 	o.iodepth = 32;
+	o.iodepth_batch = 4;
+	o.iodepth_batch_auto = true;
 	o.seed = UINT64_MAX;
 	o.thp = false;
 	t = render_opts(atio_report_header, &o);
@@ -927,7 +930,7 @@ static void test_header_variants(void **state)
 			    "by 4KB blocks");
 	/* the engine that ran wins over the one asked for */
 	assert_true(nth_line(t, 7, line, sizeof(line)));
-	assert_string_equal(line, "Engine: sync, iodepth 32");
+	assert_string_equal(line, "Engine: sync, iodepth 32, batch 4 (auto)");
 	assert_true(nth_line(t, 8, line, sizeof(line)));
 	assert_string_equal(line, "Buffers: base pages");
 	assert_true(nth_line(t, 9, line, sizeof(line)));
@@ -1135,6 +1138,7 @@ static void test_json_result(void **state)
 	assert_string_equal(jstr(s, "path"), "/mnt/dir");
 	assert_string_equal(jstr(s, "engine"), "sync");
 	assert_int_equal(ju64(s, "iodepth"), 1);
+	assert_int_equal(ju64(s, "iodepth_batch"), 1);
 	assert_int_equal(ju64(s, "seed"), 42);
 	assert_true(jbool(s, "keep_cache"));
 	assert_false(jbool(s, "thp"));
