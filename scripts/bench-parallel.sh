@@ -10,7 +10,10 @@
 # the last node started after the agreed instant (max), the wall time of
 # a run beyond TIME (median and max), the driver's own CPU per run (its
 # processes and their children on this machine, the nodes' atio not
-# counted), and the NOT CONCURRENT runs. Needs root (sshd, namespaces).
+# counted), and the NOT CONCURRENT runs among the measured ones, and
+# whether the warm-up was one (it lasts 1 s, so 10 ms of skew is 1% of it;
+# the driver marks it but does not fail for it). Needs root (sshd,
+# namespaces).
 #
 # Usage: ATIO=build/atio scripts/bench-parallel.sh [N...]
 # Environment: TIME (5), ITERATIONS (3), FILE_SIZE (32M), TESTS (seqread: one
@@ -64,9 +67,9 @@ bench_one() {
 		# section, or the previous run latency line) to its sum line.
 		awk -v t="$time" -v w=1 "
 			/ Buffers: / { last = \$1; sec = 1; next }
-			/ ---=== Warming/ { tt = w }
-			/ ---=== / && !/ ---=== (Warming|Average)/ { tt = t }
-			/ Sum value on iteration / { printf \"WALL %.4f\\n\", \$1 - last - tt; if (/NOT CONCURRENT/) print \"NOTCONC\" }
+			/ ---=== Warming/ { tt = w; wu = \"W\" }
+			/ ---=== / && !/ ---=== (Warming|Average)/ { tt = t; wu = \"\" }
+			/ Sum value on iteration / { printf \"WALL %.4f\\n\", \$1 - last - tt; if (/NOT CONCURRENT/) print \"NOTCONC\" wu }
 			/ start skew: / { printf \"SKEW %s %s\\n\", \$4, \$11 }
 			/ latency \\(usec\\)/ { last = \$1 }
 		" "$WORK/out"
@@ -85,9 +88,10 @@ for n in "$@"; do
 	late=$(sed -n 's/^SKEW [0-9.]* \(-\{0,1\}[0-9.]*\)$/\1/p' <<<"$r" | median_max)
 	wall=$(sed -n 's/^WALL //p' <<<"$r" | median_max)
 	cpu=$(awk '/^CPU / { if ($4 > 0) printf "%.2f", ($2 + $3) / $4; else print "-" }' <<<"$r")
-	nc=$(grep -c '^NOTCONC' <<<"$r" || true)
-	runs=$(awk '/^CPU / { print $4 }' <<<"$r")
-	printf '%-6s %-22s %-16s %-22s %-16s %s of %s\n' "$n" "${skew/ / / }" "${late#* }" "${wall/ / / }" \
-		"${cpu:--}" "$nc" "${runs:-?}"
+	nc=$(grep -c '^NOTCONC$' <<<"$r" || true)
+	ncw=$(grep -c '^NOTCONCW$' <<<"$r" || true)
+	runs=$(awk '/^CPU / { print $4 - 1 }' <<<"$r")
+	printf '%-6s %-22s %-16s %-22s %-16s %s of %s, warm-up %s\n' "$n" "${skew/ / / }" "${late#* }" \
+		"${wall/ / / }" "${cpu:--}" "$nc" "${runs:-?}" "$([ "$ncw" = 0 ] && echo no || echo yes)"
 	grep -E '^(FAIL [1-9]|WARN|.*(skipped|error))' <<<"$r" | sed 's/^/    /' || true
 done
