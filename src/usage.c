@@ -114,7 +114,7 @@ void atio_cli_usage(FILE *f)
 "                        than the kernel lets the engine have\n"
 "  --iodepth-batch N     with --iodepth: take at most N completions, then\n"
 "                        refill the queue, so that new requests go out in\n"
-"                        small system calls (default 4 with --uncached\n"
+"                        small system calls (default 8 with --uncached\n"
 "                        --rand, else the whole depth)\n"
 "  --no-thp              I/O buffers in base pages only, as fio has them\n"
 "                        by default. Otherwise a thread's buffers of 2M or\n"

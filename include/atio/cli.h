@@ -54,7 +54,7 @@ enum atio_unit {
  * merge into larger ones; so do runs through the page cache, where
  * requests complete as they are submitted.
  */
-#define ATIO_IODEPTH_BATCH_DIRECT 4u
+#define ATIO_IODEPTH_BATCH_DIRECT 8u
 #define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
 
 struct atio_opts {

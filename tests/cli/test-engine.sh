@@ -67,7 +67,7 @@ else
 fi
 
 # engine_line DEPTH CACHE ORDER: the Engine line of the settings at DEPTH,
-# with the default --iodepth-batch (4 with --uncached --rand, at most the
+# with the default --iodepth-batch (8 with --uncached --rand, at most the
 # depth; else the whole depth) when DEPTH is above 1.
 engine_line() {
 	local depth=$1 cache=$2 order=$3 batch=$1
@@ -76,7 +76,7 @@ engine_line() {
 		printf 'Engine: %s, iodepth 1\n' "$ENGINE"
 		return
 	fi
-	[ "$cache" = cached ] || [ "$order" = seq ] || [ "$depth" -le 4 ] || batch=4
+	[ "$cache" = cached ] || [ "$order" = seq ] || [ "$depth" -le 8 ] || batch=8
 	printf 'Engine: %s, iodepth %s, batch %s (auto)\n' "$ENGINE" "$depth" "$batch"
 }
 

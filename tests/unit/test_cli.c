@@ -1076,7 +1076,7 @@ static void test_expand(void **state)
 }
 
 /*
- * --iodepth-batch: 4 by default for random O_DIRECT runs deeper than 4,
+ * --iodepth-batch: 8 by default for random O_DIRECT runs deeper than 8,
  * the whole depth otherwise; 1 to --iodepth when given.
  */
 static void test_iodepth_batch(void **state)
@@ -1086,8 +1086,9 @@ static void test_iodepth_batch(void **state)
 	parse_ok("--rand --uncached --iodepth 32 -f d", &o);
 	assert_int_equal(o.iodepth_batch, ATIO_IODEPTH_BATCH_DIRECT);
 	assert_true(o.iodepth_batch_auto);
-	parse_ok("--rand --uncached --iodepth 3 -f d", &o);
-	assert_int_equal(o.iodepth_batch, 3);
+	assert_int_equal(o.iodepth_batch, 8);
+	parse_ok("--rand --uncached --iodepth 5 -f d", &o);
+	assert_int_equal(o.iodepth_batch, 5);
 	parse_ok("--seq --uncached --iodepth 32 -f d", &o);
 	assert_int_equal(o.iodepth_batch, 32);
 	parse_ok("--rand --cached --iodepth 32 -f d", &o);
