@@ -182,8 +182,9 @@ ro, rc = ao / bo, ac / bc
 miss = []
 if omin != "-" and ro < float(omin): miss.append("ops")
 if cmax != "-" and rc > float(cmax): miss.append("cpu")
-tgt = ("ops>=%sx" % omin) + ("" if cmax == "-" else " cpu<=%sx" % cmax)
-tgt += ": " + ("MISS " + "+".join(miss) if miss else "met")
+tgt = " ".join(([] if omin == "-" else ["ops>=%sx" % omin]) +
+               ([] if cmax == "-" else ["cpu<=%sx" % cmax]))
+tgt = tgt + ": " + ("MISS " + "+".join(miss) if miss else "met") if tgt else "-"
 print("%.0f\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s" % (ao, bo, ro, ac, bc, rc, qd(a), qd(b), tgt))
 '
 
@@ -321,7 +322,7 @@ workloads() {
 			--rw=randread --bs=4k --norandommap --invalidate=0 "${J1[@]}")
 		L_CMD=("$WORK/pread-loop" "$R1.0" "$TIME")
 		[ "$CHECK" = 1 ] || cat "$R1.0" >/dev/null # into the page cache
-		bench a "cached 4K random read, 1 thread, sync" 1.3 -
+		bench a "cached 4K random read, 1 thread, sync" - -
 		L_CMD=()
 	fi
 	if has b; then

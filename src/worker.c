@@ -61,9 +61,20 @@
  * --interval. A latency is recorded in the current interval's histogram,
  * and each completion's timestamp goes to atio_ival_seen() first, which
  * closes the interval when the timestamp is past its end (src/interval.c).
+ *
+ * The descriptor table. A thread starts by taking a private copy of the
+ * process's table (unshare(CLONE_FILES)), before it opens anything. The
+ * kernel looks a descriptor up without taking a reference to its file when
+ * no other thread shares the table, as it does for a process of one thread;
+ * with a shared table every pread(), pwrite() and sync pays an atomic get
+ * and put on the file's count, 4-5% of a 4K read from the page cache here
+ * (README, "Performance against fio"). Every file of the run is open
+ * before the threads start; what a thread opens itself (its engine's ring)
+ * stays in its own table and it closes it. The copies go with the thread.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -763,6 +774,8 @@ void *atio_worker_main(void *arg)
 	bool engine_up = false, flushed = false;
 	int ret;
 
+	/* A private descriptor table (see the top of this file); without one, only slower. */
+	(void)unshare(CLONE_FILES);
 	if (atio_worker_buffers(w) == 0) {
 		ret = w->engine->init(w);
 		if (ret == 0)

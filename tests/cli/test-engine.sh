@@ -370,6 +370,93 @@ for cache in $CACHES; do
 	done
 done
 
+# --- Descriptor tables ------------------------------------------------------
+# Each load thread takes a private copy of the descriptor table before it
+# opens anything (the kernel then skips a reference count on the file in
+# every system call; README, "Performance against fio"). Seen from outside
+# while atio waits for --start-at - (every thread is set up by then): no
+# load thread shares its table with the main thread or with another load
+# thread (kcmp(2) KCMP_FILES), and an io_uring ring is in the table of the
+# thread that made it only. The run then goes on and ends well.
+# fd_tables PID: one line per load thread (the io_uring kernel workers,
+# iou-wrk-*, share their thread's table and are left out): "TID SHARES RINGS",
+# SHARES the number of other threads (the main one counted) whose table is
+# this one's, or "unknown" where kcmp cannot tell; RINGS its io_uring
+# descriptors. The first line is the main thread's.
+fd_tables() {
+	python3 - "$1" <<'EOF'
+import ctypes, os, platform, sys
+
+pid = int(sys.argv[1])
+nr = {"x86_64": 312, "aarch64": 272, "ppc64le": 354, "s390x": 343}.get(platform.machine())
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def rings(tid):
+    n = 0
+    d = f"/proc/{pid}/task/{tid}/fd"
+    for fd in os.listdir(d):
+        try:
+            n += os.readlink(f"{d}/{fd}") == "anon_inode:[io_uring]"
+        except OSError:
+            pass
+    return n
+
+
+def same(a, b):
+    if nr is None:
+        return None
+    r = libc.syscall(nr, a, b, 2, 0, 0)  # KCMP_FILES
+    return None if r < 0 else r == 0
+
+
+tids = [pid] + sorted(int(t) for t in os.listdir(f"/proc/{pid}/task")
+                      if int(t) != pid and not open(f"/proc/{pid}/task/{t}/comm").read().startswith("iou-wrk"))
+for t in tids:
+    s = [same(t, o) for o in tids if o != t]
+    print(t, "unknown" if None in s else sum(s), rings(t))
+EOF
+}
+
+what="$ENGINE: the load threads' descriptor tables"
+FIFO=$WORK/start
+mkfifo "$FIFO"
+exec 7<>"$FIFO"
+LAST="atio --engine $ENGINE --read --rand -s 4K -p $P -t $T -u 16M -f $DS --start-at - <FIFO"
+"$ATIO" --engine "$ENGINE" --read --rand -s 4K -p "$P" -t "$T" -u 16M -f "$DS" --start-at - \
+	<"$FIFO" >"$OUT" 2>"$ERR" &
+PID=$!
+BG_PIDS+=("$PID")
+t0=$(now_ms)
+while ! grep -q '^atio: ready: ' "$ERR" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
+	sleep 0.05
+done
+tables=$(fd_tables "$PID" 2>&1) || tables="fd_tables failed: $tables"
+loads=$(printf '%s\n' "$tables" | tail -n +2)
+if [ "$(printf '%s\n' "$loads" | grep -c .)" -ne "$P" ]; then
+	not_ok "$what: $P load threads beside the main one" "$tables" "command: $LAST"
+elif printf '%s\n' "$tables" | grep -q unknown; then
+	skip_check "$what: no two threads share one" "kcmp(2) cannot compare them here"
+elif printf '%s\n' "$tables" | awk '$2 != 0 { bad = 1 } END { exit !bad }'; then
+	not_ok "$what: no two threads share one" "TID SHARES RINGS:" "$tables" "command: $LAST"
+else
+	ok "$what: no two threads share one"
+fi
+if [ "$ENGINE" = io_uring ]; then
+	if printf '%s\n' "$tables" | awk 'NR == 1 && $3 != 0 { bad = 1 } NR > 1 && $3 != 1 { bad = 1 }
+		END { exit bad }'; then
+		ok "$what: each ring is in its own thread's table only"
+	else
+		not_ok "$what: each ring is in its own thread's table only" "TID SHARES RINGS:" "$tables"
+	fi
+fi
+epoch=$(date +%s.%N | cut -c 1-17)
+echo "$epoch" >&7
+exec 7>&-
+wait_exit 60
+expect_code "$what: the run goes on and exits 0" 0
+check_result "$what: then a result line in IOPS" IOPS
+
 # --- --iodepth-batch ----------------------------------------------------------
 # count_trace TRACE OP: "SUBMITTED COMPLETED" requests of kind OP in a -vvv
 # trace, and the completions that did not return their full length.
