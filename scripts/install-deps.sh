@@ -24,7 +24,7 @@ if command -v apt-get >/dev/null 2>&1; then
 	as_root apt-get install -y -q --no-install-recommends \
 		gcc libc6-dev meson ninja-build pkg-config \
 		libssl-dev liburing-dev libaio-dev libcmocka-dev libjansson-dev libblkid-dev \
-		gzip shellcheck procps jq \
+		gzip shellcheck procps jq strace \
 		openssh-server iproute2 \
 		git rpm bash-completion xz-utils python3 chromium
 elif command -v dnf >/dev/null 2>&1; then
@@ -36,7 +36,7 @@ elif command -v dnf >/dev/null 2>&1; then
 	as_root dnf install -y \
 		gcc glibc-devel meson ninja-build pkgconf-pkg-config \
 		openssl-devel liburing-devel libaio-devel libcmocka-devel jansson-devel libblkid-devel \
-		gzip procps-ng jq \
+		gzip procps-ng jq strace \
 		openssh-server openssh-clients iproute \
 		git rpm-build xz python3 chromium
 	as_root dnf install -y ShellCheck || true

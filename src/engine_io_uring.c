@@ -4,7 +4,15 @@
  * the thread that uses it. The thread's files and its whole buffer area
  * (the write pool, or the read buffers) are registered, so requests use
  * fixed files and READ_FIXED/WRITE_FIXED and the kernel neither looks up a
- * file nor pins pages per I/O. The ring asks for SINGLE_ISSUER and
+ * file nor pins pages per I/O. Except a buffer area of base pages when a
+ * request spans more than MAX_FIXED_BASE_BLOCK: the kernel keeps a
+ * registered buffer as one vector entry per page, and the block layer counts
+ * each entry as a segment of its own, so a 1 MiB request (256 pages) on a
+ * device that takes 254 segments (a virtio disk; many NVMe drives take 127)
+ * is split in two, the second of two pages: twice the device requests.
+ * Pinned per I/O, physically adjacent pages join into one segment and most
+ * requests stay whole. Huge pages make few segments either way. The ring
+ * asks for SINGLE_ISSUER and
  * DEFER_TASKRUN (completions are run when the thread waits, not by
  * interrupting it), else COOP_TASKRUN, else nothing, as the kernel allows.
  *
@@ -23,6 +31,8 @@
 
 /* The kernel registers at most 1 GiB per buffer. */
 #define MAX_FIXED_BUF (1UL << 30)
+/* The largest request of base pages in a registered buffer: 32 segments. */
+#define MAX_FIXED_BASE_BLOCK (128UL << 10)
 
 struct uring {
 	struct io_uring ring;
@@ -110,6 +120,7 @@ static int uring_init(struct atio_worker *w)
 	/* Registration saves work per I/O; without it the ring still runs. */
 	u->fixed_files = io_uring_register_files(&u->ring, w->fds, w->nfds) == 0;
 	u->fixed_bufs = w->buf_len <= MAX_FIXED_BUF &&
+			(w->buf_huge || w->reqs[0].len <= MAX_FIXED_BASE_BLOCK) &&
 			io_uring_register_buffers(&u->ring, &iov, 1) == 0;
 	w->engine_data = u;
 	return 0;

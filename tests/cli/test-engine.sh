@@ -457,6 +457,47 @@ wait_exit 60
 expect_code "$what: the run goes on and exits 0" 0
 check_result "$what: then a result line in IOPS" IOPS
 
+# --- io_uring: which buffers are registered -----------------------------------
+# Registered, a buffer of base pages is one segment per page for the block
+# layer, and a request of more pages than the device takes is split in two.
+# So io_uring registers base-page buffers only for blocks up to 128 KiB;
+# huge-page buffers (THP on, no --no-thp) always. strace shows the
+# registration (IORING_REGISTER_BUFFERS) or its absence; the files are
+# registered in every case.
+if [ "$ENGINE" = io_uring ]; then
+	if ! command -v strace >/dev/null 2>&1; then
+		skip_check "io_uring: which buffers are registered" "no strace (scripts/install-deps.sh installs it)"
+	else
+		thp=no
+		grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && thp=yes
+		for c in "128K --no-thp yes" "256K --no-thp no" "1M --no-thp no" "4K --no-thp yes" "1M --thp $thp"; do
+			read -r bs pages want <<<"$c"
+			[ "$pages" = --thp ] && pages=()
+			what="io_uring: --read -s $bs ${pages[*]:-(huge-page buffers)} -p $P --iodepth 4"
+			LAST="strace -ff -e trace=io_uring_register atio --engine io_uring --read -s $bs ${pages[*]} -p $P --iodepth 4 -t 0.1 -u 16M -f $DS"
+			rm -f "$WORK"/reg.*
+			# -ff: a file per thread, so that no call is cut by another's
+			if strace -ff -qq -e trace=io_uring_register -o "$WORK/reg" "$ATIO" --engine io_uring --read \
+				-s "$bs" "${pages[@]}" -p "$P" --iodepth 4 -t 0.1 -u 16M -f "$DS" >"$OUT" 2>"$ERR"; then
+				RC=0
+			else
+				RC=$?
+			fi
+			expect_code "$what: exit 0" 0
+			nbuf=$(cat "$WORK"/reg.* | grep -c 'IORING_REGISTER_BUFFERS, .* = 0$' || true)
+			nfile=$(cat "$WORK"/reg.* | grep -c 'IORING_REGISTER_FILES, .* = 0$' || true)
+			if [ "$want" = yes ]; then expect=$P; else expect=0; fi
+			if [ "$nbuf" -eq "$expect" ] && [ "$nfile" -eq "$P" ]; then
+				ok "$what: buffers registered by $expect of $P threads, files by all"
+			else
+				not_ok "$what: buffers registered by $expect of $P threads, files by all" \
+					"buffers registered $nbuf times, files $nfile times" "command: $LAST" \
+					"$(cat "$WORK"/reg.* | head -n 8)"
+			fi
+		done
+	fi
+fi
+
 # --- --iodepth-batch ----------------------------------------------------------
 # count_trace TRACE OP: "SUBMITTED COMPLETED" requests of kind OP in a -vvv
 # trace, and the completions that did not return their full length.
