@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --mix: the figures of each direction, reads and writes, as text lines
- * below the result line and as JSON objects, for a run (report.c) and for
- * a merge of runs (merge.c) alike. Percentiles are the histogram's own
- * (atio_hist_percentile()). No line written here holds the word the
- * result line alone may hold: scripts grep for it.
+ * below the result line and as JSON objects, for a run (report.c and
+ * report_json.c) and for a merge of runs (merge.c) alike. Percentiles are
+ * the histogram's own (atio_hist_percentile()). No line written here holds
+ * the word the result line alone may hold: scripts grep for it.
  */
 #include <inttypes.h>
 

@@ -93,7 +93,7 @@ struct atio_json;
 /*
  * A histogram as "NAME": {count, min, mean, p50, p90, p99, p99.9, max,
  * sub_bits} and with @buckets every non-empty [index, low, count]: the
- * form of the result's "latency_ns" (src/report.c).
+ * form of the result's "latency_ns" (src/report_json.c).
  */
 void atio_report_json_hist(struct atio_json *j, const char *key, const struct atio_hist *h,
 			   bool buckets);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of src/report.c and src/json.c: the result line to the byte,
- * the at_io_iops header, the "rate appears once" rule, and JSON that is
- * valid (checked by a strict parser in this file and, when python3 is
- * installed, by Python's json module) and carries histograms whose buckets
- * merge exactly.
+ * Unit tests of src/report.c, src/report_json.c and src/json.c: the result
+ * line to the byte, the at_io_iops header, the "rate appears once" rule,
+ * and JSON that is valid (checked by a strict parser in this file and,
+ * when python3 is installed, by Python's json module) and carries
+ * histograms whose buckets merge exactly.
  */
 #include <setjmp.h>
 #include <stdarg.h>
