@@ -38,8 +38,9 @@
 # driver_setup, run_driver, start_driver, parse_driver_output (what the
 # output says, checked: sums, averages, INCOMPLETE counts), ssh_leftovers,
 # node_atio_count, wait_node_run (a section started, atio up on a node),
-# driver_workdir and expect_no_driver_procs (no process of a driver run
-# left, its connection masters included).
+# expect_given_up (the driver gave up on a frozen node), driver_workdir and
+# expect_no_driver_procs (no process of a driver run left, its connection
+# masters included).
 
 SSHD=${SSHD:-/usr/sbin/sshd}
 SSH_DIR=$WORK/ssh
@@ -542,6 +543,31 @@ wait_node_run() {
 	while [ -z "$(node_procs "$2" atio)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do
 		sleep 0.1
 	done
+}
+
+# expect_given_up WHAT NODE EXITED EVENT T0: the driver ($PID), with node
+# NODE (nodeNODE, the NODE-th host of the run) frozen, gives up on it: it
+# ends within 90 s of EVENT (what the test did, at now_ms T0; killed after
+# that), with the exit status EXITED ends with (EXITED names that check:
+# "exit 130"), node NODE a FAILURE for want of an answer, and a warning on
+# stderr that the driver gave up on it.
+expect_given_up() {
+	local status=${3##* }
+
+	[[ $status =~ ^[0-9]+$ ]] || die "expect_given_up: '$3' does not end with an exit status"
+	wait_exit 90
+	if [ "$RC" = "$status" ]; then
+		ok "$1: $3, $(($(now_ms) - $5)) ms after $4"
+	else
+		not_ok "$1: $3 within 90 s of $4" \
+			"exit $RC (999: still running after 90 s, killed)" "command: $LAST"
+		show stdout "$OUT"
+		show stderr "$ERR"
+	fi
+	expect_match "$1: node$2 is a FAILURE" "$OUT" "^\\[$2\\] [0-9:]{8} \\[FAILURE\\] node$2\$"
+	expect_match "$1: its reason: no answer" "$OUT" '^    no answer from the node after stopping its atio$'
+	expect_match "$1: the driver says it gave up on node$2" "$ERR" \
+		"warning: node$2: no answer after stopping atio; giving up on it"
 }
 
 # node_atio_count: how many atio processes run on all the nodes together.

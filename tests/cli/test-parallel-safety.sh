@@ -378,18 +378,7 @@ else
 	sleep 0.5
 	kill -s INT "$PID"
 	t_int=$(now_ms)
-	wait_exit 90
-	if [ "$RC" = 130 ]; then
-		ok "$what: exit 130, $(($(now_ms) - t_int)) ms after SIGINT"
-	else
-		not_ok "$what: exit 130 within 90 s of SIGINT" \
-			"exit $RC (999: still running after 90 s, killed)" "command: $LAST"
-		show stdout "$OUT"
-		show stderr "$ERR"
-	fi
-	expect_match "$what: node2 is a FAILURE" "$OUT" '^\[2\] [0-9:]{8} \[FAILURE\] node2$'
-	expect_match "$what: its reason: no answer" "$OUT" '^    no answer from the node after stopping its atio$'
-	expect_match "$what: the driver says it gave up on node2" "$ERR" 'warning: node2: no answer after stopping atio; giving up on it'
+	expect_given_up "$what" 2 "exit 130" "SIGINT" "$t_int"
 	t0=$(now_ms)
 	while natio=$(($(node_procs 1 atio | wc -l) + $(node_procs 3 atio | wc -l))) && [ "$natio" -ne 0 ] &&
 		[ $(($(now_ms) - t0)) -lt 5000 ]; do
