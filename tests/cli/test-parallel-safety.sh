@@ -378,7 +378,7 @@ else
 	sleep 0.5
 	kill -s INT "$PID"
 	t_int=$(now_ms)
-	expect_given_up "$what" 2 "exit 130" "SIGINT" "$t_int"
+	expect_given_up "$what" 2 130 SIGINT "$t_int"
 	t0=$(now_ms)
 	while natio=$(($(node_procs 1 atio | wc -l) + $(node_procs 3 atio | wc -l))) && [ "$natio" -ne 0 ] &&
 		[ $(($(now_ms) - t0)) -lt 5000 ]; do
