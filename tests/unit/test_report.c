@@ -2,9 +2,9 @@
 /*
  * Unit tests of src/report.c, src/report_json.c and src/json.c: the result
  * line to the byte, the at_io_iops header, the "rate appears once" rule,
- * and JSON that is valid (checked by a strict parser in this file and,
- * when python3 is installed, by Python's json module) and carries
- * histograms whose buckets merge exactly.
+ * and JSON that is valid (parsed back with jansson, duplicate members and
+ * trailing text refused, plus a plain check of the one line and of the
+ * balance) and carries histograms whose buckets merge exactly.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,13 +14,13 @@
 #include <cmocka.h>
 
 #include <inttypes.h>
+#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "atio/cli.h"
 #include "atio/hist.h"
@@ -200,316 +200,87 @@ static void assert_rate_once(const char *text)
 	assert_true(memchr(text, '\n', (size_t)(hit - text)) == NULL);
 }
 
-/* ---- a strict JSON parser, for the tests only ------------------------ */
+/* ---- reading the JSON back, with jansson ----------------------------- */
 
-enum jt { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jv {
-	enum jt t;
-	char *key;            /* member name inside an object */
-	char *s;              /* J_STR: decoded text; J_NUM: the literal */
-	double d;
-	bool b;
-	struct jv **kid;
-	size_t n;
-};
-
-struct jp {
-	const char *p;
-	bool bad;
-};
-
-static struct jv *jvalue(struct jp *x, int depth);
-
-static void jws(struct jp *x)
+/*
+ * What the tests ask of jansson: a member named twice is an error
+ * (JSON_REJECT_DUPLICATES), and so is anything after the one value. NaN,
+ * Infinity, leading zeros, a '+' sign, control characters inside strings,
+ * unknown escapes, bytes that are not UTF-8 and a \u0000 escape are never
+ * JSON to jansson. @flags adds to these (JSON_DECODE_INT_AS_REAL for an
+ * integer above 2^63, which jansson's integers cannot hold).
+ */
+static json_t *jparse(const char *text, size_t flags, json_error_t *je)
 {
-	while (*x->p == ' ' || *x->p == '\t' || *x->p == '\n' || *x->p == '\r')
-		x->p++;
-}
-
-static void jfree(struct jv *v)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < v->n; i++)
-		jfree(v->kid[i]);
-	free(v->kid);
-	free(v->key);
-	free(v->s);
-	free(v);
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* A string literal per RFC 8259, decoded (\u escapes to UTF-8). */
-static char *jstring(struct jp *x)
-{
-	size_t cap = 16, n = 0;
-	char *out = malloc(cap);
-
-	if (*x->p != '"')
-		goto bad;
-	x->p++;
-	for (;;) {
-		unsigned char c = (unsigned char)*x->p++;
-		unsigned cp;
-
-		if (n + 4 >= cap)
-			out = realloc(out, cap *= 2);
-		if (c == '"')
-			break;
-		if (c < 0x20)
-			goto bad;
-		if (c != '\\') {
-			out[n++] = (char)c;
-			continue;
-		}
-		c = (unsigned char)*x->p++;
-		switch (c) {
-		case '"': case '\\': case '/':
-			out[n++] = (char)c;
-			break;
-		case 'b': out[n++] = '\b'; break;
-		case 'f': out[n++] = '\f'; break;
-		case 'n': out[n++] = '\n'; break;
-		case 'r': out[n++] = '\r'; break;
-		case 't': out[n++] = '\t'; break;
-		case 'u':
-			cp = 0;
-			for (int i = 0; i < 4; i++) {
-				int h = hexval(*x->p++);
-
-				if (h < 0)
-					goto bad;
-				cp = cp * 16 + (unsigned)h;
-			}
-			if (cp < 0x80) {
-				out[n++] = (char)cp;
-			} else if (cp < 0x800) {
-				out[n++] = (char)(0xc0 | cp >> 6);
-				out[n++] = (char)(0x80 | (cp & 0x3f));
-			} else {
-				out[n++] = (char)(0xe0 | cp >> 12);
-				out[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				out[n++] = (char)(0x80 | (cp & 0x3f));
-			}
-			break;
-		default:
-			goto bad;
-		}
-	}
-	out[n] = '\0';
-	return out;
-bad:
-	free(out);
-	x->bad = true;
-	return NULL;
-}
-
-static bool isdig(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* A number exactly as RFC 8259's grammar has it: no NaN, no leading '+'. */
-static bool jnumber(struct jp *x, struct jv *v)
-{
-	const char *s = x->p;
-
-	if (*x->p == '-')
-		x->p++;
-	if (*x->p == '0')
-		x->p++;
-	else if (isdig(*x->p))
-		while (isdig(*x->p))
-			x->p++;
-	else
-		return false;
-	if (*x->p == '.') {
-		x->p++;
-		if (!isdig(*x->p))
-			return false;
-		while (isdig(*x->p))
-			x->p++;
-	}
-	if (*x->p == 'e' || *x->p == 'E') {
-		x->p++;
-		if (*x->p == '+' || *x->p == '-')
-			x->p++;
-		if (!isdig(*x->p))
-			return false;
-		while (isdig(*x->p))
-			x->p++;
-	}
-	v->s = strndup(s, (size_t)(x->p - s));
-	v->d = strtod(v->s, NULL);
-	return true;
-}
-
-static void jadd(struct jv *parent, struct jv *kid)
-{
-	parent->kid = realloc(parent->kid, (parent->n + 1) * sizeof(*parent->kid));
-	parent->kid[parent->n++] = kid;
-}
-
-/* Objects and arrays share this: members separated by commas. */
-static bool jcontainer(struct jp *x, struct jv *v, int depth)
-{
-	char close = v->t == J_OBJ ? '}' : ']';
-
-	x->p++;
-	jws(x);
-	if (*x->p == close) {
-		x->p++;
-		return true;
-	}
-	for (;;) {
-		char *key = NULL;
-		struct jv *kid;
-
-		jws(x);
-		if (v->t == J_OBJ) {
-			key = jstring(x);
-			if (!key)
-				return false;
-			jws(x);
-			if (*x->p++ != ':') {
-				free(key);
-				return false;
-			}
-		}
-		kid = jvalue(x, depth + 1);
-		if (!kid) {
-			free(key);
-			return false;
-		}
-		kid->key = key;
-		jadd(v, kid);
-		jws(x);
-		if (*x->p == ',') {
-			x->p++;
-			continue;
-		}
-		if (*x->p++ != close)
-			return false;
-		return true;
-	}
-}
-
-static struct jv *jvalue(struct jp *x, int depth)
-{
-	struct jv *v;
-	bool ok = true;
-
-	if (depth > 64) {
-		x->bad = true;
-		return NULL;
-	}
-	v = calloc(1, sizeof(*v));
-	assert_non_null(v);
-	jws(x);
-	if (*x->p == '{' || *x->p == '[') {
-		v->t = *x->p == '{' ? J_OBJ : J_ARR;
-		ok = jcontainer(x, v, depth);
-	} else if (*x->p == '"') {
-		v->t = J_STR;
-		v->s = jstring(x);
-		ok = v->s != NULL;
-	} else if (strncmp(x->p, "true", 4) == 0 || strncmp(x->p, "false", 5) == 0) {
-		v->t = J_BOOL;
-		v->b = *x->p == 't';
-		x->p += v->b ? 4 : 5;
-	} else if (strncmp(x->p, "null", 4) == 0) {
-		v->t = J_NULL;
-		x->p += 4;
-	} else {
-		v->t = J_NUM;
-		ok = jnumber(x, v);
-	}
-	if (!ok || x->bad) {
-		x->bad = true;
-		jfree(v);
-		return NULL;
-	}
-	return v;
-}
-
-/* Parse one whole document; NULL unless all of @text is one JSON value. */
-static struct jv *jparse(const char *text)
-{
-	struct jp x = { .p = text };
-	struct jv *v = jvalue(&x, 0);
-
-	if (!v)
-		return NULL;
-	jws(&x);
-	if (*x.p) {
-		jfree(v);
-		return NULL;
-	}
-	return v;
+	return json_loads(text, JSON_REJECT_DUPLICATES | flags, je);
 }
 
 /* Member @key of object @o; fails the test when missing. */
-static const struct jv *jget(const struct jv *o, const char *key)
+static json_t *jget(const json_t *o, const char *key)
 {
+	json_t *v;
+
 	assert_non_null(o);
-	assert_int_equal(o->t, J_OBJ);
-	for (size_t i = 0; i < o->n; i++)
-		if (strcmp(o->kid[i]->key, key) == 0)
-			return o->kid[i];
-	fail_msg("JSON member \"%s\" missing", key);
-	return NULL;
+	assert_true(json_is_object(o));
+	v = json_object_get(o, key);
+	if (!v)
+		fail_msg("JSON member \"%s\" missing", key);
+	return v;
 }
 
-/* An unsigned integer member, read exactly from its literal. */
-static uint64_t ju64(const struct jv *o, const char *key)
+/* Element @i of array @a; fails the test when there is none. */
+static json_t *jat(const json_t *a, size_t i)
 {
-	const struct jv *v = jget(o, key);
-
-	assert_int_equal(v->t, J_NUM);
-	assert_null(strpbrk(v->s, ".eE-"));
-	return strtoull(v->s, NULL, 10);
+	assert_non_null(a);
+	assert_true(json_is_array(a));
+	assert_true(i < json_array_size(a));
+	return json_array_get(a, i);
 }
 
-static double jdbl(const struct jv *o, const char *key)
+/* An unsigned integer: an integer literal (no '.', no exponent), not negative. */
+static uint64_t jv_u64(const json_t *v)
 {
-	const struct jv *v = jget(o, key);
-
-	assert_int_equal(v->t, J_NUM);
-	return v->d;
+	assert_non_null(v);
+	assert_true(json_is_integer(v));
+	assert_true(json_integer_value(v) >= 0);
+	return (uint64_t)json_integer_value(v);
 }
 
-static const char *jstr(const struct jv *o, const char *key)
+static uint64_t ju64(const json_t *o, const char *key)
 {
-	const struct jv *v = jget(o, key);
-
-	assert_int_equal(v->t, J_STR);
-	return v->s;
+	return jv_u64(jget(o, key));
 }
 
-static bool jbool(const struct jv *o, const char *key)
+/* Any number, integer or not, as a double. */
+static double jdbl(const json_t *o, const char *key)
 {
-	const struct jv *v = jget(o, key);
+	const json_t *v = jget(o, key);
 
-	assert_int_equal(v->t, J_BOOL);
-	return v->b;
+	assert_true(json_is_number(v));
+	return json_number_value(v);
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	const json_t *v = jget(o, key);
+
+	assert_true(json_is_string(v));
+	return json_string_value(v);
+}
+
+static bool jbool(const json_t *o, const char *key)
+{
+	const json_t *v = jget(o, key);
+
+	assert_true(json_is_boolean(v));
+	return json_is_true(v);
 }
 
 /*
- * The plain check the brief asks for besides the parser: outside string
- * literals braces and brackets balance and never go negative, inside them
- * no raw control character appears, and every backslash starts a valid
- * escape.
+ * A plain check besides the parser: outside string literals braces and
+ * brackets balance, never go negative and nest at most 64 deep; inside
+ * them no raw control character appears, and every backslash starts a
+ * valid escape.
  */
 static void assert_balanced(const char *text)
 {
@@ -535,6 +306,7 @@ static void assert_balanced(const char *text)
 		case ']': bracket--; break;
 		}
 		assert_true(brace >= 0 && bracket >= 0);
+		assert_true(brace + bracket <= 64);
 	}
 	assert_false(in_str);
 	assert_int_equal(brace, 0);
@@ -542,44 +314,30 @@ static void assert_balanced(const char *text)
 }
 
 /*
- * Validate with Python's json module when python3 is installed; *ran
- * says whether python was there to ask. Without python3 the strict parser
- * above is the only judge.
+ * Every JSON document atio writes: one line ending in exactly one newline,
+ * balanced, one object that jansson parses strictly (jparse, with @flags
+ * added). The caller drops the tree with json_decref().
  */
-static bool python_validates(const char *text, bool *ran)
-{
-	FILE *p;
-	int st;
-
-	*ran = system("command -v python3 >/dev/null 2>&1") == 0;
-	if (!*ran)
-		return true;
-	/* Python accepts NaN and Infinity unless told not to */
-	p = popen("python3 -c 'import json,sys; "
-		  "json.load(sys.stdin, parse_constant=lambda c: sys.exit(\"bad constant \" + c))'",
-		  "w");
-	assert_non_null(p);
-	fputs(text, p);
-	st = pclose(p);
-	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-}
-
-/* Every JSON document atio writes: parses, balances, one trailing newline. */
-static struct jv *assert_json(const char *text)
+static json_t *assert_json_flags(const char *text, size_t flags)
 {
 	size_t len = strlen(text);
-	struct jv *root;
-	bool ran;
+	json_error_t je;
+	json_t *root;
 
 	assert_true(len > 1);
 	assert_int_equal(text[len - 1], '\n');
 	assert_true(strchr(text, '\n') == text + len - 1);     /* compact: one line */
 	assert_balanced(text);
-	root = jparse(text);
-	assert_non_null(root);
-	assert_int_equal(root->t, J_OBJ);
-	assert_true(python_validates(text, &ran));
+	root = jparse(text, flags, &je);
+	if (!root)
+		fail_msg("not strict JSON: %s at line %d column %d", je.text, je.line, je.column);
+	assert_true(json_is_object(root));
 	return root;
+}
+
+static json_t *assert_json(const char *text)
+{
+	return assert_json_flags(text, 0);
 }
 
 /* ---- the result line ------------------------------------------------- */
@@ -684,7 +442,7 @@ static void test_value_sync(void **state)
 static void test_value_zero_elapsed(void **state)
 {
 	struct fix *x = fix_new(1);
-	struct jv *root;
+	json_t *root;
 	char line[256];
 	char *t;
 
@@ -701,9 +459,9 @@ static void test_value_zero_elapsed(void **state)
 	t = render(atio_report_json, &x->r);
 	root = assert_json(t);
 	assert_true(jdbl(jget(root, "result"), "value") == 0.0);
-	assert_int_equal(jget(root, "start")->t, J_NULL);
-	assert_int_equal(jget(root, "start_epoch")->t, J_NULL);
-	jfree(root);
+	assert_true(json_is_null(jget(root, "start")));
+	assert_true(json_is_null(jget(root, "start_epoch")));
+	json_decref(root);
 	free(t);
 	free(x);
 	(void)state;
@@ -986,7 +744,7 @@ static void test_json_writer(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct jv *root;
+	json_t *root;
 
 	assert_non_null(f);
 	atio_json_init(&j, f);
@@ -1021,10 +779,13 @@ static void test_json_writer(void **state)
 		"\"ctl\":\"a\\u0001b\\\"c\\\\d\\u000ae\\u001f\","
 		"\"utf8\":\"caf\xc3\xa9\",\"none\":null,"
 		"\"arr\":[[],{},true,null]}\n");
-	root = assert_json(buf);
+	/* umax is above jansson's integers: all numbers as doubles here */
+	root = assert_json_flags(buf, JSON_DECODE_INT_AS_REAL);
 	assert_string_equal(jstr(root, "ctl"), "a\x01" "b\"c\\d\ne\x1f");
 	assert_true(jdbl(root, "epoch") == 1795294507.123456);
-	jfree(root);
+	assert_true(jdbl(root, "umax") == 18446744073709551615.0);
+	assert_true(jdbl(root, "imin") == -9223372036854775808.0);
+	json_decref(root);
 	free(buf);
 
 	/* a top-level scalar is a document too, and ends with a newline */
@@ -1039,7 +800,7 @@ static void test_json_writer(void **state)
 }
 
 /* Check one JSON histogram against the atio_hist it came from. */
-static void assert_json_hist(const struct jv *jh, const struct atio_hist *h, bool buckets)
+static void assert_json_hist(const json_t *jh, const struct atio_hist *h, bool buckets)
 {
 	static const struct {
 		const char *key;
@@ -1056,28 +817,28 @@ static void assert_json_hist(const struct jv *jh, const struct atio_hist *h, boo
 		assert_int_equal(ju64(jh, pct[i].key), atio_hist_percentile(h, pct[i].p));
 
 	if (!buckets) {
-		for (size_t i = 0; i < jh->n; i++)
-			assert_string_not_equal(jh->kid[i]->key, "buckets");
+		assert_true(json_is_object(jh));
+		assert_null(json_object_get(jh, "buckets"));
 		return;
 	}
 
-	const struct jv *b = jget(jh, "buckets");
+	const json_t *b = jget(jh, "buckets");
 	uint64_t sum = 0, nonzero = 0;
 	long last = -1;
 
-	assert_int_equal(b->t, J_ARR);
+	assert_true(json_is_array(b));
 	for (unsigned i = 0; i < ATIO_HIST_BUCKETS; i++)
 		nonzero += h->bucket[i] != 0;
-	assert_int_equal(b->n, nonzero);
-	for (size_t i = 0; i < b->n; i++) {
-		const struct jv *e = b->kid[i];
+	assert_int_equal(json_array_size(b), nonzero);
+	for (size_t i = 0; i < json_array_size(b); i++) {
+		const json_t *e = jat(b, i);
 		uint64_t idx, low, cnt;
 
-		assert_int_equal(e->t, J_ARR);
-		assert_int_equal(e->n, 3);
-		idx = strtoull(e->kid[0]->s, NULL, 10);
-		low = strtoull(e->kid[1]->s, NULL, 10);
-		cnt = strtoull(e->kid[2]->s, NULL, 10);
+		assert_true(json_is_array(e));
+		assert_int_equal(json_array_size(e), 3);
+		idx = jv_u64(jat(e, 0));
+		low = jv_u64(jat(e, 1));
+		cnt = jv_u64(jat(e, 2));
 		assert_true((long)idx > last);
 		last = (long)idx;
 		assert_true(idx < ATIO_HIST_BUCKETS);
@@ -1093,8 +854,8 @@ static void assert_json_hist(const struct jv *jh, const struct atio_hist *h, boo
 static void test_json_result(void **state)
 {
 	struct fix *x = fix_new(3);
-	const struct jv *s, *res, *th;
-	struct jv *root;
+	const json_t *s, *res, *th;
+	json_t *root;
 	char *t;
 
 	x->o.mode = ATIO_MODE_FSYNC;
@@ -1169,10 +930,10 @@ static void test_json_result(void **state)
 	assert_json_hist(jget(root, "sync_latency_ns"), &x->r.total.sync_lat, true);
 
 	th = jget(root, "threads");
-	assert_int_equal(th->t, J_ARR);
-	assert_int_equal(th->n, 3);
+	assert_true(json_is_array(th));
+	assert_int_equal(json_array_size(th), 3);
 	for (unsigned i = 0; i < 3; i++) {
-		const struct jv *e = th->kid[i];
+		const json_t *e = jat(th, i);
 		double sec = x->th[i].elapsed_ns / 1e9;
 
 		assert_int_equal(ju64(e, "id"), i);
@@ -1186,7 +947,7 @@ static void test_json_result(void **state)
 		assert_true(jdbl(e, "cpu_sys_sec") == 0.125);
 		assert_json_hist(jget(e, "latency_ns"), &x->th[i].lat, false);
 	}
-	jfree(root);
+	json_decref(root);
 	free(t);
 
 	/* not interrupted: signal is null */
@@ -1195,8 +956,8 @@ static void test_json_result(void **state)
 	t = render(atio_report_json, &x->r);
 	root = assert_json(t);
 	assert_false(jbool(root, "interrupted"));
-	assert_int_equal(jget(root, "signal")->t, J_NULL);
-	jfree(root);
+	assert_true(json_is_null(jget(root, "signal")));
+	json_decref(root);
 	free(t);
 	free(x);
 	(void)state;
@@ -1206,7 +967,7 @@ static void test_json_result(void **state)
 static void test_json_empty(void **state)
 {
 	struct fix *x = fix_new(1);
-	struct jv *root;
+	json_t *root;
 	char *t;
 
 	x->th[0].elapsed_ns = NS;
@@ -1214,30 +975,30 @@ static void test_json_empty(void **state)
 	t = render(atio_report_json, &x->r);
 	root = assert_json(t);
 	for (int k = 0; k < 2; k++) {
-		const struct jv *h = jget(root, k ? "sync_latency_ns" : "latency_ns");
+		const json_t *h = jget(root, k ? "sync_latency_ns" : "latency_ns");
 		static const char *const zero[] = { "count", "min", "p50", "p90", "p99", "p99.9", "max" };
 
 		for (unsigned i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
 			assert_int_equal(ju64(h, zero[i]), 0);
 		assert_true(jdbl(h, "mean") == 0.0);
-		assert_int_equal(jget(h, "buckets")->t, J_ARR);
-		assert_int_equal(jget(h, "buckets")->n, 0);
+		assert_true(json_is_array(jget(h, "buckets")));
+		assert_int_equal(json_array_size(jget(h, "buckets")), 0);
 	}
-	assert_int_equal(ju64(jget(jget(root, "threads")->kid[0], "latency_ns"), "min"), 0);
-	jfree(root);
+	assert_int_equal(ju64(jget(jat(jget(root, "threads"), 0), "latency_ns"), "min"), 0);
+	json_decref(root);
 	free(t);
 	free(x);
 	(void)state;
 }
 
 /* Fold a JSON bucket list into @h, as a cluster-wide merge would. */
-static void add_json_buckets(struct atio_hist *h, const struct jv *jh)
+static void add_json_buckets(struct atio_hist *h, const json_t *jh)
 {
-	const struct jv *b = jget(jh, "buckets");
+	const json_t *b = jget(jh, "buckets");
 
-	for (size_t i = 0; i < b->n; i++) {
-		unsigned idx = (unsigned)strtoul(b->kid[i]->kid[0]->s, NULL, 10);
-		uint64_t cnt = strtoull(b->kid[i]->kid[2]->s, NULL, 10);
+	for (size_t i = 0; i < json_array_size(b); i++) {
+		unsigned idx = (unsigned)jv_u64(jat(jat(b, i), 0));
+		uint64_t cnt = jv_u64(jat(jat(b, i), 2));
 
 		h->bucket[idx] += cnt;
 		h->count += cnt;
@@ -1258,7 +1019,7 @@ static void add_json_buckets(struct atio_hist *h, const struct jv *jh)
 static void test_json_merge(void **state)
 {
 	struct fix *a = fix_new(1), *b = fix_new(1), *all = fix_new(2);
-	struct jv *ja, *jb, *jall;
+	json_t *ja, *jb, *jall;
 	struct atio_hist *m = calloc(1, sizeof(*m));
 	char *ta, *tb, *tall;
 
@@ -1287,9 +1048,9 @@ static void test_json_merge(void **state)
 	assert_int_equal(m->max, all->r.total.lat.max);
 	assert_json_hist(jget(jall, "latency_ns"), m, true);
 
-	jfree(ja);
-	jfree(jb);
-	jfree(jall);
+	json_decref(ja);
+	json_decref(jb);
+	json_decref(jall);
 	free(ta);
 	free(tb);
 	free(tall);
@@ -1305,7 +1066,7 @@ static void test_json_escape(void **state)
 {
 	static const char path[] = "/mnt/a \"quoted\" dir\\with\nnewline\trate {x}[y]";
 	struct fix *x = fix_new(1);
-	struct jv *root;
+	json_t *root;
 	char *t;
 
 	x->o.path = path;
@@ -1316,13 +1077,13 @@ static void test_json_escape(void **state)
 				  "\\u007bx\\u007d\\u005by\\u005d\""));
 	root = assert_json(t);
 	assert_string_equal(jstr(jget(root, "settings"), "path"), path);
-	jfree(root);
+	json_decref(root);
 	free(t);
 
 	t = render_opts(atio_report_settings_json, &x->o);
 	root = assert_json(t);
 	assert_string_equal(jstr(jget(root, "settings"), "path"), path);
-	jfree(root);
+	json_decref(root);
 	free(t);
 	free(x);
 	(void)state;
@@ -1339,7 +1100,7 @@ static void test_json_not_utf8(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct jv *root;
+	json_t *root;
 
 	assert_non_null(f);
 	atio_json_init(&j, f);
@@ -1360,7 +1121,7 @@ static void test_json_not_utf8(void **state)
 		"\"surrogate\":\"\\u00ed\\u00a0\\u0080\","
 		"\"big\":\"\\u00f4\\u0090\\u0080\\u0080\"}\n");
 	root = assert_json(buf);
-	jfree(root);
+	json_decref(root);
 	free(buf);
 	(void)state;
 }
@@ -1369,7 +1130,7 @@ static void test_json_not_utf8(void **state)
 static void test_json_seed_string(void **state)
 {
 	struct fix *x = fix_new(1);
-	struct jv *root;
+	json_t *root;
 	char *t;
 
 	x->o.seed = 8897702014863851541ULL;
@@ -1380,7 +1141,7 @@ static void test_json_seed_string(void **state)
 				  "\"seed_string\":\"8897702014863851541\""));
 	root = assert_json(t);
 	assert_string_equal(jstr(jget(root, "settings"), "seed_string"), "8897702014863851541");
-	jfree(root);
+	json_decref(root);
 	free(t);
 	free(x);
 	(void)state;
@@ -1393,7 +1154,7 @@ static void test_json_seed_string(void **state)
 static void test_nothing_measured(void **state)
 {
 	struct fix *x = fix_new(2);
-	struct jv *root;
+	json_t *root;
 	char *t;
 
 	fix_merge(x);
@@ -1410,7 +1171,7 @@ static void test_nothing_measured(void **state)
 	assert_non_null(strstr(t, "\"threads\":[]}"));
 	root = assert_json(t);
 	assert_true(jbool(root, "interrupted"));
-	jfree(root);
+	json_decref(root);
 	free(t);
 
 	x->r.nothing_measured = false;
@@ -1425,18 +1186,18 @@ static void test_nothing_measured(void **state)
 static void test_settings_json(void **state)
 {
 	struct fix *x = fix_new(1);
-	struct jv *root, *full;
-	const struct jv *s, *fs;
+	json_t *root, *full, *s, *fs;
+	void *it, *fit;
 	char *t, *tf;
 
 	x->o.settings_only = true;
 	x->o.path = NULL;
 	t = render_opts(atio_report_settings_json, &x->o);
 	root = assert_json(t);
-	assert_int_equal(root->n, 2);
+	assert_int_equal(json_object_size(root), 2);
 	assert_string_equal(jstr(jget(root, "atio"), "version"), "0.1.0");
 	s = jget(root, "settings");
-	assert_int_equal(jget(s, "path")->t, J_NULL);
+	assert_true(json_is_null(jget(s, "path")));
 	assert_string_equal(jstr(s, "cmdline"),
 			    "-a --read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S");
 	assert_string_equal(jstr(s, "pattern"), "seq");
@@ -1448,28 +1209,51 @@ static void test_settings_json(void **state)
 	tf = render(atio_report_json, &x->r);
 	full = assert_json(tf);
 	fs = jget(full, "settings");
-	assert_int_equal(fs->n, s->n);
-	for (size_t i = 0; i < s->n; i++)
-		assert_string_equal(fs->kid[i]->key, s->kid[i]->key);
-	jfree(full);
+	assert_int_equal(json_object_size(fs), json_object_size(s));
+	for (it = json_object_iter(s), fit = json_object_iter(fs); it;
+	     it = json_object_iter_next(s, it), fit = json_object_iter_next(fs, fit)) {
+		assert_non_null(fit);
+		assert_string_equal(json_object_iter_key(fit), json_object_iter_key(it));
+	}
+	assert_null(fit);
+	json_decref(full);
 	free(tf);
-	jfree(root);
+	json_decref(root);
 	free(t);
 	free(x);
 	(void)state;
 }
 
-/* The strict parser itself must reject what is not JSON. */
+/*
+ * The strict parse (jparse, with and without JSON_DECODE_INT_AS_REAL) must
+ * reject what is not JSON, a member named twice and text after the value,
+ * and take what is.
+ */
 static void test_parser_rejects(void **state)
 {
 	static const char *const bad[] = {
 		"{\"a\":NaN}", "{\"a\":nan}", "{\"a\":1,}", "{\"a\" 1}", "[1 2]",
 		"{\"a\":\"x\ny\"}", "{\"a\":01}", "{\"a\":.5}", "{\"a\":1}}", "{",
-		"{\"a\":\"\\x41\"}", "{\"a\":inf}",
+		"{\"a\":\"\\x41\"}", "{\"a\":inf}", "{\"a\":Infinity}", "{\"a\":-Infinity}",
+		"{\"a\":+1}", "{\"a\":1.}", "{\"a\":-}", "{\"a\":1e}", "{\"a\":\"\\u00e\"}",
+		"{\"a\":1,\"a\":1}", "{\"a\":{\"b\":1,\"c\":2,\"b\":3}}", "{\"a\":1} x",
+		"{\"a\":1}\n{\"a\":1}\n", "{\"a\":\"caf\xe9\"}", "{\"a\":tru}", "",
 	};
+	static const size_t flags[] = { 0, JSON_DECODE_INT_AS_REAL };
+	json_error_t je;
+	json_t *v;
 
-	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_null(jparse(bad[i]));
+	for (unsigned f = 0; f < 2; f++) {
+		for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			v = jparse(bad[i], flags[f], &je);
+			if (v)
+				fail_msg("taken as JSON: %s", bad[i]);
+		}
+		v = jparse("{\"a\":[0,-1,2.5e-3,\"\\u00e9\\n\",true,false,null,{}],\"b\":{\"a\":1}}\n",
+			   flags[f], &je);
+		assert_non_null(v);
+		json_decref(v);
+	}
 	(void)state;
 }
 
