@@ -38,6 +38,7 @@
 # driver_setup, run_driver, start_driver, parse_driver_output (what the
 # output says, checked: sums, averages, INCOMPLETE counts), ssh_leftovers,
 # node_atio_count, wait_node_run (a section started, atio up on a node),
+# wait_node_ready (a node's atio said it is ready),
 # expect_given_up (the driver gave up on a frozen node), driver_workdir and
 # expect_no_driver_procs (no process of a driver run left, its connection
 # masters included).
@@ -498,6 +499,25 @@ expect_no_ssh_leftovers() {
 		not_ok "$1" "still running after 3 s:" \
 			"$(for p in $left; do ps -o pid=,args= -p "$p" | cut -c 1-200; done)"
 	fi
+}
+
+# wait_node_ready WDIR NODE: wait (60 s at most) until the atio of node
+# NODE in a measured run of the driver whose work directory is WDIR has
+# said it is ready (its "atio: ready:" line in WDIR/run.*/INDEX.err, INDEX
+# from 0): it has its files and threads and gets its start instant now. A
+# node that hangs before that is one the driver waits READY_TIMEOUT for,
+# not one it stops; false when the line did not come.
+wait_node_ready() {
+	local t0 f
+
+	t0=$(now_ms)
+	while [ $(($(now_ms) - t0)) -lt 60000 ]; do
+		for f in "$1"/run.*/"$(($2 - 1))".err; do
+			[ -f "$f" ] && grep -q '^atio: ready:' "$f" && return 0
+		done
+		sleep 0.1
+	done
+	return 1
 }
 
 # driver_workdir PATTERN: the work directory of the driver whose ssh

@@ -136,11 +136,15 @@ what="node2 frozen mid-run"
 start_driver "SSH_OPTS=-F $SSH_CONFIG -o ServerAliveInterval=60" TIME=1 OVERRUN=1 \
 	TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
 wait_node_run '---=== Sequential read (1thr) ===---' 2
-sleep 0.5
 wdir=$(driver_workdir "-F $SSH_CONFIG -o ServerAliveInterval=60")
+# Frozen before its ready line, node2 would be waited for (READY_TIMEOUT),
+# not stopped: on a busy machine its atio can take seconds to get there.
+ready=0
+[ -z "$wdir" ] || ! wait_node_ready "$wdir" 2 || ready=1
+sleep 0.5
 mapfile -t FROZEN < <(node_procs 2)
-if [ -z "$(node_procs 2 atio)" ] || [ -z "$wdir" ] || [ ${#FROZEN[@]} -eq 0 ]; then
-	not_ok "$what: the run started on node2" "work directory: '$wdir'" "command: $LAST"
+if [ -z "$(node_procs 2 atio)" ] || [ "$ready" = 0 ] || [ ${#FROZEN[@]} -eq 0 ]; then
+	not_ok "$what: the run started on node2" "work directory: '$wdir', node2 ready: $ready" "command: $LAST"
 	show stdout "$OUT"
 	kill -KILL -- "-$PID" 2>/dev/null || true
 	FROZEN=()
