@@ -192,6 +192,27 @@ start_atio() {
 	BG_PIDS+=("$PID")
 }
 
+# start_atio_ready FIFO ARG...: start atio in the background, ARG with
+# --start-at - among them, its stdin from FIFO (which the caller holds
+# open for writing: start_atio would give it /dev/null, as a background
+# command without job control reads from /dev/null unless redirected
+# itself); stdout $OUT, stderr $ERR, pid $PID. Then wait, 60 s at most and
+# while it runs, for its "atio: ready:" line on stderr.
+start_atio_ready() {
+	local fifo=$1 t0
+
+	shift
+	LAST="atio $* <FIFO"
+	"$ATIO" "$@" <"$fifo" >"$OUT" 2>"$ERR" &
+	PID=$!
+	BG_PIDS+=("$PID")
+	t0=$(now_ms)
+	while ! grep -q '^atio: ready: ' "$ERR" && kill -0 "$PID" 2>/dev/null &&
+		[ $(($(now_ms) - t0)) -lt 60000 ]; do
+		sleep 0.05
+	done
+}
+
 # wait_exit SECONDS: wait for $PID to end, at most SECONDS (then kill it);
 # sets RC (or 999 when it had to be killed) and WAITED_MS.
 wait_exit() {

@@ -422,15 +422,7 @@ what="$ENGINE: the load threads' descriptor tables"
 FIFO=$WORK/start
 mkfifo "$FIFO"
 exec 7<>"$FIFO"
-LAST="atio --engine $ENGINE --read --rand -s 4K -p $P -t $T -u 16M -f $DS --start-at - <FIFO"
-"$ATIO" --engine "$ENGINE" --read --rand -s 4K -p "$P" -t "$T" -u 16M -f "$DS" --start-at - \
-	<"$FIFO" >"$OUT" 2>"$ERR" &
-PID=$!
-BG_PIDS+=("$PID")
-t0=$(now_ms)
-while ! grep -q '^atio: ready: ' "$ERR" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
-	sleep 0.05
-done
+start_atio_ready "$FIFO" --engine "$ENGINE" --read --rand -s 4K -p "$P" -t "$T" -u 16M -f "$DS" --start-at -
 tables=$(fd_tables "$PID" 2>&1) || tables="fd_tables failed: $tables"
 loads=$(printf '%s\n' "$tables" | tail -n +2)
 if [ "$(printf '%s\n' "$loads" | grep -c .)" -ne "$P" ]; then

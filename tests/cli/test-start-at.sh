@@ -17,16 +17,7 @@ mkfifo "$FIFO"
 # atio waits for the instant after it.
 what="--start-at - on a new dataset"
 exec 7<>"$FIFO"
-# (start_atio would give it /dev/null: a background command without job
-# control reads from /dev/null unless redirected itself.)
-LAST="atio --read --rand -s 4K --iops -p 2 -t 0.5 -u 16M -f $D --json --start-at - <FIFO"
-"$ATIO" --read --rand -s 4K --iops -p 2 -t 0.5 -u 16M -f "$D" --json --start-at - <"$FIFO" >"$OUT" 2>"$ERR" &
-PID=$!
-BG_PIDS+=("$PID")
-t0=$(now_ms)
-while ! grep -q '^atio: ready: ' "$ERR" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
-	sleep 0.05
-done
+start_atio_ready "$FIFO" --read --rand -s 4K --iops -p 2 -t 0.5 -u 16M -f "$D" --json --start-at -
 if grep -q '^atio: ready: waiting for the start instant (seconds since the epoch) on standard input$' "$ERR"; then
 	ok "$what: the ready line on stderr"
 else
