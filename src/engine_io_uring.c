@@ -4,17 +4,17 @@
  * the thread that uses it. The thread's files and its whole buffer area
  * (the write pool, or the read buffers) are registered, so requests use
  * fixed files and READ_FIXED/WRITE_FIXED and the kernel neither looks up a
- * file nor pins pages per I/O. Except a buffer area of base pages when a
- * request spans more than MAX_FIXED_BASE_BLOCK: the kernel keeps a
- * registered buffer as one vector entry per page, and the block layer counts
- * each entry as a segment of its own, so a 1 MiB request (256 pages) on a
- * device that takes 254 segments (a virtio disk; many NVMe drives take 127)
- * is split in two, the second of two pages: twice the device requests.
- * Pinned per I/O, physically adjacent pages join into one segment and most
- * requests stay whole. Huge pages make few segments either way. The ring
- * asks for SINGLE_ISSUER and
- * DEFER_TASKRUN (completions are run when the thread waits, not by
- * interrupting it), else COOP_TASKRUN, else nothing, as the kernel allows.
+ * file nor pins pages per I/O. The buffers are left unregistered when they
+ * are base pages and a request is larger than MAX_FIXED_BASE_BLOCK: the
+ * kernel keeps a registered buffer as one vector entry per page, and the
+ * block layer counts each entry as a segment of its own, so a 1 MiB request
+ * (256 pages) on a device that takes 254 segments (a virtio disk; many NVMe
+ * drives take 127) is split in two, the second of two pages: twice the
+ * device requests. Pinned per I/O, physically adjacent pages join into one
+ * segment and most requests stay whole. Huge pages make few segments either
+ * way. The ring asks for SINGLE_ISSUER and DEFER_TASKRUN (completions are
+ * run when the thread waits, not by interrupting it), else COOP_TASKRUN,
+ * else nothing, as the kernel allows.
  *
  * queue() only fills a submission entry; reap() submits everything queued
  * and waits in one io_uring_enter() system call, then takes the
