@@ -324,6 +324,19 @@ end_ssh() {
 	done
 }
 
+# Wait until none of processes $2... runs, $1 tenths of a second at most;
+# false when some still run then.
+wait_gone() {
+	local n p left=0
+	for ((n = 0; n < $1; n++)); do
+		left=0
+		for p in "${@:2}"; do ! kill -0 "$p" 2>/dev/null || left=1; done
+		[ "$left" = 1 ] || return 0
+		nap 0.1
+	done
+	[ "$left" = 0 ]
+}
+
 # True when process $1 runs ssh or scp (or setsid, about to run ssh).
 is_client() {
 	local c=""
@@ -691,7 +704,7 @@ wait_jobs() {
 # local ssh of any node still running. Bounded: STOP_GRACE seconds for
 # atio to exit, 3 more for a node to answer.
 stop_nodes() {
-	local i n p pids=() left
+	local i n p pids=()
 	for i in "${!HOSTS[@]}"; do
 		{ [ -n "${JOB_PIDS[$i]:-}" ] && [ ! -e "$JOB_DIR/$i.ok" ] && [ ! -e "$JOB_DIR/$i.stopped" ]; } || continue
 		: >"$JOB_DIR/$i.stopped"
@@ -700,12 +713,7 @@ stop_nodes() {
 	done
 	# A node that does not answer within STOP_GRACE + 3 s is not waited
 	# for (ssh's keepalive would take longer to notice).
-	for ((n = 0; n < (STOP_GRACE + 3) * 10; n++)); do
-		left=0
-		for p in ${pids[@]+"${pids[@]}"}; do ! kill -0 "$p" 2>/dev/null || left=1; done
-		[ "$left" = 1 ] || break
-		nap 0.1
-	done
+	wait_gone $(((STOP_GRACE + 3) * 10)) ${pids[@]+"${pids[@]}"} || true
 	# The ssh of a stop still going, then the shell waiting for it.
 	for p in ${pids[@]+"${pids[@]}"}; do
 		! kill -0 "$p" 2>/dev/null || { end_ssh "" "$p"; kill "$p" 2>/dev/null || true; }
@@ -1407,7 +1415,7 @@ on_signal() {
 # -o, remove the PID files on the nodes (a node gets 3 s to answer), close
 # the shared connections, remove the work files.
 cleanup() {
-	local status=$? i n p left pids=()
+	local status=$? i pids=()
 	trap '' INT TERM HUP
 	# The ssh of the jobs, the jobs, then any ssh a job started meanwhile.
 	[ -z "${SSH_PIDS:-}" ] || end_ssh ""
@@ -1424,14 +1432,8 @@ cleanup() {
 		  ssh "${SSH_BASE[@]}" -O exit -- "${HOSTS[$i]}" || true; } </dev/null >/dev/null 2>&1 &
 		pids+=($!)
 	done
-	for ((n = 0; n < 30; n++)); do
-		left=0
-		for p in ${pids[@]+"${pids[@]}"}; do ! kill -0 "$p" 2>/dev/null || left=1; done
-		[ "$left" = 1 ] || break
-		nap 0.1
-	done
 	# A node that did not answer: its rm ends, its connection is closed.
-	[ "$left" = 0 ] || end_ssh ""
+	wait_gone 30 ${pids[@]+"${pids[@]}"} || end_ssh ""
 	[ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
 	rm -rf "$WORK"
 	exit "$status"

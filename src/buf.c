@@ -30,7 +30,7 @@ void *atio_buf_alloc(size_t len, bool huge)
 		return NULL;
 	}
 	/* Map one huge page more than needed and trim to a 2 MiB boundary. */
-	if (huge && len >= ATIO_BUF_HUGE) {
+	if (atio_buf_huge(len, huge)) {
 		extra = ATIO_BUF_HUGE;
 		if (map + extra < map) {
 			errno = ENOMEM;

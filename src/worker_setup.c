@@ -94,7 +94,7 @@ int atio_worker_buffers(struct atio_worker *w)
 			w->reqs[i].buf = (char *)w->rbuf + (size_t)i * o->bs;
 		w->buf_base = w->rbuf;
 		w->buf_len = len;
-		w->buf_huge = o->thp && len >= ATIO_BUF_HUGE && atio_buf_thp_available();
+		w->buf_huge = atio_buf_huge(len, o->thp);
 		/* --verify: room to make one block's keystream. */
 		if (o->verify && !(w->vks = malloc((size_t)o->bs)))
 			return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
@@ -118,7 +118,7 @@ int atio_worker_buffers(struct atio_worker *w)
 				      (uint64_t)w->nsegs * w->segs[0].blocks);
 	w->buf_base = w->pool.base;
 	w->buf_len = w->pool.size;
-	w->buf_huge = o->thp && w->buf_len >= ATIO_BUF_HUGE && atio_buf_thp_available();
+	w->buf_huge = atio_buf_huge(w->buf_len, o->thp);
 	return 0;
 }
 

@@ -26,6 +26,12 @@
  */
 void *atio_buf_alloc(size_t len, bool huge);
 
+/* Whether atio_buf_alloc(@len, @huge) advises the buffer for huge pages. */
+static inline bool atio_buf_huge(size_t len, bool huge)
+{
+	return huge && len >= ATIO_BUF_HUGE;
+}
+
 /*
  * Whether the kernel can give this process transparent huge pages for
  * advised memory: THP built in and "always" or "madvise", not "never".

@@ -53,7 +53,7 @@ struct atio_worker {
 	unsigned nfds;
 	void *buf_base;            /* every buffer a request can point into */
 	size_t buf_len;
-	bool buf_huge;             /* buf_base is advised for huge pages, and THP is on */
+	bool buf_huge;             /* buf_base is advised for huge pages (THP is on) */
 
 	unsigned depth;            /* requests in flight at most */
 	struct atio_req *reqs;     /* [depth] */
