@@ -356,13 +356,17 @@ static struct atio_ival_gap *quiet_of(const struct atio_ival_series *s, size_t *
 	return g;
 }
 
-/* @a[*na] becomes its intersection with @b[nb]; a piece is busy if either is. */
-static void intersect(struct atio_ival_gap *a, size_t *na, const struct atio_ival_gap *b,
-		      size_t nb, struct atio_ival_gap *out)
+/*
+ * The intersection of @a[na] and @b[nb] into @out, which has room for
+ * na + nb - 1 pieces (each step makes at most one and moves past a piece of
+ * @a or @b); a piece is busy if either is. Returns the pieces in @out.
+ */
+static size_t intersect(const struct atio_ival_gap *a, size_t na, const struct atio_ival_gap *b,
+			size_t nb, struct atio_ival_gap *out)
 {
 	size_t i = 0, j = 0, k = 0;
 
-	while (i < *na && j < nb) {
+	while (i < na && j < nb) {
 		uint64_t from = a[i].from > b[j].from ? a[i].from : b[j].from;
 		uint64_t to = a[i].to < b[j].to ? a[i].to : b[j].to;
 
@@ -373,31 +377,33 @@ static void intersect(struct atio_ival_gap *a, size_t *na, const struct atio_iva
 		else
 			j++;
 	}
-	memcpy(a, out, k * sizeof(*a));
-	*na = k;
-	coalesce(a, na);
+	coalesce(out, &k);
+	return k;
 }
 
 /* The stalls of the merge of @in into @out (see interval.h). */
 static int merge_stalls(struct atio_ival_series *out, const struct atio_ival_series *const *in,
 			unsigned n)
 {
-	struct atio_ival_gap *acc, *b = NULL, *tmp = NULL;
+	struct atio_ival_gap *acc, *b, *tmp;
 	size_t na, nb;
 	int ret = 0;
 
 	acc = quiet_of(in[0], &na);
 	if (!acc)
 		return -ENOMEM;
+	/* The intersection can have more pieces than either side: a new array each time. */
 	for (unsigned p = 1; p < n && !ret; p++) {
 		b = quiet_of(in[p], &nb);
 		tmp = b ? malloc((na + nb) * sizeof(*tmp)) : NULL;
-		if (!tmp)
+		if (tmp) {
+			na = intersect(acc, na, b, nb, tmp);
+			free(acc);
+			acc = tmp;
+		} else {
 			ret = -ENOMEM;
-		else
-			intersect(acc, &na, b, nb, tmp);
+		}
 		free(b);
-		free(tmp);
 	}
 	for (size_t i = 0; i < na && !ret; i++) {
 		uint64_t to = acc[i].to < out->end_ns ? acc[i].to : out->end_ns;

@@ -5,7 +5,8 @@
  * lands in the interval of its timestamp, intervals missed by a stalled
  * thread are closed empty, the run's histogram is the sum of the
  * intervals', a gap is kept from the last completion to the next, and
- * the stalls of two threads are the spans in which neither completed.
+ * the stalls of two threads are the spans in which neither completed,
+ * however many more pieces the second thread cuts the first's gaps into.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,11 +182,56 @@ static void test_stalls(void **state)
 	free(t);
 }
 
+/*
+ * Thread 0 quiet over [0.5, 60) s, thread 1 over 50 spans of 1 s, [1, 2),
+ * [3, 4), ... [99, 100): the stalls are the 30 spans of thread 1 inside
+ * thread 0's gap, many more than thread 0 has gaps (the merge once wrote
+ * them over the end of an array sized by thread 0's).
+ */
+static void test_stalls_many(void **state)
+{
+	struct atio_ival_series in[2], out;
+	const struct atio_ival_series *pin[2] = { &in[0], &in[1] };
+	const struct atio_ival_gap *g;
+
+	(void)state;
+	for (unsigned p = 0; p < 2; p++) {
+		atio_ival_series_init(&in[p], SEC, false);
+		in[p].end_ns = 100 * SEC;
+	}
+	assert_int_equal(atio_ival_add_gap(&in[0], 500 * MS, 60 * SEC, true), 0);
+	for (uint64_t i = 0; i < 50; i++)
+		assert_int_equal(atio_ival_add_gap(&in[1], (1 + 2 * i) * SEC, (2 + 2 * i) * SEC,
+						   true), 0);
+	atio_ival_series_init(&out, SEC, false);
+	assert_int_equal(atio_ival_merge(&out, pin, 2, 100 * SEC, false), 0);
+	assert_int_equal(out.gap.n, 30);
+	g = out.gap.p;
+	for (uint64_t i = 0; i < 30; i++) {
+		assert_int_equal(g[i].from, (1 + 2 * i) * SEC);
+		assert_int_equal(g[i].to, (2 + 2 * i) * SEC);
+	}
+	/* The other way round: the same stalls. */
+	pin[0] = &in[1];
+	pin[1] = &in[0];
+	atio_ival_series_free(&out);
+	atio_ival_series_init(&out, SEC, false);
+	assert_int_equal(atio_ival_merge(&out, pin, 2, 100 * SEC, false), 0);
+	assert_int_equal(out.gap.n, 30);
+	g = out.gap.p;
+	assert_int_equal(g[29].from, 59 * SEC);
+	assert_int_equal(g[29].to, 60 * SEC);
+	atio_ival_series_free(&out);
+	atio_ival_series_free(&in[0]);
+	atio_ival_series_free(&in[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recorder),
 		cmocka_unit_test(test_stalls),
+		cmocka_unit_test(test_stalls_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
