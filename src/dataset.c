@@ -384,19 +384,27 @@ int atio_dataset_empty(struct atio_dataset *d, struct atio_error *e)
 }
 
 /*
- * Check that O_DIRECT works on @fd at @bs: one aligned read of a block.
+ * Check that O_DIRECT works on @fd at @bs: one aligned read at offset 0.
  * Filesystems that refuse O_DIRECT at open have been caught already; this
- * catches those that require a larger alignment than the block size.
+ * catches those that require a larger alignment than the block size. A
+ * length equal to @bs modulo 1 MiB tells the same of every alignment up to
+ * 1 MiB, so a block above 2 MiB is probed with 1 to 2 MiB: the memory of a
+ * whole 16M probe, freed just before the threads make their buffers, went
+ * to them page by page in reverse order, and large requests from those
+ * buffers reached the device in more, smaller pieces.
  */
+#define PROBE_MOD (1u << 20)
+
 static int probe_direct(int fd, const char *path, uint64_t bs, struct atio_error *e)
 {
+	size_t len = bs <= 2 * PROBE_MOD ? bs : PROBE_MOD + bs % PROBE_MOD;
 	void *buf;
 	ssize_t n;
 	int err;
 
-	if (posix_memalign(&buf, 4096, bs))
+	if (posix_memalign(&buf, 4096, len))
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
-	n = pread(fd, buf, bs, 0);
+	n = pread(fd, buf, len, 0);
 	err = errno;
 	free(buf);
 	if (n >= 0)

@@ -490,6 +490,37 @@ if [ "$ENGINE" = io_uring ]; then
 	fi
 fi
 
+# --- The O_DIRECT probe reads little -----------------------------------------
+# Before the run the main thread reads each file once at offset 0 to see that
+# O_DIRECT takes the block size. For a block above 2 MiB it reads 1 to 2 MiB
+# (the same length modulo 1 MiB): the memory of a whole 16M read, freed just
+# before the threads make their buffers, went to them in reverse page order.
+if [ "$ENGINE" = sync ] && [ "$CACHES" != cached ]; then
+	if ! command -v strace >/dev/null 2>&1; then
+		skip_check "--uncached -s 16M: the probe reads 1 MiB" "no strace (scripts/install-deps.sh installs it)"
+	else
+		what="--uncached -s 16M: the main thread's O_DIRECT probe reads 1 MiB, nothing larger"
+		mkdir "$WORK/probe-ds"
+		LAST="strace -ff -e trace=pread64 atio --engine sync --read --uncached -s 16M -p 1 -t 0.1 -u 16M -f $WORK/probe-ds"
+		if strace -ff -qq -s 0 -e trace=pread64 -o "$WORK/probe" "$ATIO" --engine sync --read \
+			--uncached -s 16M -p 1 -t 0.1 -u 16M -f "$WORK/probe-ds" >"$OUT" 2>"$ERR"; then
+			RC=0
+		else
+			RC=$?
+		fi
+		expect_code "$what: exit 0" 0
+		# the main thread's trace: the lowest thread id
+		main=$(printf '%s\n' "$WORK"/probe.* | sort -t . -k 2 -n | head -n 1)
+		sizes=$(sed -nE 's/^pread64\([0-9]+, .*, ([0-9]+), ([0-9]+)\) += .*/\1@\2/p' "$main" | sort -u | tr '\n' ' ')
+		if [[ " $sizes" == *" 1048576@0 "* ]] &&
+			! awk -v RS=' ' -F @ '$1 > 2097152 { bad = 1 } END { exit !bad }' <<<"$sizes"; then
+			ok "$what"
+		else
+			not_ok "$what" "main thread's pread64 sizes@offsets: ${sizes:-none}" "command: $LAST"
+		fi
+	fi
+fi
+
 # --- --iodepth-batch ----------------------------------------------------------
 # count_trace TRACE OP: "SUBMITTED COMPLETED" requests of kind OP in a -vvv
 # trace, and the completions that did not return their full length.
