@@ -40,6 +40,11 @@ Settings, from the environment or as NAME=VALUE arguments:
   PAIRS      atio/fio pairs per workload, at least 3 (default 5; the
              tool that runs first alternates from pair to pair)
   WORKLOADS  space-separated subset of "a b c d e f g h" (default all)
+  LEVEL      1 (default): before each run, a helper takes more memory on
+             every CPU than the kernel's per-CPU lists of free pages hold
+             and keeps it until the run ends, so that both tools' buffers
+             come from the page allocator's fresh blocks, not from the
+             pages the previous run freed; 0: no helper
   -v prints every run's numbers too; -h, --help prints this help.
 EOF
 }
@@ -52,14 +57,14 @@ for arg; do
 	-h | --help) usage; exit 0 ;;
 	--quick) TIME=3 ;;
 	-v | --verbose) VERBOSE=1 ;;
-	ATIO=* | FIO=* | DIR=* | KEEP=* | TIME=* | PAIRS=* | WORKLOADS=*)
+	ATIO=* | FIO=* | DIR=* | KEEP=* | TIME=* | PAIRS=* | WORKLOADS=* | LEVEL=*)
 		printf -v "${arg%%=*}" '%s' "${arg#*=}" ;;
 	*) die "unknown argument '$arg' (see --help)" ;;
 	esac
 done
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 : "${ATIO:=$TOP/build/atio}" "${FIO:=fio}" "${DIR:=}" "${KEEP:=0}" "${TIME:=10}"
-: "${PAIRS:=5}" "${WORKLOADS:=a b c d e f g h}"
+: "${PAIRS:=5}" "${WORKLOADS:=a b c d e f g h}" "${LEVEL:=1}"
 has() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 case $TIME in '' | *[!0-9]* | 0*) die "TIME='$TIME': need whole seconds, at least 1" ;; esac
@@ -69,6 +74,7 @@ for w in $WORKLOADS; do
 	case $w in [a-h]) ;; *) die "WORKLOADS: unknown workload '$w' (use a b c d e f g h)" ;; esac
 done
 [ -n "${WORKLOADS// /}" ] || die "WORKLOADS is empty"
+case $LEVEL in 0 | 1) ;; *) die "LEVEL='$LEVEL': need 0 or 1" ;; esac
 [ -x "$ATIO" ] || die "no atio binary at $ATIO: build it with scripts/build.sh, or set ATIO"
 command -v "$FIO" >/dev/null 2>&1 ||
 	die "fio not found ($FIO): install it (apt-get install fio, or dnf install fio), or set FIO"
@@ -188,6 +194,62 @@ tgt = tgt + ": " + ("MISS " + "+".join(miss) if miss else "met") if tgt else "-"
 print("%.0f\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s" % (ao, bo, ro, ac, bc, rc, qd(a), qd(b), tgt))
 '
 
+# A buffer of base pages is made of the pages the kernel hands out as it is
+# first written, and the page allocator hands out first what was freed
+# last, kept on a list per CPU: pages the previous run freed, often in
+# reverse physical order. Two pages next to each other in a buffer are then
+# seldom next to each other in memory, each becomes a segment of its own,
+# and a large O_DIRECT request reaches the device in more pieces (a virtio
+# disk takes 254 segments a request): the --no-thp rows of e and h followed
+# this from run to run, for both tools, 0.5 to 4 MiB a device request.
+# The helper takes, on every CPU, 16 MiB more than that CPU's lists hold
+# (the "count" lines of /proc/zoneinfo), a quarter of MemAvailable at
+# most, writes them, says "ready" and keeps them until its input closes.
+PY_LEVEL='
+import os, re, sys
+held, cpu, page = {}, None, os.sysconf("SC_PAGE_SIZE")
+for line in open("/proc/zoneinfo"):
+    m = re.match(r"\s+(cpu|count):\s+(\d+)$", line)
+    if m and m.group(1) == "cpu":
+        cpu = int(m.group(2))
+    elif m and cpu is not None:
+        held[cpu] = held.get(cpu, 0) + int(m.group(2))
+avail = 0
+for line in open("/proc/meminfo"):
+    if line.startswith("MemAvailable:"):
+        avail = int(line.split()[1]) * 1024
+keep, total = [], 0
+for cpu in sorted(held.keys() & os.sched_getaffinity(0)):
+    size = (held[cpu] + 4096) * page
+    if total + size > avail // 4:
+        break
+    os.sched_setaffinity(0, {cpu})
+    b = bytearray(size)
+    b[::page] = b"\1" * len(range(0, size, page))
+    keep.append(b)
+    total += size
+print("ready", total >> 20, flush=True)
+sys.stdin.read()
+'
+# level_start: with LEVEL=1, start the helper and wait for its "ready"
+level_start() {
+	local word
+	LEVEL_MIB=-
+	[ "$LEVEL" = 1 ] || return 0
+	coproc LEVELLER { exec python3 -c "$PY_LEVEL"; }
+	if ! read -r -u "${LEVELLER[0]}" word LEVEL_MIB || [ "$word" != ready ]; then
+		die "the helper of LEVEL=1 did not start (python3 -c PY_LEVEL)"
+	fi
+}
+# level_stop: close the helper's input, so it frees what it holds and ends
+level_stop() {
+	local pid fd
+	[ "$LEVEL" = 1 ] || return 0
+	pid=$LEVELLER_PID fd=${LEVELLER[1]}
+	exec {fd}>&-
+	wait "$pid" || die "the helper of LEVEL=1 failed"
+}
+
 # run OUT CMD...: stdout to OUT, stderr to OUT.err; a failure aborts
 run() {
 	local out=$1 rc=0
@@ -272,17 +334,19 @@ bench() {
 			loop) cmd=("${L_CMD[@]}") ;;
 			esac
 			note "$name: run $i/$PAIRS: $tool"
+			level_start
 			c0=$(dev_counters)
 			run "$WORK/out" "${cmd[@]}"
 			c1=$(dev_counters)
+			level_stop
 			line=$(python3 -c "$PY_PARSE" "$tool" "$WORK/out") ||
 				die "$name: cannot read the $tool result of: ${cmd[*]}"
 			line="$line $(dev_load "$c0" "$c1")"
 			echo "$tool $line" >>"$res"
 			[ "$VERBOSE" = 1 ] || continue
 			read -r ops_s cpu_m ops sec usr sy qd req <<<"$line"
-			printf '  run %d %-4s %12.0f ops/s %8.3f CPU s/Mop  (%s ops in %s s; CPU s: %s user, %s sys; device: queue %s, %s KiB a request)\n' \
-				"$i" "$tool" "$ops_s" "$cpu_m" "$ops" "$sec" "$usr" "$sy" "$qd" "$req"
+			printf '  run %d %-4s %12.0f ops/s %8.3f CPU s/Mop  (%s ops in %s s; CPU s: %s user, %s sys; device: queue %s, %s KiB a request; helper %s MiB)\n' \
+				"$i" "$tool" "$ops_s" "$cpu_m" "$ops" "$sec" "$usr" "$sy" "$qd" "$req" "$LEVEL_MIB"
 		done
 	done
 	summarise "$name" "$res" fio "$omin" "$cmax"
@@ -423,8 +487,8 @@ printf '# dir: %s (%s)\n' "$DIR" "$(df -PT "$DIR" | awk 'NR == 2 { print $1 ", "
 # other load on the machine skews ops/s (CPU per op much less): show it
 load() { cut -d ' ' -f 1-3 /proc/loadavg; }
 printf '# load average at start: %s\n' "$(load)"
-printf '# TIME=%s s per run, PAIRS=%s, WORKLOADS="%s"; ratio = atio/fio\n' \
-	"$TIME" "$PAIRS" "$WORKLOADS"
+printf '# TIME=%s s per run, PAIRS=%s, WORKLOADS="%s", LEVEL=%s; ratio = atio/fio\n' \
+	"$TIME" "$PAIRS" "$WORKLOADS" "$LEVEL"
 
 if has a || has b; then prepare "$R1" 1 1G; fi
 if has d || has e; then prepare "$R2" 2 2G; fi
