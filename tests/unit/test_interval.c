@@ -114,6 +114,17 @@ static void complete_every(struct thread *t, uint64_t from, uint64_t to, uint64_
 		complete(t, ms * MS, 10);
 }
 
+/* Merge two threads' series into @out (ended at @end_ns); its stalls, @want of them. */
+static const struct atio_ival_gap *merged_stalls(struct atio_ival_series *out,
+						 const struct atio_ival_series *const *in,
+						 uint64_t end_ns, size_t want)
+{
+	atio_ival_series_init(out, SEC, false);
+	assert_int_equal(atio_ival_merge(out, in, 2, end_ns, false), 0);
+	assert_int_equal(out->gap.n, want);
+	return out->gap.p;
+}
+
 static void test_stalls(void **state)
 {
 	static const uint64_t want[] = { 18, 11, 6, 0, 10, 20 };
@@ -170,10 +181,7 @@ static void test_stalls(void **state)
 	complete_every(&t[1], 100, 1500, 100);
 	atio_ival_rec_finish(&t[0].r, 3 * SEC, true);
 	atio_ival_rec_finish(&t[1].r, 3500 * MS, true);
-	atio_ival_series_init(&out, SEC, false);
-	assert_int_equal(atio_ival_merge(&out, in, 2, 3500 * MS, false), 0);
-	assert_int_equal(out.gap.n, 1);
-	g = out.gap.p;
+	g = merged_stalls(&out, in, 3500 * MS, 1);
 	assert_int_equal(g[0].from, 1500 * MS);
 	assert_int_equal(g[0].to, 3500 * MS);
 	atio_ival_series_free(&out);
@@ -203,10 +211,7 @@ static void test_stalls_many(void **state)
 	for (uint64_t i = 0; i < 50; i++)
 		assert_int_equal(atio_ival_add_gap(&in[1], (1 + 2 * i) * SEC, (2 + 2 * i) * SEC,
 						   true), 0);
-	atio_ival_series_init(&out, SEC, false);
-	assert_int_equal(atio_ival_merge(&out, pin, 2, 100 * SEC, false), 0);
-	assert_int_equal(out.gap.n, 30);
-	g = out.gap.p;
+	g = merged_stalls(&out, pin, 100 * SEC, 30);
 	for (uint64_t i = 0; i < 30; i++) {
 		assert_int_equal(g[i].from, (1 + 2 * i) * SEC);
 		assert_int_equal(g[i].to, (2 + 2 * i) * SEC);
@@ -215,10 +220,7 @@ static void test_stalls_many(void **state)
 	pin[0] = &in[1];
 	pin[1] = &in[0];
 	atio_ival_series_free(&out);
-	atio_ival_series_init(&out, SEC, false);
-	assert_int_equal(atio_ival_merge(&out, pin, 2, 100 * SEC, false), 0);
-	assert_int_equal(out.gap.n, 30);
-	g = out.gap.p;
+	g = merged_stalls(&out, pin, 100 * SEC, 30);
 	assert_int_equal(g[29].from, 59 * SEC);
 	assert_int_equal(g[29].to, 60 * SEC);
 	atio_ival_series_free(&out);
