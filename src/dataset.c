@@ -387,26 +387,26 @@ int atio_dataset_empty(struct atio_dataset *d, struct atio_error *e)
  * Check that O_DIRECT works on @fd at @bs: one aligned read at offset 0.
  * Filesystems that refuse O_DIRECT at open have been caught already; this
  * catches those that require a larger alignment than the block size. A
- * length equal to @bs modulo 1 MiB tells the same of every alignment up to
- * 1 MiB, so a block above 2 MiB is probed with 1 to 2 MiB: the memory of a
- * whole 16M probe, freed just before the threads make their buffers, went
- * to them page by page in reverse order, and large requests from those
- * buffers reached the device in more, smaller pieces.
+ * length equal to @bs modulo 64 KiB tells the same of every alignment up to
+ * 64 KiB (the largest block size of Linux filesystems), so a larger block
+ * is probed with 64 to 128 KiB, into one buffer kept as long as the dataset.
+ * Pages freed just before the threads make their buffers go to them first,
+ * in reverse order: a whole 16M probe of each file, freed there, left the
+ * threads' buffers scattered, and their large requests reached the device
+ * in more, smaller pieces.
  */
-#define PROBE_MOD (1u << 20)
+#define PROBE_MOD (64u << 10)
 
-static int probe_direct(int fd, const char *path, uint64_t bs, struct atio_error *e)
+static size_t probe_len(uint64_t bs)
 {
-	size_t len = bs <= 2 * PROBE_MOD ? bs : PROBE_MOD + bs % PROBE_MOD;
-	void *buf;
-	ssize_t n;
-	int err;
+	return bs <= 2 * PROBE_MOD ? bs : PROBE_MOD + bs % PROBE_MOD;
+}
 
-	if (posix_memalign(&buf, 4096, len))
-		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
-	n = pread(fd, buf, len, 0);
-	err = errno;
-	free(buf);
+static int probe_direct(int fd, const char *path, uint64_t bs, void *buf, struct atio_error *e)
+{
+	ssize_t n = pread(fd, buf, probe_len(bs), 0);
+	int err = errno;
+
 	if (n >= 0)
 		return 0;
 	if (err == EINVAL)
@@ -453,7 +453,10 @@ int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct 
 			return atio_error_set(e, ATIO_EXIT_FAIL, ESTALE, "%s: replaced by another "
 					      "file since atio prepared it; atio leaves it alone",
 					      f->path);
-		if (o->direct && probe_direct(f->fd, f->path, o->bs, e))
+		if (o->direct && !d->probe_buf &&
+		    posix_memalign(&d->probe_buf, 4096, probe_len(o->bs)))
+			return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+		if (o->direct && probe_direct(f->fd, f->path, o->bs, d->probe_buf, e))
 			return -e->err;
 	}
 	for (unsigned s = 0; s < d->first_seg[d->nthreads]; s++)
@@ -554,5 +557,6 @@ void atio_dataset_free(struct atio_dataset *d)
 	free(d->prefix);
 	free(d->segs);
 	free(d->first_seg);
+	free(d->probe_buf);
 	memset(d, 0, sizeof(*d));
 }

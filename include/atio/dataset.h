@@ -99,6 +99,7 @@ struct atio_dataset {
 	bool surveyed;             /* the survey accepted every file */
 	bool remove_kept;          /* --remove kept the files: another atio shares them */
 	bool expand;               /* --expand: files grow from zero during the run */
+	void *probe_buf;           /* the O_DIRECT probe's buffer, freed with the rest */
 };
 
 /* What the fill did, for the report on stderr. */

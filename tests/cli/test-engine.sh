@@ -492,14 +492,15 @@ fi
 
 # --- The O_DIRECT probe reads little -----------------------------------------
 # Before the run the main thread reads each file once at offset 0 to see that
-# O_DIRECT takes the block size. For a block above 2 MiB it reads 1 to 2 MiB
-# (the same length modulo 1 MiB): the memory of a whole 16M read, freed just
-# before the threads make their buffers, went to them in reverse page order.
+# O_DIRECT takes the block size. For a block above 128 KiB it reads 64 to
+# 128 KiB (the same length modulo 64 KiB): the memory of a whole 16M read,
+# freed just before the threads make their buffers, went to them in reverse
+# page order.
 if [ "$ENGINE" = sync ] && [ "$CACHES" != cached ]; then
 	if ! command -v strace >/dev/null 2>&1; then
-		skip_check "--uncached -s 16M: the probe reads 1 MiB" "no strace (scripts/install-deps.sh installs it)"
+		skip_check "--uncached -s 16M: the probe reads 64 KiB" "no strace (scripts/install-deps.sh installs it)"
 	else
-		what="--uncached -s 16M: the main thread's O_DIRECT probe reads 1 MiB, nothing larger"
+		what="--uncached -s 16M: the main thread's O_DIRECT probe reads 64 KiB, nothing larger"
 		mkdir "$WORK/probe-ds"
 		LAST="strace -ff -e trace=pread64 atio --engine sync --read --uncached -s 16M -p 1 -t 0.1 -u 16M -f $WORK/probe-ds"
 		if strace -ff -qq -s 0 -e trace=pread64 -o "$WORK/probe" "$ATIO" --engine sync --read \
@@ -512,8 +513,8 @@ if [ "$ENGINE" = sync ] && [ "$CACHES" != cached ]; then
 		# the main thread's trace: the lowest thread id
 		main=$(printf '%s\n' "$WORK"/probe.* | sort -t . -k 2 -n | head -n 1)
 		sizes=$(sed -nE 's/^pread64\([0-9]+, .*, ([0-9]+), ([0-9]+)\) += .*/\1@\2/p' "$main" | sort -u | tr '\n' ' ')
-		if [[ " $sizes" == *" 1048576@0 "* ]] &&
-			! awk -v RS=' ' -F @ '$1 > 2097152 { bad = 1 } END { exit !bad }' <<<"$sizes"; then
+		if [[ " $sizes" == *" 65536@0 "* ]] &&
+			! awk -v RS=' ' -F @ '$1 > 131072 { bad = 1 } END { exit !bad }' <<<"$sizes"; then
 			ok "$what"
 		else
 			not_ok "$what" "main thread's pread64 sizes@offsets: ${sizes:-none}" "command: $LAST"
