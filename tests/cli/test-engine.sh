@@ -510,8 +510,9 @@ if [ "$ENGINE" = sync ] && [ "$CACHES" != cached ]; then
 			RC=$?
 		fi
 		expect_code "$what: exit 0" 0
-		# the main thread's trace: the lowest thread id
-		main=$(printf '%s\n' "$WORK"/probe.* | sort -t . -k 2 -n | head -n 1)
+		# the main thread's trace: the one of the lowest thread id
+		main=$(for f in "$WORK"/probe.*; do echo "${f##*.} $f"; done | sort -n | head -n 1)
+		main=${main#* }
 		sizes=$(sed -nE 's/^pread64\([0-9]+, .*, ([0-9]+), ([0-9]+)\) += .*/\1@\2/p' "$main" | sort -u | tr '\n' ' ')
 		if [[ " $sizes" == *" 65536@0 "* ]] &&
 			! awk -v RS=' ' -F @ '$1 > 131072 { bad = 1 } END { exit !bad }' <<<"$sizes"; then
