@@ -435,6 +435,8 @@ int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct 
 	/* A device written to is opened exclusively: not while mounted or claimed. */
 	if (d->device && o->mode != ATIO_MODE_READ)
 		flags |= O_EXCL;
+	if (o->direct && !d->probe_buf && posix_memalign(&d->probe_buf, 4096, probe_len(o->bs)))
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	for (unsigned i = 0; i < d->nfiles; i++) {
 		struct atio_file *f = &d->files[i];
 
@@ -453,9 +455,6 @@ int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct 
 			return atio_error_set(e, ATIO_EXIT_FAIL, ESTALE, "%s: replaced by another "
 					      "file since atio prepared it; atio leaves it alone",
 					      f->path);
-		if (o->direct && !d->probe_buf &&
-		    posix_memalign(&d->probe_buf, 4096, probe_len(o->bs)))
-			return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 		if (o->direct && probe_direct(f->fd, f->path, o->bs, d->probe_buf, e))
 			return -e->err;
 	}

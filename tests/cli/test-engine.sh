@@ -449,6 +449,19 @@ wait_exit 60
 expect_code "$what: the run goes on and exits 0" 0
 check_result "$what: then a result line in IOPS" IOPS
 
+# strace_atio PREFIX SYSCALLS ARG...: run atio under strace, a trace file per
+# thread (PREFIX.TID, so that no call is cut by another's; strings left out),
+# stdout to $OUT, stderr to $ERR, status to $RC
+strace_atio() {
+	local prefix=$1 calls=$2
+	shift 2
+	if strace -ff -qq -s 0 -e "trace=$calls" -o "$prefix" "$ATIO" "$@" >"$OUT" 2>"$ERR"; then
+		RC=0
+	else
+		RC=$?
+	fi
+}
+
 # --- io_uring: which buffers are registered -----------------------------------
 # Registered, a buffer of base pages is one segment per page for the block
 # layer, and a request of more pages than the device takes is split in two.
@@ -468,13 +481,8 @@ if [ "$ENGINE" = io_uring ]; then
 			what="io_uring: --read -s $bs ${pages[*]:-(huge-page buffers)} -p $P --iodepth 4"
 			LAST="strace -ff -e trace=io_uring_register atio --engine io_uring --read -s $bs ${pages[*]} -p $P --iodepth 4 -t 0.1 -u 16M -f $DS"
 			rm -f "$WORK"/reg.*
-			# -ff: a file per thread, so that no call is cut by another's
-			if strace -ff -qq -e trace=io_uring_register -o "$WORK/reg" "$ATIO" --engine io_uring --read \
-				-s "$bs" "${pages[@]}" -p "$P" --iodepth 4 -t 0.1 -u 16M -f "$DS" >"$OUT" 2>"$ERR"; then
-				RC=0
-			else
-				RC=$?
-			fi
+			strace_atio "$WORK/reg" io_uring_register --engine io_uring --read \
+				-s "$bs" "${pages[@]}" -p "$P" --iodepth 4 -t 0.1 -u 16M -f "$DS"
 			expect_code "$what: exit 0" 0
 			nbuf=$(cat "$WORK"/reg.* | grep -c 'IORING_REGISTER_BUFFERS, .* = 0$' || true)
 			nfile=$(cat "$WORK"/reg.* | grep -c 'IORING_REGISTER_FILES, .* = 0$' || true)
@@ -503,12 +511,8 @@ if [ "$ENGINE" = sync ] && [ "$CACHES" != cached ]; then
 		what="--uncached -s 16M: the main thread's O_DIRECT probe reads 64 KiB, nothing larger"
 		mkdir "$WORK/probe-ds"
 		LAST="strace -ff -e trace=pread64 atio --engine sync --read --uncached -s 16M -p 1 -t 0.1 -u 16M -f $WORK/probe-ds"
-		if strace -ff -qq -s 0 -e trace=pread64 -o "$WORK/probe" "$ATIO" --engine sync --read \
-			--uncached -s 16M -p 1 -t 0.1 -u 16M -f "$WORK/probe-ds" >"$OUT" 2>"$ERR"; then
-			RC=0
-		else
-			RC=$?
-		fi
+		strace_atio "$WORK/probe" pread64 --engine sync --read --uncached -s 16M -p 1 \
+			-t 0.1 -u 16M -f "$WORK/probe-ds"
 		expect_code "$what: exit 0" 0
 		# the main thread's trace: the one of the lowest thread id
 		main=$(for f in "$WORK"/probe.*; do echo "${f##*.} $f"; done | sort -n | head -n 1)
