@@ -690,9 +690,6 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     "(--iodepth %u): give at most %u", st->given[OPT_IODEPTH_BATCH],
 			     o->iodepth, o->iodepth, o->iodepth);
 	o->iodepth_batch_auto = !o->iodepth_batch;
-	if (!o->iodepth_batch)
-		o->iodepth_batch = o->direct && o->random && o->iodepth > ATIO_IODEPTH_BATCH_DIRECT
-			? ATIO_IODEPTH_BATCH_DIRECT : o->iodepth;
 
 	k = o->nfiles <= o->threads
 		? (o->threads + o->nfiles - 1) / o->nfiles : 1;
@@ -794,4 +791,13 @@ int atio_cli_parse(int argc, char **argv, struct atio_opts *o,
 			     "an option, e.g. -f PATH)", argv[optind]);
 	r = finish(o, &st, e);
 	return r < 0 ? r : ATIO_CLI_RUN;
+}
+
+/* See cli.h. */
+void atio_opts_batch(struct atio_opts *o, unsigned direct_batch)
+{
+	if (!o->iodepth_batch_auto)
+		return;
+	o->iodepth_batch = o->direct && o->random && direct_batch && o->iodepth > direct_batch
+		? direct_batch : o->iodepth;
 }

@@ -235,6 +235,7 @@ const struct atio_engine_ops atio_engine_io_uring = {
 	.name = "io_uring",
 	.async = true,
 	.max_iodepth = ATIO_MAX_IODEPTH,
+	.direct_batch = 8,
 	.probe = uring_probe,
 	.depth_limit = uring_depth_limit,
 	.init = uring_init,

@@ -470,6 +470,7 @@ int main(int argc, char **argv)
 		say("%s", why);
 	if (atio_engine_check_depth(engine, o.threads, o.iodepth, &e))
 		return fail(&e);
+	atio_opts_batch(&o, engine->direct_batch);
 	/* Say what the buffers will be, not what was hoped for. */
 	if (o.thp && !atio_buf_thp_available())
 		o.thp = false;

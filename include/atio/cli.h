@@ -45,16 +45,6 @@ enum atio_unit {
 #define ATIO_MAX_QSYNC     (1u << 20)
 #define ATIO_DIRECT_ALIGN  4096ULL
 #define ATIO_MAX_IODEPTH   65536u
-/*
- * --iodepth-batch by default for random O_DIRECT I/O: a thread takes at
- * most this many completions before it refills the queue, so that the
- * device gets new requests in small system calls rather than one large one
- * after a burst of completions (see run_async() in worker.c). Sequential
- * runs keep the whole depth, since neighbouring requests sent in one call
- * merge into larger ones; so do runs through the page cache, where
- * requests complete as they are submitted.
- */
-#define ATIO_IODEPTH_BATCH_DIRECT 8u
 #define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
 
 struct atio_opts {
@@ -83,7 +73,7 @@ struct atio_opts {
 	bool thp;                  /* huge-page buffers; false with --no-thp */
 	const char *engine;        /* --engine, NULL when not given */
 	unsigned iodepth;          /* --iodepth */
-	unsigned iodepth_batch;    /* --iodepth-batch, or chosen: see ATIO_IODEPTH_BATCH_DIRECT */
+	unsigned iodepth_batch;    /* --iodepth-batch, or chosen: atio_opts_batch() */
 	bool iodepth_batch_auto;   /* chosen by atio, not given */
 	bool take_over;            /* --take-over: rewrite files atio did not make */
 	bool allow_memory_fs;      /* --allow-memory-fs: tmpfs, ramfs, devtmpfs */
@@ -125,9 +115,23 @@ enum atio_cli_action {
  * combination that can be judged without touching the filesystem. On
  * success returns the action to take (>= 0). On bad usage returns -EINVAL
  * with e->exit = ATIO_EXIT_USAGE and a message naming the value and the rule.
- * The seed is left for the caller to draw when none was given.
+ * The seed is left for the caller to draw when none was given, and
+ * --iodepth-batch, when not given, for atio_opts_batch() once the engine
+ * is known.
  */
 int atio_cli_parse(int argc, char **argv, struct atio_opts *o, struct atio_error *e);
+
+/*
+ * --iodepth-batch when not given: for random O_DIRECT I/O deeper than the
+ * engine's @direct_batch, that many completions before the queue is
+ * refilled, so that the device gets new requests in small system calls
+ * rather than one large one after a burst of completions (see run_async()
+ * in worker.c); else the whole depth. Sequential runs keep the whole
+ * depth, since neighbouring requests sent in one call merge into larger
+ * ones; so do runs through the page cache, where requests complete as they
+ * are submitted. A batch that was given stays.
+ */
+void atio_opts_batch(struct atio_opts *o, unsigned direct_batch);
 
 /*
  * Write the canonical command line of @o, in at_io_iops' order, e.g.

@@ -67,6 +67,12 @@ struct atio_engine_ops {
 	bool async;                /* requests complete in reap(), not in queue() */
 	bool no_io;                /* touches no file: no dataset, no target checks */
 	unsigned max_iodepth;      /* requests one thread can have in flight */
+	/*
+	 * --iodepth-batch by default for random O_DIRECT I/O at depth (see
+	 * atio_opts_batch() in cli.h); 0 for engines that run one request at
+	 * a time.
+	 */
+	unsigned direct_batch;
 	int (*probe)(void);
 	/*
 	 * Optional: the largest depth the kernel lets @threads threads run at

@@ -67,16 +67,18 @@ else
 fi
 
 # engine_line DEPTH CACHE ORDER: the Engine line of the settings at DEPTH,
-# with the default --iodepth-batch (8 with --uncached --rand, at most the
-# depth; else the whole depth) when DEPTH is above 1.
+# with the default --iodepth-batch (with --uncached --rand the engine's
+# batch, 8 for io_uring and 16 for libaio, at most the depth; else the
+# whole depth) when DEPTH is above 1.
 engine_line() {
-	local depth=$1 cache=$2 order=$3 batch=$1
+	local depth=$1 cache=$2 order=$3 batch=$1 own=8
 
 	if [ "$depth" -eq 1 ]; then
 		printf 'Engine: %s, iodepth 1\n' "$ENGINE"
 		return
 	fi
-	[ "$cache" = cached ] || [ "$order" = seq ] || [ "$depth" -le 8 ] || batch=8
+	[ "$ENGINE" != libaio ] || own=16
+	[ "$cache" = cached ] || [ "$order" = seq ] || [ "$depth" -le "$own" ] || batch=$own
 	printf 'Engine: %s, iodepth %s, batch %s (auto)\n' "$ENGINE" "$depth" "$batch"
 }
 
@@ -557,6 +559,19 @@ if [ "$SYNC_DEPTH" -gt 1 ]; then
 			fi
 		done
 	done
+	if [ "$CACHES" != cached ]; then
+		# deeper than the engine's batch: the batch is the engine's
+		line=$(engine_line 32 uncached rand)
+		run_atio -v --engine "$ENGINE" --iodepth 32 --read --rand --uncached -t 0.1 -p "$P" \
+			-u 16M -f "$DS"
+		expect_code "$ENGINE --rand --uncached --iodepth 32: exit 0" 0
+		if grep -aqxF "$line" "$OUT"; then
+			ok "$ENGINE --rand --uncached --iodepth 32: the engine's batch"
+		else
+			not_ok "$ENGINE --rand --uncached --iodepth 32: the engine's batch" \
+				"no \"$line\" line in the settings" "command: $LAST"
+		fi
+	fi
 	run_atio --engine "$ENGINE" --iodepth 16 --iodepth-batch 17 --read -t 0.1 -p "$P" -u 16M -f "$DS"
 	expect_code "--iodepth 16 --iodepth-batch 17: exit 2" 2
 	expect_match "--iodepth 16 --iodepth-batch 17: the message names the value and the depth" \

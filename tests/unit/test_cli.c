@@ -1076,31 +1076,41 @@ static void test_expand(void **state)
 }
 
 /*
- * --iodepth-batch: 8 by default for random O_DIRECT runs deeper than 8,
- * the whole depth otherwise; 1 to --iodepth when given.
+ * --iodepth-batch: left for the engine when not given; then the engine's
+ * batch for random O_DIRECT runs deeper than it, the whole depth
+ * otherwise; 1 to --iodepth when given, and kept.
  */
+static void batch_ok(const char *line, unsigned direct_batch, unsigned want)
+{
+	struct atio_opts o;
+
+	parse_ok(line, &o);
+	assert_true(o.iodepth_batch_auto);
+	atio_opts_batch(&o, direct_batch);
+	if (o.iodepth_batch != want)
+		fail_msg("\"%s\" with an engine batch of %u: batch %u, want %u", line,
+			 direct_batch, o.iodepth_batch, want);
+}
+
 static void test_iodepth_batch(void **state)
 {
 	struct atio_opts o;
 
-	parse_ok("--rand --uncached --iodepth 32 -f d", &o);
-	assert_int_equal(o.iodepth_batch, ATIO_IODEPTH_BATCH_DIRECT);
-	assert_true(o.iodepth_batch_auto);
-	assert_int_equal(o.iodepth_batch, 8);
-	parse_ok("--rand --uncached --iodepth 5 -f d", &o);
-	assert_int_equal(o.iodepth_batch, 5);
-	parse_ok("--seq --uncached --iodepth 32 -f d", &o);
-	assert_int_equal(o.iodepth_batch, 32);
-	parse_ok("--rand --cached --iodepth 32 -f d", &o);
-	assert_int_equal(o.iodepth_batch, 32);
-	parse_ok("--mix 70 --rand --uncached --iodepth 16 -f d", &o);
-	assert_int_equal(o.iodepth_batch, ATIO_IODEPTH_BATCH_DIRECT);
-	parse_ok("-f d", &o);
-	assert_int_equal(o.iodepth_batch, 1);
+	batch_ok("--rand --uncached --iodepth 32 -f d", 8, 8);
+	batch_ok("--rand --uncached --iodepth 32 -f d", 16, 16);
+	batch_ok("--rand --uncached --iodepth 16 -f d", 16, 16);
+	batch_ok("--rand --uncached --iodepth 5 -f d", 8, 5);
+	batch_ok("--seq --uncached --iodepth 32 -f d", 16, 32);
+	batch_ok("--rand --cached --iodepth 32 -f d", 8, 32);
+	batch_ok("--mix 70 --rand --uncached --iodepth 16 -f d", 8, 8);
+	batch_ok("-f d", 0, 1);
+	batch_ok("--rand --uncached --iodepth 32 -f d", 0, 32);
 	parse_ok("--rand --uncached --iodepth 32 --iodepth-batch 32 -f d", &o);
-	assert_int_equal(o.iodepth_batch, 32);
 	assert_false(o.iodepth_batch_auto);
+	atio_opts_batch(&o, 8);
+	assert_int_equal(o.iodepth_batch, 32);
 	parse_ok("--seq --iodepth 8 --iodepth-batch 1 -f d", &o);
+	atio_opts_batch(&o, 8);
 	assert_int_equal(o.iodepth_batch, 1);
 	expect_message("--iodepth 8 --iodepth-batch 9 -f d",
 		       "--iodepth-batch 9: more than the 8 I/O(s) in flight (--iodepth 8): "
