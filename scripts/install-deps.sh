@@ -34,7 +34,7 @@ elif command -v dnf >/dev/null 2>&1; then
 		as_root dnf config-manager --set-enabled crb || true
 	fi
 	as_root dnf install -y \
-		gcc glibc-devel meson ninja-build pkgconf-pkg-config \
+		gcc glibc-devel libasan libubsan meson ninja-build pkgconf-pkg-config \
 		openssl-devel liburing-devel libaio-devel libcmocka-devel jansson-devel libblkid-devel \
 		gzip procps-ng jq strace \
 		openssh-server openssh-clients iproute \

@@ -495,11 +495,16 @@ int atio_json_read_hist(json_t *obj, const char *key, struct atio_hist *h, const
 int atio_json_read_run(json_t *doc, const char *name, struct atio_merge_doc *d,
 		       struct atio_error *e)
 {
+	int ret;
+
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
 	atio_dir_stats_init(d->dir);
 	d->file = name;
-	return from_json(doc, name, d, e);
+	ret = from_json(doc, name, d, e);
+	if (ret)
+		atio_merge_doc_free(d);
+	return ret;
 }
 
 int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_error *e)

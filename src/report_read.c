@@ -182,6 +182,7 @@ static int read_run(json_t *doc, struct atio_rrun *r, const char *name, struct a
 		else
 			*r->hist = d->st.lat;
 	}
+	atio_merge_doc_free(d);
 	free(d);
 	if (ret)
 		return ret;

@@ -1,0 +1,126 @@
+#!/bin/bash
+# atio built with AddressSanitizer and UBSan ($ATIO is that build) through
+# the paths a run takes at its end as well as in its middle: every engine
+# at depth, each workload, several threads with stalls in their intervals
+# (the timeline's stall merge), --verify, --mix, --expand, --rate, a
+# cached run, the null engine, atio merge of several runs, atio report and
+# --check. Each run must end as a clean run does (exit 0, its result or
+# document) with no sanitizer report on stderr: a heap overflow, a use
+# after free, a leak or undefined behaviour fails the run that hit it.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# Stop at the first error, with the reports on stderr; leaks count.
+export ASAN_OPTIONS=abort_on_error=0:halt_on_error=1:detect_leaks=1:exitcode=86
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87
+
+D=$WORK/d
+mkdir -p "$D"
+SAN_RE='ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: (Address|UndefinedBehavior|Leak)Sanitizer'
+
+# clean WHAT [CODE]: the last run exited CODE (0 by default) and stderr
+# holds no sanitizer report.
+clean() {
+	local first
+
+	if [ "$RC" = "${2:-0}" ] && ! grep -aEq -- "$SAN_RE" "$ERR"; then
+		ok "$1"
+		return
+	fi
+	first=$(grep -aE -m1 -- "$SAN_RE" "$ERR" || true)
+	not_ok "$1" "exit $RC, want ${2:-0}${first:+; first report: $first}" "command: $LAST"
+	show stderr "$ERR"
+}
+
+# san_run WHAT ARG...: run atio and require a clean end with a result line.
+san_run() {
+	local what=$1
+
+	shift
+	run_atio "$@"
+	clean "$what"
+	if [ "$RC" = 0 ] && ! grep -aEq "$RESULT_RE" "$OUT"; then
+		not_ok "$what: the result line" "command: $LAST"
+		show stdout "$OUT"
+	fi
+}
+
+# san_json WHAT FILE ARG...: the same with --json, the document kept in FILE.
+san_json() {
+	local what=$1 file=$2
+
+	shift 2
+	run_atio "$@" --json
+	clean "$what"
+	cp "$OUT" "$file"
+	if [ "$RC" = 0 ] && ! jq -e '.result.ops > 0' "$file" >/dev/null 2>&1; then
+		not_ok "$what: a JSON document with its I/Os" "command: $LAST"
+		show stdout "$OUT"
+	fi
+}
+
+run_atio --version
+grep -aq '^atio ' "$OUT" || die "$ATIO --version printed no version"
+
+CACHE=--cached
+if direct_io_works "$WORK"; then
+	CACHE=--uncached
+else
+	skip_check "O_DIRECT runs" "O_DIRECT is refused in $WORK (set TMPDIR to another filesystem to test it)"
+fi
+
+# Every engine built in, at the depth it takes, reading and writing.
+for engine in sync io_uring libaio null; do
+	depth=16
+	case $engine in sync | null) depth=1 ;; esac
+	run_atio --engine "$engine" --iodepth "$depth" --rand -s 4K -t 0.1 -p 3 -u 24M -f "$D"
+	if [ "$RC" = 2 ] && grep -aq "$engine" "$ERR"; then
+		skip_check "--engine $engine" "not built in or refused here: $(head -n 1 "$ERR")"
+		continue
+	fi
+	clean "--engine $engine --iodepth $depth starts and ends"
+	for mode in read write fdatasync; do
+		san_json "--engine $engine --$mode $CACHE --iodepth $depth -p 3" \
+			"$WORK/$engine-$mode.json" --engine "$engine" --iodepth "$depth" "--$mode" \
+			--rand "$CACHE" -s 4K -p 3 -t 0.3 -u 24M -f "$D"
+	done
+done
+
+# Threads whose intervals have stalls, interleaved: large synchronous
+# writes at the shortest interval; the timeline merges their quiet spans.
+mkdir -p "$WORK/s" "$WORK/v" "$WORK/e"
+san_json "16M writes, 4 threads, --interval 0.1 (stalls merged)" "$WORK/stalls.json" \
+	--write --seq -s 16M -p 4 -t 0.6 -u 128M "$CACHE" --interval 0.1 -f "$WORK/s"
+
+san_run "--mix 70 --verify at depth" --mix 70 --rand -s 4K --iodepth 8 -p 2 -t 0.3 \
+	-u 16M "$CACHE" --verify -f "$WORK/v"
+san_run "--fsync -q 4 --verify (journal)" --fsync -q 4 --rand -s 4K -p 2 -t 0.3 \
+	-u 16M "$CACHE" --verify -f "$WORK/v"
+run_atio --check -p 2 -u 16M -f "$WORK/v"
+clean "--check of the dataset and its journal"
+san_run "--rate at depth" --read --rand -s 4K --iodepth 4 -p 3 -t 0.3 -u 24M "$CACHE" \
+	--rate 2000 -f "$D"
+san_run "--cached --read --seq" --read --seq -s 64K -p 3 -t 0.3 -u 24M --cached -f "$D"
+san_run "--expand" --expand -s 64K -p 2 -n 2 -t 0.3 -u 16M -f "$WORK/e"
+
+# The documents of several runs: merged, and made into a page.
+jsons=("$WORK"/*.json)
+if [ "${#jsons[@]}" -ge 2 ] && [ -f "${jsons[0]}" ]; then
+	run_atio merge --json "$WORK/stalls.json" "$WORK/stalls.json"
+	clean "atio merge of two runs with stalls"
+	run_atio report -o "$WORK/page.html" "${jsons[@]}"
+	clean "atio report of ${#jsons[@]} runs"
+	[ -s "$WORK/page.html" ] || not_ok "atio report wrote the page" "command: $LAST"
+	# Refused after its intervals were read: what was read is freed too.
+	jq '.result.ops += 1' "$WORK/stalls.json" >"$WORK/bad.doc"
+	run_atio merge "$WORK/stalls.json" "$WORK/bad.doc"
+	clean "atio merge refuses a run whose intervals do not add up" 2
+	expect_match "atio merge names the document it refuses" "$ERR" 'bad\.doc: intervals'
+	run_atio report -o "$WORK/bad.html" "$WORK/bad.doc"
+	clean "atio report refuses it too" 2
+else
+	not_ok "the runs above wrote their JSON documents" "found: ${jsons[*]}"
+fi
+
+finish
