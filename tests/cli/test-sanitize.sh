@@ -1,8 +1,9 @@
 #!/bin/bash
 # atio built with AddressSanitizer and UBSan ($ATIO is that build) through
 # the paths a run takes at its end as well as in its middle: every engine
-# at depth, each workload, several threads with stalls in their intervals
-# (the timeline's stall merge), --verify, --mix, --expand, --rate, a
+# at depth, each workload, several threads at the shortest --interval (the
+# timeline and its merge of the threads' quiet spans, whose worst cases
+# the unit test san-interval takes), --verify, --mix, --expand, --rate, a
 # cached run, the null engine, atio merge of several runs, atio report and
 # --check. Each run must end as a clean run does (exit 0, its result or
 # document) with no sanitizer report on stderr: a heap overflow, a use
@@ -87,10 +88,9 @@ for engine in sync io_uring libaio null; do
 	done
 done
 
-# Threads whose intervals have stalls, interleaved: large synchronous
-# writes at the shortest interval; the timeline merges their quiet spans.
+# Several threads of large writes at the shortest interval.
 mkdir -p "$WORK/s" "$WORK/v" "$WORK/e"
-san_json "16M writes, 4 threads, --interval 0.1 (stalls merged)" "$WORK/stalls.json" \
+san_json "16M writes, 4 threads, --interval 0.1" "$WORK/intervals.json" \
 	--write --seq -s 16M -p 4 -t 0.6 -u 128M "$CACHE" --interval 0.1 -f "$WORK/s"
 
 san_run "--mix 70 --verify at depth" --mix 70 --rand -s 4K --iodepth 8 -p 2 -t 0.3 \
@@ -107,14 +107,14 @@ san_run "--expand" --expand -s 64K -p 2 -n 2 -t 0.3 -u 16M -f "$WORK/e"
 # The documents of several runs: merged, and made into a page.
 jsons=("$WORK"/*.json)
 if [ "${#jsons[@]}" -ge 2 ] && [ -f "${jsons[0]}" ]; then
-	run_atio merge --json "$WORK/stalls.json" "$WORK/stalls.json"
-	clean "atio merge of two runs with stalls"
+	run_atio merge --json "$WORK/intervals.json" "$WORK/intervals.json"
+	clean "atio merge of two runs' timelines"
 	run_atio report -o "$WORK/page.html" "${jsons[@]}"
 	clean "atio report of ${#jsons[@]} runs"
 	[ -s "$WORK/page.html" ] || not_ok "atio report wrote the page" "command: $LAST"
 	# Refused after its intervals were read: what was read is freed too.
-	jq '.result.ops += 1' "$WORK/stalls.json" >"$WORK/bad.doc"
-	run_atio merge "$WORK/stalls.json" "$WORK/bad.doc"
+	jq '.result.ops += 1' "$WORK/intervals.json" >"$WORK/bad.doc"
+	run_atio merge "$WORK/intervals.json" "$WORK/bad.doc"
 	clean "atio merge refuses a run whose intervals do not add up" 2
 	expect_match "atio merge names the document it refuses" "$ERR" 'bad\.doc: intervals'
 	run_atio report -o "$WORK/bad.html" "$WORK/bad.doc"
