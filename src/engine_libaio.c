@@ -250,8 +250,9 @@ static void aio_cleanup(struct atio_worker *w)
 /*
  * --iodepth-batch 16 by default for random O_DIRECT I/O, io_uring's 8
  * doubled: completions come off the shared ring without a system call, so
- * each refill's io_submit() is most of the thread's own cost, and at 8 the
- * threads spent more CPU per I/O than fio (README, "Performance against fio").
+ * each refill's io_submit() is most of the thread's system calls (io_uring
+ * submits and reaps in one), and at 8 the threads spent more CPU per I/O
+ * than fio (README, "Performance against fio").
  */
 const struct atio_engine_ops atio_engine_libaio = {
 	.name = "libaio",
