@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The summary of a test's iterations; reading them is json_read.c's. */
+/* The summary of a test's iterations; reading them is iterations_read.c's. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

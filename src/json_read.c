@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading an atio --json result back, for atio merge, and an atio merge
- * --json document, for atio merge --iterations. The parsing is
+ * Reading an atio --json result back, for atio merge and atio report
+ * (an atio merge --json document is read by iterations_read.c). The parsing is
  * jansson's; this file only checks that the document is an atio result
  * and turns it into a struct atio_merge_doc. Every error names the file
  * and the member at fault, so that a user merging fifty files knows which
@@ -17,7 +17,6 @@
 #include <jansson.h>
 
 #include "atio/hist.h"
-#include "atio/iterations.h"
 #include "atio/json_read.h"
 #include "atio/merge.h"
 
@@ -486,6 +485,12 @@ int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e)
 	return parsed(*doc, &je, at_end, path, e);
 }
 
+int atio_json_get_number(json_t *obj, const char *where, const char *key, double *out,
+			 const char *name, struct atio_error *e)
+{
+	return get_number(obj, where, key, out, name, e);
+}
+
 int atio_json_read_hist(json_t *obj, const char *key, struct atio_hist *h, const char *name,
 			struct atio_error *e)
 {
@@ -536,60 +541,4 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 	d->file = name;
 	doc = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
 	return finish(doc, &je, !doc && (size_t)je.position >= strlen(text), name, d, e);
-}
-
-/* The members of an atio merge --json document the summary reads. */
-static int iteration_from_json(json_t *doc, const char *name, struct atio_iteration *it,
-			       struct atio_error *e)
-{
-	json_t *u = json_object_get(doc, "unit"), *dm, *el;
-	size_t k;
-
-	if (!json_is_object(doc))
-		return BAD("%s: not an atio merge --json document (not an object)", name);
-	if (json_object_get(doc, "result"))
-		return BAD("%s: an atio run's result, not an atio merge --json document "
-			   "(merge the nodes' results of each iteration first)", name);
-	dm = json_object_get(doc, "documents_merged");
-	if (!json_is_array(dm) || !json_is_string(u))
-		return BAD("%s: not an atio merge --json document (no \"unit\" and "
-			   "\"documents_merged\" in it)", name);
-	if (!atio_json_unit_ok(u))
-		return BAD("%s: unit: not MB/s, IOPS or sync/s", name);
-	snprintf(it->unit, sizeof(it->unit), "%s", json_string_value(u));
-	if (get_number(doc, "", "sum", &it->sum, name, e))
-		return -EINVAL;
-	if (json_array_size(dm) == 0)
-		return BAD("%s: documents_merged: empty", name);
-	it->values = calloc(json_array_size(dm), sizeof(*it->values));
-	if (!it->values)
-		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "%s: out of memory", name);
-	json_array_foreach(dm, k, el) {
-		char where[48];
-
-		snprintf(where, sizeof(where), "documents_merged[%zu].", k);
-		if (!json_is_object(el))
-			return BAD("%s: documents_merged[%zu]: not an object", name, k);
-		if (get_number(el, where, "value", &it->values[k], name, e))
-			return -EINVAL;
-		it->nvalues++;
-	}
-	return 0;
-}
-
-int atio_iteration_read(const char *path, struct atio_iteration *it, struct atio_error *e)
-{
-	json_t *doc;
-	int ret;
-
-	memset(it, 0, sizeof(*it));
-	it->file = path;
-	ret = atio_json_read_file(path, &doc, e);
-	if (ret)
-		return ret;
-	ret = iteration_from_json(doc, path, it, e);
-	json_decref(doc);
-	if (ret)
-		atio_iteration_free(it);
-	return ret;
 }

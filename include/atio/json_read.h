@@ -25,6 +25,14 @@
  */
 int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e);
 
+/*
+ * The member @key of object @obj, which must be a finite number from 0 up,
+ * into *@out; @where ("result.") and @key name it in the message, @name
+ * the document. Returns 0 or -EINVAL with @e filled (exit 2).
+ */
+int atio_json_get_number(json_t *obj, const char *where, const char *key, double *out,
+			 const char *name, struct atio_error *e);
+
 /* True when @u is a string naming a unit atio writes: MB/s, IOPS or sync/s. */
 bool atio_json_unit_ok(const json_t *u);
 
