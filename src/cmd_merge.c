@@ -10,6 +10,7 @@
 #include "atio/cli.h"
 #include "atio/iterations.h"
 #include "atio/merge.h"
+#include "atio/merge_check.h"
 
 /*
  * atio merge --iterations [--json] FILE...: every FILE an atio merge --json
@@ -74,32 +75,36 @@ static int iterations_main(int argc, char **argv)
  * atio --json result, add them up and print the merge. --clock-offset
  * gives how far the clock of the host that wrote the next FILE ran ahead
  * of this one's: its start and end instants are moved back by it, so that
- * the skew compares instants of one clock. Exit 0; 1 when a document was
- * of an interrupted run (its figures cover less than its time); 2 for bad
- * usage or a file that is not a readable atio result, naming it.
+ * the skew compares instants of one clock. Each document is read, added
+ * and freed before the next is read: the merge keeps only its line, so
+ * that thousands of documents need no more memory than their lines.
+ * Settings that differ and intervals left out are said on stderr. Exit 0;
+ * 1 when a document was of an interrupted run (its figures cover less than
+ * its time); 2 for bad usage or a file that is not a readable atio
+ * result, or one the others do not add up with, naming it.
  */
 int merge_main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
-	struct atio_merge_doc *docs;
+	struct atio_merge_doc *doc;
 	struct atio_merge m;
 	bool json = false, options = true, have_offset = false;
 	double offset = 0;
-	int n = 0, status = ATIO_EXIT_OK;
+	int status = ATIO_EXIT_OK;
+	char warning[2048];
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--iterations") == 0)
 			return iterations_main(argc, argv);
-	docs = calloc((size_t)argc, sizeof(*docs));
-	if (!docs) {
-		say("merge: out of memory for %d documents", argc);
+	doc = malloc(sizeof(*doc));
+	if (!doc) {
+		say("merge: out of memory");
 		return ATIO_EXIT_FAIL;
 	}
 	atio_merge_init(&m);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		char *end;
-		int bad;
 
 		if (options && strcmp(a, "--") == 0) {
 			options = false;
@@ -138,50 +143,52 @@ int merge_main(int argc, char **argv)
 			status = ATIO_EXIT_USAGE;
 			goto out;
 		}
-		bad = atio_merge_read(a, &docs[n], &e);
-		if (!bad && have_offset) {
-			if (docs[n].start_epoch)
-				docs[n].start_epoch -= offset;
-			if (docs[n].end_epoch)
-				docs[n].end_epoch -= offset;
-		}
-		have_offset = false;
-		/* A document read is counted now, so that it is freed whatever follows. */
-		n += !bad;
-		if (bad || atio_merge_add(&m, &docs[n - 1], &e)) {
-			if (bad)
-				atio_merge_doc_free(&docs[n]);
+		if (atio_merge_read(a, doc, &e)) {
 			say("merge: %s", e.msg);
 			status = ATIO_EXIT_USAGE;
 			goto out;
 		}
-		if (docs[n - 1].interrupted) {
+		if (have_offset) {
+			if (doc->start_epoch)
+				doc->start_epoch -= offset;
+			if (doc->end_epoch)
+				doc->end_epoch -= offset;
+		}
+		have_offset = false;
+		if (atio_merge_add(&m, doc, &e)) {
+			atio_merge_doc_free(doc);
+			say("merge: %s", e.msg);
+			status = e.exit ? e.exit : ATIO_EXIT_USAGE;
+			goto out;
+		}
+		if (doc->interrupted) {
 			say("merge: %s: an interrupted run: its figures cover less than its time",
-			    docs[n - 1].file);
+			    doc->file);
 			status = ATIO_EXIT_FAIL;
 		}
+		atio_merge_doc_free(doc);
 	}
-	if (have_offset || n < 1) {
+	if (have_offset || m.ndocs < 1) {
 		say("merge: %s: atio merge [--json] [[--clock-offset SEC] FILE]... "
 		    "(atio --json results)", have_offset ? "--clock-offset without a FILE after it"
 							  : "no file given");
 		status = ATIO_EXIT_USAGE;
 		goto out;
 	}
-	if (atio_merge_timeline(&m, docs, (unsigned)n))
-		say("merge: warning: out of memory for the intervals: they are left out");
+	for (unsigned k = 0; k < atio_merge_warnings(&m); k++) {
+		atio_merge_warning(&m, k, warning, sizeof(warning));
+		say("merge: warning: %s", warning);
+	}
 	if (json)
-		atio_merge_json(stdout, &m, docs, (unsigned)n);
+		atio_merge_json(stdout, &m);
 	else
-		atio_merge_text(stdout, &m, docs, (unsigned)n);
+		atio_merge_text(stdout, &m);
 	if (fflush(stdout) != 0) {
 		say("merge: cannot write the result: %s", strerror(errno));
 		status = ATIO_EXIT_FAIL;
 	}
 out:
 	atio_merge_free(&m);
-	for (int i = 0; i < n; i++)
-		atio_merge_doc_free(&docs[i]);
-	free(docs);
+	free(doc);
 	return status;
 }

@@ -452,7 +452,8 @@ int atio_ival_merge(struct atio_ival_series *out, const struct atio_ival_series 
 					atio_ival_hist_add(h[d], in[p], x, out->mixed ? d : ATIO_DIRS);
 			}
 			iv.syncs += x->syncs;
-			iv.docs++;
+			/* A merge folded in again counts the documents it holds. */
+			iv.docs += x->docs ? x->docs : 1;
 			if (sum_rates) {
 				iv.value += x->value;
 				iv.mbs += x->mbs;

@@ -19,6 +19,7 @@
 #include "atio/hist.h"
 #include "atio/json_read.h"
 #include "atio/merge.h"
+#include "atio/merge_check.h"
 
 #define BAD(...) atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
 
@@ -414,6 +415,15 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	if (!json_is_object(doc) || !json_is_object(a) ||
 	    !json_is_string(json_object_get(a, "version")))
 		return BAD("%s: not an atio --json result (no \"atio\": {\"version\"} in it)", name);
+	if (json_is_object(json_object_get(doc, "check")))
+		return BAD("%s: an atio --check result (a dataset's check), not a run's: it has "
+			   "no rate to add", name);
+	if (json_is_object(json_object_get(doc, "prepare")))
+		return BAD("%s: an atio --prepare result (a dataset's fill), not a run's: it has "
+			   "no rate to add", name);
+	if (json_is_false(json_object_get(doc, "measured")))
+		return BAD("%s: a run stopped before its measured time began: it measured "
+			   "nothing to add", name);
 	if (!json_object_get(doc, "result"))
 		return BAD("%s: an atio settings document (-a --json), not a result", name);
 	in = json_object_get(doc, "interrupted");
@@ -429,7 +439,8 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	    get_paced(doc, d, name, e) ||
 	    get_intervals(doc, d, name, e))
 		return -EINVAL;
-	return 0;
+	atio_merge_settings_read(doc, &d->set);
+	return atio_merge_check_figures(d, e);
 }
 
 /*
@@ -437,13 +448,17 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
  * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
  * integers stop at 2^63, and a document may hold a 64-bit seed above it.
  */
-static int parsed(json_t *doc, const json_error_t *je, bool at_end, const char *name,
-		  struct atio_error *e)
+static int parsed(json_t *doc, const json_error_t *je, bool at_end, bool blank,
+		  const char *name, struct atio_error *e)
 {
 	/*
 	 * A document cut inside a literal ("nu" of null) is an invalid token
 	 * to jansson; @at_end says the error came where the input ended.
+	 * @blank: the input held nothing but white space (an output file
+	 * that a failed run left empty): no document, not a cut one.
 	 */
+	if (!doc && blank)
+		return BAD("%s: empty: no JSON document in it", name);
 	if (!doc) {
 		if (json_error_code(je) == json_error_premature_end_of_input || at_end)
 			return BAD("%s: truncated: the JSON ends at line %d column %d before "
@@ -454,10 +469,10 @@ static int parsed(json_t *doc, const json_error_t *je, bool at_end, const char *
 	return 0;
 }
 
-static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *name,
-		  struct atio_merge_doc *d, struct atio_error *e)
+static int finish(json_t *doc, const json_error_t *je, bool at_end, bool blank,
+		  const char *name, struct atio_merge_doc *d, struct atio_error *e)
 {
-	int ret = parsed(doc, je, at_end, name, e);
+	int ret = parsed(doc, je, at_end, blank, name, e);
 
 	if (ret)
 		return ret;
@@ -468,21 +483,40 @@ static int finish(json_t *doc, const json_error_t *je, bool at_end, const char *
 	return ret;
 }
 
+/* A file read for jansson, noting whether any byte of it was not white space. */
+struct source {
+	FILE *f;
+	size_t len;                /* bytes read */
+	bool blank;
+};
+
+static size_t read_source(void *buf, size_t len, void *data)
+{
+	struct source *s = data;
+	size_t n = fread(buf, 1, len, s->f);
+
+	s->len += n;
+	for (size_t i = 0; s->blank && i < n; i++)
+		s->blank = strchr(" \t\r\n", ((char *)buf)[i]) && ((char *)buf)[i];
+	return n ? n : ferror(s->f) ? (size_t)-1 : 0;
+}
+
 int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e)
 {
+	struct source s = { .blank = true };
 	json_error_t je;
-	FILE *f;
 	bool at_end;
 
 	*doc = NULL;
-	f = fopen(path, "r");
-	if (!f)
+	s.f = fopen(path, "r");
+	if (!s.f)
 		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
 				      strerror(errno));
-	*doc = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-	at_end = !*doc && feof(f);
-	fclose(f);
-	return parsed(*doc, &je, at_end, path, e);
+	*doc = json_load_callback(read_source, &s, JSON_REJECT_DUPLICATES |
+				  JSON_DECODE_INT_AS_REAL, &je);
+	at_end = !*doc && feof(s.f) && (size_t)je.position >= s.len;
+	fclose(s.f);
+	return parsed(*doc, &je, at_end, at_end && s.blank, path, e);
 }
 
 int atio_json_get_number(json_t *obj, const char *where, const char *key, double *out,
@@ -540,5 +574,6 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 	atio_dir_stats_init(d->dir);
 	d->file = name;
 	doc = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-	return finish(doc, &je, !doc && (size_t)je.position >= strlen(text), name, d, e);
+	return finish(doc, &je, !doc && (size_t)je.position >= strlen(text),
+		      strspn(text, " \t\r\n") == strlen(text), name, d, e);
 }

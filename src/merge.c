@@ -8,11 +8,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atio/json.h"
 #include "atio/merge.h"
+#include "atio/merge_check.h"
 #include "atio/report.h"
 #include "atio/units.h"
 
@@ -24,44 +26,106 @@ void atio_merge_init(struct atio_merge *m)
 	atio_dir_stats_init(m->dir);
 }
 
-int atio_merge_timeline(struct atio_merge *m, const struct atio_merge_doc *docs, unsigned n)
-{
-	const struct atio_ival_series **in = calloc(n ? n : 1, sizeof(*in));
-	uint64_t end = 0;
-	int ret;
-
-	if (!in)
-		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++) {
-		if (!docs[i].ivals || docs[i].ivals->interval_ns != docs[0].ivals->interval_ns) {
-			free(in);
-			return 0;
-		}
-		in[i] = docs[i].ivals;
-		if (in[i]->end_ns > end)
-			end = in[i]->end_ns;
-	}
-	m->timeline = n ? malloc(sizeof(*m->timeline)) : NULL;
-	if (!m->timeline) {
-		free(in);
-		return n ? -ENOMEM : 0;
-	}
-	atio_ival_series_init(m->timeline, in[0]->interval_ns, m->mixed);
-	m->timeline->merged = true;
-	ret = atio_ival_merge(m->timeline, (const struct atio_ival_series *const *)in, n, end,
-			      true);
-	free(in);
-	if (ret)
-		atio_merge_free(m);
-	return ret;
-}
-
 void atio_merge_free(struct atio_merge *m)
 {
 	if (m->timeline)
 		atio_ival_series_free(m->timeline);
 	free(m->timeline);
 	m->timeline = NULL;
+	for (unsigned i = 0; i < m->ndocs; i++)
+		free(m->docs[i].vals);
+	free(m->docs);
+	m->docs = NULL;
+	m->ndocs = m->cap = 0;
+}
+
+/*
+ * Fold the intervals of @d into m->timeline: the merge of the timeline so
+ * far and @d's (atio_ival_merge() of the two: counts add, histograms
+ * merge, rates add, the documents of each interval add up; the stalls are
+ * where neither completed anything, which is where no document did). The
+ * first document's intervals start it; a document without intervals, or
+ * with intervals of another length, ends it (lost_by names it).
+ */
+static int fold_timeline(struct atio_merge *m, const struct atio_merge_doc *d)
+{
+	const struct atio_ival_series *in[2];
+	struct atio_ival_series *out;
+	uint64_t end, len = d->ivals ? d->ivals->interval_ns : 0;
+	unsigned n = 0;
+	int ret;
+
+	if (m->ndocs == 0)
+		m->interval_ns = len;
+	if (!m->lost_by && len != m->interval_ns) {
+		m->lost_by = d->file;
+		m->lost_interval_ns = len;
+	}
+	if (m->lost_by || !len) {
+		if (m->timeline)
+			atio_ival_series_free(m->timeline);
+		free(m->timeline);
+		m->timeline = NULL;
+		return 0;
+	}
+	if (m->timeline)
+		in[n++] = m->timeline;
+	in[n++] = d->ivals;
+	end = m->timeline && m->timeline->end_ns > d->ivals->end_ns ? m->timeline->end_ns
+								     : d->ivals->end_ns;
+	out = malloc(sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	atio_ival_series_init(out, len, d->mixed);
+	out->merged = true;
+	ret = atio_ival_merge(out, in, n, end, true);
+	if (ret) {
+		atio_ival_series_free(out);
+		free(out);
+		return ret;
+	}
+	if (m->timeline)
+		atio_ival_series_free(m->timeline);
+	free(m->timeline);
+	m->timeline = out;
+	return 0;
+}
+
+/* Keep the line of @d in m->docs[m->ndocs] (not counted yet). */
+static int keep_entry(struct atio_merge *m, const struct atio_merge_doc *d)
+{
+	struct atio_merge_entry *x;
+
+	if (m->ndocs == m->cap) {
+		unsigned cap = m->cap ? 2 * m->cap : 16;
+
+		x = realloc(m->docs, cap * sizeof(*x));
+		if (!x)
+			return -ENOMEM;
+		m->docs = x;
+		m->cap = cap;
+	}
+	x = &m->docs[m->ndocs];
+	*x = (struct atio_merge_entry){
+		.file = d->file, .value = d->value, .time_sec = d->time_sec,
+		.start_epoch = d->start_epoch, .end_epoch = d->end_epoch,
+		.interrupted = d->interrupted, .ops = d->st.ops, .bytes = d->st.bytes,
+		.syncs = d->st.syncs, .has_ivals = d->ivals != NULL,
+	};
+	if (d->ivals) {
+		struct atio_ival_summary sum;
+
+		x->nvals = atio_ival_count(d->ivals);
+		x->vals = malloc((x->nvals ? x->nvals : 1) * sizeof(double));
+		if (!x->vals)
+			return -ENOMEM;
+		for (size_t k = 0; k < x->nvals; k++)
+			x->vals[k] = atio_ival_get(d->ivals, k)->value;
+		atio_ival_summarise(d->ivals, &sum);
+		x->stalls = sum.stalls;
+		x->longest_stall_sec = (double)sum.longest_ns / 1e9;
+	}
+	return 0;
 }
 
 /* Widen [lo, hi] to take @x in; a run that never began (0) counts not. */
@@ -87,6 +151,15 @@ int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct 
 				      "write figures do not add up", d->file,
 				      d->mixed ? "a --mix run" : "not a --mix run",
 				      m->mixed ? "are --mix runs" : "are not");
+	if (!isfinite(m->sum + d->value))
+		return atio_error_set(e, ATIO_EXIT_USAGE, 0,
+				      "%s: its value %g %s added to the %g %s of the documents "
+				      "before it is no longer a number", d->file, d->value,
+				      d->unit, m->sum, m->unit);
+	if (atio_merge_settings_fold(m, d, e))
+		return -EINVAL;
+	if (keep_entry(m, d) || fold_timeline(m, d))
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "%s: out of memory", d->file);
 	m->mixed = d->mixed;
 	if (d->mixed) {
 		atio_dir_stats_merge(m->dir, d->dir);
@@ -145,8 +218,7 @@ static void text_latency(FILE *f, const char *name, const struct atio_hist *h, u
  * The text form. Every line starts with a fixed word so that a script can
  * pick one (the driver reads them); the word "rate" is on none of them.
  */
-void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
-		     unsigned n)
+void atio_merge_text(FILE *f, const struct atio_merge *m)
 {
 	const struct atio_stats *t = &m->total;
 
@@ -173,11 +245,11 @@ void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merg
 		t->ops, t->bytes, atio_mib(t->bytes), t->syncs);
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n", (double)t->cpu_user_ns / 1e9,
 		(double)t->cpu_sys_ns / 1e9);
-	for (unsigned i = 0; i < n; i++) {
-		const struct atio_merge_doc *d = &docs[i];
+	for (unsigned i = 0; i < m->ndocs; i++) {
+		const struct atio_merge_entry *d = &m->docs[i];
 
 		fprintf(f, "[%u] %.6f %s over %.6f s, share %.2f%%, start %+.6f s, end %+.6f s%s: ",
-			i + 1, d->value, d->unit, d->time_sec, share(m, d->value),
+			i + 1, d->value, m->unit, d->time_sec, share(m, d->value),
 			d->start_epoch ? d->start_epoch - m->first_start : 0.0,
 			d->end_epoch ? d->end_epoch - m->first_end : 0.0,
 			d->interrupted ? " (interrupted)" : "");
@@ -206,21 +278,17 @@ static void json_hist(struct atio_json *j, const char *key, const struct atio_hi
 }
 
 /* A document's rate per interval and its stalls, in documents_merged[]. */
-static void json_doc_intervals(struct atio_json *j, const struct atio_ival_series *s)
+static void json_doc_intervals(struct atio_json *j, const struct atio_merge_entry *d)
 {
-	struct atio_ival_summary sum;
-
-	atio_ival_summarise(s, &sum);
 	atio_json_array_begin(j, "interval_values");
-	for (size_t k = 0; k < atio_ival_count(s); k++)
-		atio_json_double(j, NULL, atio_ival_get(s, k)->value);
+	for (size_t k = 0; k < d->nvals; k++)
+		atio_json_double(j, NULL, d->vals[k]);
 	atio_json_array_end(j);
-	atio_json_uint(j, "stalls", sum.stalls);
-	atio_json_double(j, "longest_stall_sec", (double)sum.longest_ns / 1e9);
+	atio_json_uint(j, "stalls", d->stalls);
+	atio_json_double(j, "longest_stall_sec", d->longest_stall_sec);
 }
 
-void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
-		     unsigned n)
+void atio_merge_json(FILE *f, const struct atio_merge *m)
 {
 	const struct atio_stats *t = &m->total;
 	struct atio_json j;
@@ -264,7 +332,9 @@ void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merg
 		atio_ival_json_timeline(&j, m->timeline);
 	}
 	atio_json_array_begin(&j, "documents_merged");
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < m->ndocs; i++) {
+		const struct atio_merge_entry *docs = m->docs;
+
 		atio_json_object_begin(&j, NULL);
 		atio_json_string(&j, "file", docs[i].file);
 		atio_json_double(&j, "value", docs[i].value);
@@ -273,11 +343,11 @@ void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merg
 		atio_json_double(&j, "start_epoch", docs[i].start_epoch);
 		atio_json_double(&j, "end_epoch", docs[i].end_epoch);
 		atio_json_bool(&j, "interrupted", docs[i].interrupted);
-		atio_json_uint(&j, "ops", docs[i].st.ops);
-		atio_json_uint(&j, "bytes", docs[i].st.bytes);
-		atio_json_uint(&j, "syncs", docs[i].st.syncs);
-		if (docs[i].ivals)
-			json_doc_intervals(&j, docs[i].ivals);
+		atio_json_uint(&j, "ops", docs[i].ops);
+		atio_json_uint(&j, "bytes", docs[i].bytes);
+		atio_json_uint(&j, "syncs", docs[i].syncs);
+		if (docs[i].has_ivals)
+			json_doc_intervals(&j, &docs[i]);
 		atio_json_object_end(&j);
 	}
 	atio_json_array_end(&j);

@@ -16,6 +16,7 @@
  */
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "atio/error.h"
@@ -23,6 +24,13 @@
 #include "atio/stats.h"
 
 #define ATIO_MERGE_UNIT_LEN 16
+#define ATIO_MERGE_NSETTINGS 18    /* the settings compared (merge_check.c) */
+#define ATIO_MERGE_SETTING_LEN 48
+
+/* The settings of a run that merge compares, each as its document writes it. */
+struct atio_merge_settings {
+	char val[ATIO_MERGE_NSETTINGS][ATIO_MERGE_SETTING_LEN]; /* "" where the document has none */
+};
 
 /* What one atio --json result says, as merge needs it. */
 struct atio_merge_doc {
@@ -42,6 +50,32 @@ struct atio_merge_doc {
 	double target;             /* result.target, 0 when the run had no cap */
 	/* --interval: its intervals and stalls; NULL for a document without (older atio) */
 	struct atio_ival_series *ivals;
+	struct atio_merge_settings set;
+};
+
+/*
+ * What the merge keeps of a document once it is added: its line in the
+ * output. The document itself (its histograms: ~300 KB) can then be
+ * freed, so that merging N documents holds one at a time.
+ */
+struct atio_merge_entry {
+	const char *file;          /* not owned: must outlive the merge */
+	double value, time_sec, start_epoch, end_epoch;
+	bool interrupted;
+	uint64_t ops, bytes, syncs;
+	/* --interval: its rate per interval and its stalls (has_ivals false without) */
+	bool has_ivals;
+	size_t nvals;
+	double *vals;
+	size_t stalls;
+	double longest_stall_sec;
+};
+
+/* How the documents' settings differ from the first's (merge_check.c). */
+struct atio_merge_differ {
+	unsigned n;                /* documents whose setting differs from the first's */
+	const char *file;          /* the first of them */
+	char val[ATIO_MERGE_SETTING_LEN]; /* its setting */
 };
 
 /* The documents merged so far. */
@@ -60,8 +94,21 @@ struct atio_merge {
 	/* --rate */
 	double target;             /* the documents' caps summed */
 	unsigned ntargets;         /* documents that had one */
-	/* The cluster's intervals (atio_merge_timeline()), NULL without. */
+	/* Each document's line, [ndocs]. */
+	struct atio_merge_entry *docs;
+	unsigned cap;
+	/*
+	 * The cluster's intervals, folded in document by document: NULL
+	 * without, or once a document had none or intervals of another
+	 * length than the first's (then lost_by names it).
+	 */
 	struct atio_ival_series *timeline;
+	uint64_t interval_ns;      /* the first document's, 0 when it had none */
+	const char *lost_by;
+	uint64_t lost_interval_ns; /* its interval length, 0 when it had none */
+	/* The settings: the first document's, and where the others differ. */
+	struct atio_merge_settings first;
+	struct atio_merge_differ differ[ATIO_MERGE_NSETTINGS];
 };
 
 /*
@@ -86,42 +133,36 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 /* Free what atio_merge_read() allocated in @d. */
 void atio_merge_doc_free(struct atio_merge_doc *d);
 
-/*
- * The cluster's intervals: the @n documents' intervals summed index by
- * index (counts and rates add, histograms merge), and its stalls, the
- * spans in which no document completed anything, into m->timeline. Only
- * when every document has intervals, all of one length; otherwise
- * m->timeline stays NULL and 0 is returned. Returns 0 or -ENOMEM.
- */
-int atio_merge_timeline(struct atio_merge *m, const struct atio_merge_doc *docs, unsigned n);
-
-/* Free m->timeline. */
+/* Free what @m holds (its documents' lines and timeline). */
 void atio_merge_free(struct atio_merge *m);
 
 /* Start an empty merge. */
 void atio_merge_init(struct atio_merge *m);
 
 /*
- * Add document @d to @m. Returns 0, or -EINVAL with @e filled (exit 2)
- * when its unit differs from the documents' before it: MB/s and IOPS do
- * not add up; or when it is a --mix run and those before it are not, or
- * the other way round: a sum of reads and writes with plain reads (or
- * writes) is neither, and its read and write figures would be partial.
+ * Add document @d to @m: its counters, histograms, intervals (folded into
+ * m->timeline) and its line; @d may be freed after. Returns 0; -EINVAL
+ * with @e filled (exit 2), @m unchanged, when its unit differs from the
+ * documents' before it: MB/s and IOPS do not add up; when it is a --mix
+ * run and those before it are not, or the other way round: a sum of reads
+ * and writes is neither, and its read and write figures would be partial;
+ * when it reads and those before it write, or the other way round (the
+ * same reason); when the sum would no longer be a finite number; -ENOMEM
+ * (exit 1) when memory ran out. A setting that differs from the first
+ * document's (atio_merge_warning()) and intervals that cannot be summed
+ * are not refused.
  */
 int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct atio_error *e);
 
 /*
- * The merge of the @n documents @docs (already added to @m) as text: the
- * sum line "Sum value = { X } UNIT;", for --mix runs a "read:" and a
- * "write:" line as atio's own result has them, the start and end skew,
- * the merged latency, the totals, then one line per document with its
- * share of the sum. Writes to @f only.
+ * The merge @m as text: the sum line "Sum value = { X } UNIT;", for --mix
+ * runs a "read:" and a "write:" line as atio's own result has them, the
+ * start and end skew, the merged latency, the totals, then one line per
+ * document with its share of the sum. Writes to @f only.
  */
-void atio_merge_text(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
-		     unsigned n);
+void atio_merge_text(FILE *f, const struct atio_merge *m);
 
 /* The same as one JSON document on one line ("read" and "write" null unless --mix). */
-void atio_merge_json(FILE *f, const struct atio_merge *m, const struct atio_merge_doc *docs,
-		     unsigned n);
+void atio_merge_json(FILE *f, const struct atio_merge *m);
 
 #endif

@@ -4,8 +4,11 @@
 # syncs add, the latency is that of one histogram holding every value
 # (min and max are the extremes, the count the sum), each document's share
 # adds up to 100%; --json gives the same as one JSON document. A file that
-# is missing, empty, truncated, not JSON, another program's JSON or an
-# atio -a settings document: exit 2, naming the file. Mixed units: exit 2.
+# is missing, empty, truncated, not JSON, another program's JSON, an atio
+# -a settings or --check document, or whose value its own ops and time
+# contradict: exit 2, naming the file. Mixed units, reads with writes:
+# exit 2. Other settings that differ, and intervals left out: said on
+# stderr. A thousand documents merge in little memory.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -101,7 +104,9 @@ refused() {
 }
 refused "a missing file" "$WORK/none.json" "cannot open" "$WORK/r1.json" "$WORK/none.json"
 : >"$WORK/empty.json"
-refused "an empty file" "$WORK/empty.json" "" "$WORK/empty.json"
+refused "an empty file" "$WORK/empty.json" "empty: no JSON document in it\$" "$WORK/empty.json"
+printf ' \n\n' >"$WORK/blank.json"
+refused "a file of white space" "$WORK/blank.json" "empty: no JSON document in it\$" "$WORK/blank.json"
 head -c 500 "$WORK/r2.json" >"$WORK/cut.json"
 refused "a truncated document" "$WORK/cut.json" "truncated" "$WORK/r1.json" "$WORK/cut.json"
 echo 'time: 1.0 sec; rate: { 5.0 } MB/s;' >"$WORK/text.txt"
@@ -111,8 +116,81 @@ refused "another program's JSON" "$WORK/fio.json" "not an atio --json result" "$
 run_atio -a --json -f "$D" -u 16M
 cp "$OUT" "$WORK/settings.json"
 refused "an atio -a settings document" "$WORK/settings.json" "an atio settings document" "$WORK/settings.json"
+run_atio --check -s 4K -p 2 -u 16M -f "$D" --json
+cp "$OUT" "$WORK/check.json"
+refused "an atio --check --json document" "$WORK/check.json" "an atio --check result .*no rate to add" \
+	"$WORK/r1.json" "$WORK/check.json"
+# A value that its own ops and time contradict: 1.7e308 would make the sum
+# inf, twice the true value would count a node twice; both refused with
+# the figures.
+json_set() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["result"][sys.argv[2]] = float(sys.argv[3])
+json.dump(d, open(sys.argv[4], "w"))' "$@"
+}
+if command -v python3 >/dev/null; then
+	json_set "$WORK/r2.json" value 1.7e308 "$WORK/huge.json"
+	refused "a value of 1.7e308" "$WORK/huge.json" \
+		"result\.value is 1\.7e\+308 IOPS, but its result\.ops $(field ops "$WORK/r2.json") over result\.time_sec [0-9.]+ s make [0-9.]+ IOPS" \
+		"$WORK/r1.json" "$WORK/huge.json" "$WORK/huge.json"
+	json_set "$WORK/r2.json" value "$(awk -v v="$(field value "$WORK/r2.json")" 'BEGIN { printf "%.6f", 2 * v }')" "$WORK/twice.json"
+	refused "a value twice its ops over its time" "$WORK/twice.json" "result\.value is [0-9.]+ IOPS, but its result\.ops" \
+		"$WORK/twice.json"
+else
+	skip_check "documents with a forged value" "python3 is not installed"
+fi
 refused "documents in IOPS and sync/s" "$WORK/w.json" "its value is in sync/s, the documents before it in IOPS" \
 	"$WORK/r1.json" "$WORK/w.json"
+# Reads with writes: refused, whichever comes first.
+run_atio --engine null --write --rand -s 4K --iops -t 0.3 --json
+cp "$OUT" "$WORK/nw.json"
+run_atio --engine null --read --rand -s 4K --iops -t 0.3 --json
+cp "$OUT" "$WORK/nr.json"
+refused "a --write run after --read runs" "$WORK/nw.json" \
+	"a --write run, the documents before it --read runs: a sum of reads and writes is neither" \
+	"$WORK/nr.json" "$WORK/nw.json"
+refused "a --read run after --write runs" "$WORK/nr.json" "a --read run, the documents before it --write runs" \
+	"$WORK/nw.json" "$WORK/nr.json"
+
+# Unlike settings: summed, each difference said on stderr with the files
+# and values; intervals of other lengths left out, and said.
+run_atio --engine null --read -s 4K --mbs -t 0.3 --interval 0.1 --json
+cp "$OUT" "$WORK/s4k.json"
+run_atio --engine null --read -s 16M --mbs -t 1 --interval 0.5 --json
+cp "$OUT" "$WORK/s16m.json"
+run_atio merge "$WORK/s4k.json" "$WORK/s16m.json" "$WORK/s16m.json"
+what="a 4K 0.3 s run with two 16M 1 s runs"
+expect_code "$what: summed, exit 0" 0
+expect_match "$what: the sum line" "$OUT" '^Sum value = \{ [0-9.]+ \} MB/s;$'
+expect_match "$what: -s differs, said with both files" "$ERR" \
+	"^atio: merge: warning: -s \(block_size\) differs: 4096 in $WORK/s4k\.json \(the first document\), 16777216 in $WORK/s16m\.json and 1 more of the documents: the sum adds up unlike runs\$"
+expect_match "$what: -t differs, said" "$ERR" \
+	"^atio: merge: warning: -t \(time_sec\) differs: 0\.3 in $WORK/s4k\.json \(the first document\), 1 in $WORK/s16m\.json"
+expect_match "$what: the intervals left out, said" "$ERR" \
+	"^atio: merge: warning: the intervals are left out: $WORK/s4k\.json has intervals of 0\.1 s, $WORK/s16m\.json has intervals of 0\.5 s"
+expect_no_match "$what: no intervals line" "$OUT" '^intervals:'
+expect_no_match "$what: no warning about what is alike" "$ERR" 'pattern|engine|cached'
+run_atio merge "$WORK/s16m.json" "$WORK/s16m.json"
+expect_code "two alike runs: exit 0" 0
+expect_empty "two alike runs: nothing on stderr" "$ERR"
+expect_match "two alike runs: their intervals summed" "$OUT" '^intervals: [0-9]+ x 0\.5 s'
+
+# Memory: each document is read, added and freed before the next, so a
+# thousand documents (the histograms of each ~300 KB: 300 MB when all are
+# held) merge in an address space of 100 MB, ten times what one needs.
+mkdir "$WORK/many"
+for k in $(seq 1 1000); do
+	cp "$WORK/s16m.json" "$WORK/many/$k.json"
+done
+rc=0
+(ulimit -v 100000 && exec "$ATIO" merge "$WORK"/many/*.json) >"$OUT" 2>"$ERR" || rc=$?
+if [ "$rc" = 0 ] && grep -q '^documents: 1000, interrupted: 0$' "$OUT"; then
+	ok "a thousand documents merge in 100 MB of address space"
+else
+	not_ok "a thousand documents merge in 100 MB of address space" "exit $rc: $(head -c 300 "$ERR")"
+fi
+
 run_atio merge
 expect_code "no file: exit 2" 2
 expect_match "no file: says what merge takes" "$ERR" 'merge: no file given'

@@ -19,6 +19,7 @@
 #include "atio/hist.h"
 #include "atio/interval.h"
 #include "atio/merge.h"
+#include "atio/merge_check.h"
 #include "atio/report.h"
 #include "atio/stats.h"
 
@@ -129,7 +130,7 @@ static void merge_equals_one_run(bool syncs)
 		atio_stats_merge(all, &n[i].th);
 		want_sum += atio_result_value(&n[i].r);
 		text = to_json(&n[i].r);
-		snprintf(name, sizeof(name), "node%u.json", i);
+		snprintf(name, 32, "node%u.json", i);
 		assert_int_equal(atio_merge_read_string(text, name, &d[i], &e), 0);
 		free(text);
 		assert_int_equal(d[i].st.ops, n[i].th.ops);
@@ -152,6 +153,7 @@ static void merge_equals_one_run(bool syncs)
 	free(n);
 	free(d);
 	free(all);
+	atio_merge_free(m);
 	free(m);
 }
 
@@ -201,7 +203,7 @@ static void test_merge_capped(void **state)
 			atio_stats_merge(all, &n[i].th);
 		}
 		text = to_json(&n[i].r);
-		snprintf(name, sizeof(name), "node%u.json", i);
+		snprintf(name, 32, "node%u.json", i);
 		assert_int_equal(atio_merge_read_string(text, name, &d[i], &e), 0);
 		free(text);
 		assert_true(d[i].target == n[i].o.rate);
@@ -220,6 +222,7 @@ static void test_merge_capped(void **state)
 	free(n);
 	free(d);
 	free(all);
+	atio_merge_free(m);
 	free(m);
 }
 
@@ -246,7 +249,7 @@ static void test_merge_text(void **state)
 		assert_int_equal(atio_merge_add(m, &d[i], &e), 0);
 	}
 	f = open_memstream(&buf, &len);
-	atio_merge_text(f, m, d, 2);
+	atio_merge_text(f, m);
 	fclose(f);
 	snprintf(want, sizeof(want), "Sum value = { %.5f } IOPS;\n", m->sum);
 	assert_true(strncmp(buf, want, strlen(want)) == 0);
@@ -256,6 +259,7 @@ static void test_merge_text(void **state)
 	free(buf);
 	free(n);
 	free(d);
+	atio_merge_free(m);
 	free(m);
 }
 
@@ -265,7 +269,8 @@ static void refused(const char *text, const char *why)
 	struct atio_merge_doc *d = calloc(1, sizeof(*d));
 	struct atio_error e = { 0 };
 
-	assert_true(atio_merge_read_string(text, "bad.json", d, &e) < 0);
+	if (atio_merge_read_string(text, "bad.json", d, &e) == 0)
+		fail_msg("read, not refused (%s): %.300s", why, strstr(text, "\"result\"") ? strstr(text, "\"result\"") : text);
 	assert_int_equal(e.exit, 2);
 	if (strncmp(e.msg, "bad.json: ", 10) != 0 || !strstr(e.msg, why))
 		fail_msg("message '%s' lacks 'bad.json: ' or '%s'", e.msg, why);
@@ -307,7 +312,16 @@ static void test_merge_bad(void **state)
 		refused(part, cut ? "truncated" : "");
 		free(part);
 	}
-	refused("", "");
+	/* Nothing but white space: said to be empty, not cut at column 0. */
+	refused("", "bad.json: empty: no JSON document in it");
+	refused(" \n\t\r\n", "bad.json: empty: no JSON document in it");
+	/* atio's documents that are not a run's result, each said for what it is. */
+	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"check\": {\"ok\": true}}",
+		"an atio --check result");
+	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"settings\": {}, \"prepare\": {}}",
+		"an atio --prepare result");
+	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"settings\": {}, \"measured\": false, "
+		"\"result\": null}", "stopped before its measured time began");
 	/* A literal cut short is a truncation too, not a bad token. */
 	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"interrupted\": fals", "truncated");
 	refused("{\"atio\": {\"version\": \"0.1.0\"}, \"signal\": n", "truncated");
@@ -335,7 +349,8 @@ static void test_merge_bad(void **state)
 	/* Units that do not add up. */
 	atio_merge_init(m);
 	assert_int_equal(atio_merge_read_string(text, "a.json", &d[0], &e), 0);
-	bad = replaced(text, "\"unit\":\"IOPS\"", "\"unit\":\"MB/s\"");
+	n->o.unit = ATIO_UNIT_MBS;
+	bad = to_json(&n->r);
 	assert_int_equal(atio_merge_read_string(bad, "b.json", &d[1], &e), 0);
 	assert_int_equal(atio_merge_add(m, &d[0], &e), 0);
 	assert_true(atio_merge_add(m, &d[1], &e) < 0);
@@ -349,7 +364,143 @@ static void test_merge_bad(void **state)
 	free(text);
 	free(n);
 	free(d);
+	atio_merge_free(m);
 	free(m);
+}
+
+/* @text with the first "@key":NUMBER set to @v; the caller frees. */
+static char *with_member(const char *text, const char *key, const char *v)
+{
+	char pat[64], *from, *out, *end;
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(text, pat);
+	assert_non_null(p);
+	strtod(p + strlen(pat), &end);
+	from = strndup(p, (size_t)(end - p));
+	assert_int_equal(asprintf(&out, "%s%s", pat, v), (int)(strlen(pat) + strlen(v)));
+	end = replaced(text, from, out);
+	free(from);
+	free(out);
+	return end;
+}
+
+/*
+ * A document whose rates its own counts and times contradict is refused,
+ * naming the member, its value and the figures: result.value (1.7e308
+ * would make the sum inf; twice the true value would double a node), a
+ * --mix direction's iops, an interval's value. A sum that would not be
+ * finite is refused too.
+ */
+static void test_merge_figures(void **state)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	struct atio_merge_doc *d = calloc(1, sizeof(*d));
+	struct atio_merge *m = calloc(1, sizeof(*m));
+	struct atio_dir_stats dir[ATIO_DIRS];
+	struct atio_error e = { 0 };
+	struct atio_ival_series s, *one = &s;
+	struct atio_hist *h = malloc(sizeof(*h));
+	struct atio_hist *hh[ATIO_DIRS] = { h, NULL };
+	char *text, *bad, v[96], want[160];
+
+	(void)state;
+	assert_true(n && d && m && h);
+	node_init(n, 0, 5000, false);
+	text = to_json(&n->r);
+	assert_int_equal(atio_merge_read_string(text, "ok.json", d, &e), 0);
+	bad = with_member(text, "value", "1.7e308");
+	refused(bad, "result.value is 1.7e+308 IOPS, but its result.ops 5000 over "
+		"result.time_sec 10 s make 500 IOPS");
+	free(bad);
+	snprintf(v, sizeof(v), "%.17g", 2 * d->value);
+	bad = with_member(text, "value", v);
+	refused(bad, "result.value is 1000");
+	free(bad);
+	bad = replaced(text, "\"result\":{\"time_sec\":10,", "\"result\":{\"time_sec\":1e-300,");
+	refused(bad, "result.time_sec is 1e-300 s");
+	free(bad);
+	free(text);
+
+	/* --mix: a direction's iops against its ops. */
+	atio_dir_stats_init(dir);
+	for (unsigned k = 0; k < 1000; k++) {
+		atio_hist_record(&dir[k % 3 == 0].lat, 1000 + k);
+		dir[k % 3 == 0].ops++;
+		dir[k % 3 == 0].bytes += 4096;
+	}
+	n->o.mode = ATIO_MODE_MIX;
+	n->o.mix = 67;
+	atio_stats_init(&n->th);
+	n->th.ops = 1000;
+	n->th.bytes = 1000 * 4096;
+	atio_dir_stats_fold(&n->th, dir);
+	atio_stats_init(&n->r.total);
+	atio_stats_merge(&n->r.total, &n->th);
+	n->r.dir = dir;
+	text = to_json(&n->r);
+	atio_merge_doc_free(d);
+	assert_int_equal(atio_merge_read_string(text, "mix.json", d, &e), 0);
+	snprintf(v, sizeof(v), "\"read\":{\"ops\":%llu,\"bytes\":%llu,\"iops\":",
+		 (unsigned long long)dir[0].ops, (unsigned long long)dir[0].bytes);
+	snprintf(want, sizeof(want), "%s1e9,\"y\":", v);
+	bad = replaced(text, v, want);
+	snprintf(want, sizeof(want), "read.iops is 1000000000 IOPS, but its read.ops %llu over",
+		 (unsigned long long)dir[0].ops);
+	refused(bad, want);
+	free(bad);
+	free(text);
+
+	/* An interval's value against its ops and duration. */
+	node_init(n, 0, 0, false);
+	n->o.interval_ns = NS;
+	atio_ival_series_init(one, NS, false);
+	for (unsigned k = 0; k < 3; k++) {
+		struct atio_ival iv = { .dur_ns = NS, .docs = 1 };
+
+		atio_hist_init(h);
+		for (unsigned i = 0; i < 100 + k; i++)
+			atio_hist_record(h, 1000 + i);
+		iv.ops[0] = h->count;
+		iv.bytes[0] = h->count * 4096;
+		n->th.ops += h->count;
+		n->th.bytes += h->count * 4096;
+		atio_hist_merge(&n->th.lat, h);
+		assert_int_equal(atio_ival_append(one, &iv, hh), 0);
+	}
+	one->end_ns = 3 * NS;
+	n->th.elapsed_ns = n->r.elapsed_ns = 3 * NS;
+	atio_stats_init(&n->r.total);
+	atio_stats_merge(&n->r.total, &n->th);
+	n->r.thread_ivals = &one;
+	assert_int_equal(atio_report_timeline(&n->r), 0);
+	text = to_json(&n->r);
+	atio_merge_doc_free(d);
+	assert_int_equal(atio_merge_read_string(text, "ivals.json", d, &e), 0);
+	bad = replaced(text, "\"syncs\":0,\"value\":101,", "\"syncs\":0,\"value\":1.7e308,");
+	refused(bad, "intervals[1].value is 1.7e+308 IOPS, but its intervals[1].ops 101 over "
+		"duration_sec 1 s make 101 IOPS");
+	free(bad);
+	free(text);
+	atio_report_timeline_free(&n->r);
+	atio_ival_series_free(one);
+
+	/* A sum that is no longer a number: refused, naming the document. */
+	atio_merge_init(m);
+	d->value = 1.7e308;
+	assert_int_equal(atio_merge_add(m, d, &e), 0);
+	d->file = "second.json";
+	assert_true(atio_merge_add(m, d, &e) < 0);
+	assert_int_equal(e.exit, 2);
+	assert_non_null(strstr(e.msg, "second.json: its value 1.7e+308 IOPS"));
+	atio_merge_free(m);
+	atio_merge_doc_free(d);
+	free(n);
+	free(d);
+	atio_merge_free(m);
+	free(m);
+	free(h);
 }
 
 /*
@@ -450,6 +601,7 @@ static void test_merge_mix(void **state)
 	free(dir);
 	free(all);
 	free(d);
+	atio_merge_free(m);
 	free(m);
 }
 
@@ -473,7 +625,7 @@ static void test_merge_intervals(void **state)
 	uint64_t ops[IVALS] = { 0 }, x = 88172645463325252ULL;
 	double values[IVALS] = { 0 };
 	const struct atio_ival_gap *g;
-	char *text;
+	char *text, msg[512];
 
 	(void)state;
 	assert_true(n && d && m && all && h && s);
@@ -484,7 +636,8 @@ static void test_merge_intervals(void **state)
 		unsigned count = i == NODES - 1 ? IVALS - 1 : IVALS;
 		struct atio_ival_series *one = &s[i];
 		struct atio_hist *hh[ATIO_DIRS] = { h, NULL };
-		char name[32];
+		static char names[NODES][32];
+		char *name = names[i];
 
 		node_init(&n[i], i, 0, false);
 		n[i].o.interval_ns = NS;
@@ -523,7 +676,7 @@ static void test_merge_intervals(void **state)
 		for (unsigned k = 0; k < count; k++)
 			values[k] += atio_ival_get(n[i].r.timeline, k)->value;
 		text = to_json(&n[i].r);
-		snprintf(name, sizeof(name), "node%u.json", i);
+		snprintf(name, 32, "node%u.json", i);
 		assert_int_equal(atio_merge_read_string(text, name, &d[i], &e), 0);
 		free(text);
 		assert_non_null(d[i].ivals);
@@ -531,7 +684,6 @@ static void test_merge_intervals(void **state)
 		assert_int_equal(atio_merge_add(m, &d[i], &e), 0);
 		atio_report_timeline_free(&n[i].r);
 	}
-	assert_int_equal(atio_merge_timeline(m, d, NODES), 0);
 	assert_non_null(m->timeline);
 	assert_int_equal(atio_ival_count(m->timeline), IVALS);
 	for (unsigned k = 0; k < IVALS; k++) {
@@ -553,8 +705,9 @@ static void test_merge_intervals(void **state)
 	assert_int_equal(g[0].to, 4 * NS);
 	assert_true(atio_ival_stalled(m->timeline, 2) == false); /* it had I/O */
 
-	/* A document without intervals (an older atio): merged, no timeline. */
+	/* A document without intervals (an older atio): merged, no timeline, said. */
 	atio_merge_free(m);
+	atio_merge_init(m);
 	node_init(&n[0], 0, 1000, false);
 	n[0].o.interval_ns = NS;
 	text = to_json(&n[0].r);
@@ -562,14 +715,22 @@ static void test_merge_intervals(void **state)
 	assert_int_equal(atio_merge_read_string(text, "old.json", &d[0], &e), 0);
 	free(text);
 	assert_null(d[0].ivals);
-	assert_int_equal(atio_merge_timeline(m, d, NODES), 0);
+	for (unsigned i = NODES; i-- > 0;)
+		assert_int_equal(atio_merge_add(m, &d[i], &e), 0);
 	assert_null(m->timeline);
+	assert_int_equal(atio_merge_warnings(m), 1);
+	atio_merge_warning(m, 0, msg, sizeof(msg));
+	assert_string_equal(msg, "the intervals are left out: node3.json has intervals of 1 s, "
+			    "old.json has no intervals (a run without --interval); they are "
+			    "summed only when every document has intervals of one length");
+	atio_merge_free(m);
 	for (unsigned i = 0; i < NODES; i++) {
 		atio_merge_doc_free(&d[i]);
 		atio_ival_series_free(&s[i]);
 	}
 	free(n);
 	free(d);
+	atio_merge_free(m);
 	free(m);
 	free(all);
 	free(h);
@@ -584,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_merge_text),
 		cmocka_unit_test(test_merge_capped),
 		cmocka_unit_test(test_merge_bad),
+		cmocka_unit_test(test_merge_figures),
 		cmocka_unit_test(test_merge_mix),
 		cmocka_unit_test(test_merge_intervals),
 	};
