@@ -3,7 +3,9 @@
  * The page of atio report: one HTML file with its CSS inline and its
  * charts as inline SVG (svg.c), nothing fetched and no script, so that it
  * opens from a mail attachment. In order: the documents, a summary table
- * (and with several documents the ratios of each to the first), the
+ * (each rate said for what it is: a run's result, a merge's sum, a
+ * driver's test's average; with several documents the ratios of each to
+ * the first), the
  * matrix of a driver's document as bars, then for each run (or test of a
  * matrix) its rate over time with the stalls marked, its latency
  * percentiles over time and its latency histogram, the documents' runs
@@ -92,10 +94,35 @@ static const struct atio_rrun *find(const struct atio_rfile *fl, const char *key
 	return NULL;
 }
 
+/*
+ * What the rate of @r is, for the summary: a run's result, a merge's sum,
+ * or a driver's test's average over its counted iterations, with the
+ * iteration that its charts show and that iteration's sum.
+ */
+static void rate_of(FILE *f, const struct atio_rrun *r)
+{
+	if (!r->iteration) {
+		if (r->ndocs)
+			fprintf(f, "sum of %u document%s", r->ndocs, r->ndocs == 1 ? "" : "s");
+		else
+			fputs("the run's result", f);
+		return;
+	}
+	if (!isfinite(r->value))
+		fputs("no average: no iteration was counted", f);
+	else if (r->counted)
+		fprintf(f, "average of %u iteration%s (of %u run)", r->counted,
+			r->counted == 1 ? "" : "s", r->runs);
+	else
+		fputs("the driver's average", f);
+	fprintf(f, "; the charts: iteration %u, sum %.2f ", r->iteration, r->iter_value);
+	esc(f, r->unit);
+}
+
 static void summary(FILE *f, const struct atio_rfile *files, unsigned n)
 {
 	fputs("<h2>Summary</h2>\n<table><tr><th>document</th><th>test</th><th>rate</th>"
-	      "<th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>intervals</th>"
+	      "<th>rate is</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>intervals</th>"
 	      "<th>stalls</th><th>longest stall</th></tr>\n", f);
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned k = 0; k < files[i].nruns; k++) {
@@ -107,6 +134,9 @@ static void summary(FILE *f, const struct atio_rfile *files, unsigned n)
 			esc(f, r->key[0] ? r->key : "-");
 			fputs("</td>", f);
 			cell_num(f, r->value, r->unit);
+			fputs("<td>", f);
+			rate_of(f, r);
+			fputs("</td>", f);
 			for (unsigned p = 0; p < ATIO_RPCT; p++)
 				cell_time(f, r->has_pct ? r->pct[p] : NAN);
 			fprintf(f, "<td class=\"n\">%u</td>", r->nint);
@@ -389,6 +419,15 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 	fputs("<h2>", f);
 	esc(f, key[0] ? key : (m > 1 ? "The runs" : "The run"));
 	fputs("</h2>\n", f);
+	for (unsigned i = 0; i < n; i++)
+		if (r[i] && r[i]->iteration) {
+			fputs("<p class=\"note\">", f);
+			esc(f, files[i].name);
+			fprintf(f, ": the charts below are of iteration %u of %u, whose sum is %.2f ",
+				r[i]->iteration, r[i]->runs, r[i]->iter_value);
+			esc(f, r[i]->unit);
+			fputs("; the summary's rate is the test's average.</p>\n", f);
+		}
 	for (unsigned i = 0; i < n; i++)
 		if (r[i] && !r[i]->nint) {
 			fputs("<p class=\"note\">No time series was recorded in ", f);

@@ -210,6 +210,7 @@ static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const cha
 		return BAD("%s: unit: not MB/s, IOPS or sync/s", name);
 	snprintf(r->unit, sizeof(r->unit), "%s", json_string_value(u));
 	r->value = num(doc, "sum");
+	r->ndocs = (unsigned)json_array_size(dm);
 	figures_pct(json_object_get(doc, "latency_ns"), r->pct);
 	r->has_pct = json_is_object(json_object_get(doc, "latency_ns"));
 	if (read_intervals(doc, r, true, name, e) || read_timeline(doc, r, name, e))
@@ -255,7 +256,28 @@ static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const cha
 	return 0;
 }
 
-/* The tests of results[] of a driver's document, and their last complete iteration. */
+/*
+ * The iteration of @its whose charts a test shows: the last counted one
+ * (complete and concurrent: those the average is of), else the last
+ * complete one; with a merge. NULL when there is none.
+ */
+static json_t *shown(json_t *its)
+{
+	json_t *it, *counted = NULL, *complete = NULL;
+	size_t n;
+
+	json_array_foreach(its, n, it) {
+		if (!json_is_true(json_object_get(it, "complete")) ||
+		    !json_is_object(json_object_get(it, "merge")))
+			continue;
+		complete = it;
+		if (!json_is_false(json_object_get(it, "concurrent")))
+			counted = it;
+	}
+	return counted ? counted : complete;
+}
+
+/* The tests of results[] of a driver's document: their averages, and the iteration shown. */
 static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 {
 	json_t *res = json_object_get(doc, "results"), *row, *t;
@@ -270,7 +292,7 @@ static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 	json_array_foreach(res, i, row) {
 		json_array_foreach(json_object_get(row, "tests"), k, t) {
 			json_t *name = json_object_get(t, "test"), *its = json_object_get(t, "iterations");
-			json_t *unit = json_object_get(t, "unit"), *last = NULL, *it;
+			json_t *unit = json_object_get(t, "unit"), *last, *it;
 			struct atio_rcell *c;
 			size_t n;
 			char key[160], where[512];
@@ -290,13 +312,11 @@ static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 			c->min = num(t, "min");
 			c->max = num(t, "max");
 			c->runs = (unsigned)json_array_size(its);
-			json_array_foreach(its, n, it)
-				if (json_is_true(json_object_get(it, "complete")) &&
-				    json_is_object(json_object_get(it, "merge")))
-					last = it;
+			last = shown(its);
 			if (!last)
 				continue;
 			struct atio_rrun *r = &f->runs[f->nruns++];
+			unsigned no = count(last, "iteration");
 
 			snprintf(key, sizeof(key), "%s, %u thread%s", c->test, c->threads,
 				 c->threads == 1 ? "" : "s");
@@ -308,6 +328,14 @@ static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 			if (read_merge(json_object_get(last, "merge"), r, json_object_get(last, "nodes"),
 				       where, e))
 				return -EINVAL;
+			/* The test's figure is its average; the charts are of this iteration. */
+			r->iter_value = r->value;
+			r->value = c->avg;
+			json_array_foreach(its, n, it)
+				if (it == last)
+					r->iteration = no ? no : (unsigned)n + 1;
+			r->runs = c->runs;
+			r->counted = count(t, "complete_iterations");
 		}
 	}
 	return 0;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,64 @@ struct row {
 	char **val;                /* one per document, NULL where it has none */
 };
 
+/*
+ * The rows in order of first appearance, and an index of them by path: an
+ * open-addressing table of row numbers + 1 (0: empty), at most half full,
+ * so that a document of N members makes N rows in O(N), not O(N^2).
+ */
 struct rows {
 	unsigned n, cap, ndocs;
 	struct row *r;
+	unsigned *slot;
+	size_t nslots;             /* a power of 2 */
 	bool nomem;
 };
+
+unsigned long long atio_report_record_compares;
+
+/* FNV-1a of @s. */
+static size_t hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* The slot of @path in the index: the one that holds its row, or the empty one it would take. */
+static size_t lookup(const struct rows *t, const char *path)
+{
+	size_t i = hash(path) & (t->nslots - 1);
+
+	while (t->slot[i]) {
+		atio_report_record_compares++;
+		if (strcmp(t->r[t->slot[i] - 1].path, path) == 0)
+			break;
+		i = (i + 1) & (t->nslots - 1);
+	}
+	return i;
+}
+
+/* Room in the index for one more row: grown to twice its size when half full. */
+static int index_room(struct rows *t)
+{
+	size_t n = t->nslots ? 2 * t->nslots : 256;
+	unsigned *old = t->slot;
+
+	if (t->nslots && (t->n + 1) * 2 <= t->nslots)
+		return 0;
+	t->slot = calloc(n, sizeof(*t->slot));
+	if (!t->slot) {
+		t->slot = old;
+		return -ENOMEM;
+	}
+	t->nslots = n;
+	for (unsigned k = 0; k < t->n; k++)
+		t->slot[lookup(t, t->r[k].path)] = k + 1;
+	free(old);
+	return 0;
+}
 
 /* Members left out: the charts and tables above show them. */
 static bool skipped(const char *key)
@@ -61,11 +115,14 @@ static char *scalar(json_t *v)
 /* Put @val (owned) in row @path, column @doc. */
 static void put(struct rows *t, const char *path, unsigned doc, char *val)
 {
+	size_t s;
 	unsigned i;
 
-	for (i = 0; i < t->n && strcmp(t->r[i].path, path) != 0; i++)
-		;
-	if (i == t->n) {
+	if (index_room(t))
+		goto nomem;
+	s = lookup(t, path);
+	if (!t->slot[s]) {
+		i = t->n;
 		if (t->n == t->cap) {
 			unsigned cap = t->cap ? 2 * t->cap : 64;
 			struct row *r = realloc(t->r, cap * sizeof(*r));
@@ -83,7 +140,9 @@ static void put(struct rows *t, const char *path, unsigned doc, char *val)
 			goto nomem;
 		}
 		t->n++;
+		t->slot[s] = t->n;
 	}
+	i = t->slot[s] - 1;
 	if (!val)
 		t->nomem = true;
 	free(t->r[i].val[doc]);
@@ -92,6 +151,30 @@ static void put(struct rows *t, const char *path, unsigned doc, char *val)
 nomem:
 	free(val);
 	t->nomem = true;
+}
+
+/* A flat array's scalars joined by spaces, in one pass; NULL without memory. */
+static char *joined(json_t *v)
+{
+	char *s = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&s, &len);
+	bool bad = !f;
+	json_t *x;
+
+	json_array_foreach(v, i, x) {
+		char *one = bad ? NULL : scalar(x);
+
+		bad = bad || !one || (i && putc(' ', f) == EOF) || fputs(one, f) == EOF;
+		free(one);
+	}
+	if (f && fclose(f) != 0)
+		bad = true;
+	if (bad) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 /* Every scalar under @v, as "path" rows; arrays of scalars on one row. */
@@ -115,7 +198,6 @@ static void walk(struct rows *t, unsigned doc, const char *path, json_t *v, int 
 	}
 	if (json_is_array(v)) {
 		bool flat = true;
-		size_t len = 0;
 		char *s;
 
 		json_array_foreach(v, i, x)
@@ -127,21 +209,7 @@ static void walk(struct rows *t, unsigned doc, const char *path, json_t *v, int 
 			}
 			return;
 		}
-		s = calloc(1, 1);
-		json_array_foreach(v, i, x) {
-			char *one = scalar(x), *more;
-
-			if (!s || !one || asprintf(&more, "%s%s%s", s, i ? " " : "", one) < 0) {
-				free(one);
-				free(s);
-				s = NULL;
-				break;
-			}
-			free(one);
-			free(s);
-			s = more;
-			len++;
-		}
+		s = joined(v);
 		put(t, path, doc, s);
 		return;
 	}
@@ -182,6 +250,7 @@ int atio_report_record(FILE *f, const struct atio_rfile *files, unsigned n)
 	struct rows t = { .ndocs = n };
 	int ret = 0;
 
+	atio_report_record_compares = 0;
 	for (unsigned d = 0; d < n; d++) {
 		walk(&t, d, "", files[d].doc, 0);
 		if (files[d].kind == ATIO_RDOC_DRIVER)
@@ -222,5 +291,6 @@ int atio_report_record(FILE *f, const struct atio_rfile *files, unsigned n)
 	if (t.nomem)
 		ret = -ENOMEM;
 	free(t.r);
+	free(t.slot);
 	return ret;
 }

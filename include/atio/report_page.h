@@ -38,12 +38,21 @@ struct atio_rnode {
 
 /*
  * One measured run as the page shows it: a run document, a merge, or one
- * test of a driver's matrix (its last complete iteration).
+ * test of a driver's matrix (its average, and the charts of its last
+ * counted iteration: complete and concurrent).
  */
 struct atio_rrun {
 	char *key;                 /* "" for a run or merge; "seqread, 4 threads" in a matrix */
 	char unit[16];
-	double value;              /* result.value or the merge's sum */
+	double value;              /* result.value, the merge's sum, or the test's average */
+	/*
+	 * A test of a driver's matrix: value is its average over the counted
+	 * iterations (NaN without one); the charts are of one iteration.
+	 */
+	unsigned iteration;        /* the charts' iteration; 0 for a run or a merge */
+	double iter_value;         /* its sum */
+	unsigned counted, runs;    /* iterations in the average, iterations run */
+	unsigned ndocs;            /* a merge: the documents summed */
 	double pct[ATIO_RPCT];     /* of the whole run, ns */
 	bool has_pct;
 	struct atio_hist *hist;    /* the whole run's buckets, NULL when the document has none */
@@ -103,5 +112,12 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
  * documents, one column per document, on @out. Returns 0 or -ENOMEM.
  */
 int atio_report_record(FILE *out, const struct atio_rfile *files, unsigned n);
+
+/*
+ * For tests: how many times the last atio_report_record() compared a
+ * member's path with a row's to find its row. Near the number of members
+ * (a row is found by its hash), not their square.
+ */
+extern unsigned long long atio_report_record_compares;
 
 #endif

@@ -92,6 +92,13 @@ expect_no_match "-o replaces the file it names" "$WORK/merge.html" '^an old page
 page "$WORK/node.html" "$G/node-1.json"
 page "$WORK/two.html" "$G/node-1.json" "$G/node-2.json"
 page "$WORK/matrix.html" "$G/driver.json"
+# A driver's test: its rate is the driver's average, said, not the sum of
+# the iteration whose charts are shown (that one named with its sum).
+avg=$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["results"][0]["tests"][-1]; print("%.2f" % t["average"])' "$G/driver.json")
+expect_match "a driver's matrix: the summary's rate is the test's average, said" "$WORK/matrix.html" \
+	"<td class=\"n\">${avg//./\\.} IOPS</td><td>average of 2 iterations \\(of 2 run\\); the charts: iteration 2, sum [0-9.]+ IOPS</td>"
+expect_match "a driver's matrix: the page says which iteration the charts are of" "$WORK/matrix.html" \
+	'the charts below are of iteration 2 of 2, whose sum is [0-9.]+ IOPS; the summary.s rate is the test.s average'
 run_atio --write --rand -s 4K -p 1 -t 1 -u 16M -f "$WORK/data" --json
 expect_code "a real run: exit 0" 0
 cp "$OUT" "$WORK/real.json"
