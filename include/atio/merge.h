@@ -13,6 +13,11 @@
  * exact double its document holds (not a rounded one). Start skew is the
  * spread of the documents' start instants (start_epoch), end skew that of
  * their end instants: how far the runs were from running side by side.
+ *
+ * A merge is folded one document at a time (atio_merge_add()): the
+ * caller may free each document once added, and the merge keeps only a
+ * line per document, so that N documents need memory for N lines and one
+ * document, not N documents.
  */
 
 #include <stdbool.h>
@@ -116,10 +121,12 @@ struct atio_merge {
  * set to @path, which must outlive @d). Returns 0, or -EINVAL with @e
  * filled (e->err the errno when the file could not be opened), exit
  * status 2, and a message
- * that names @path and says what is wrong: not readable, not JSON (with
- * the line and column), truncated, not an atio result (another program's
- * JSON, or atio's -a settings document), or a histogram that does not add
- * up.
+ * that names @path and says what is wrong: not readable, empty, not JSON
+ * (with the line and column), truncated, not an atio run's result
+ * (another program's JSON, atio's -a settings document, a --check or
+ * --prepare result, a run that measured nothing), a histogram that does
+ * not add up, or rates that its counts and times contradict
+ * (atio_merge_check_figures()).
  */
 int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_error *e);
 
