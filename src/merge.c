@@ -158,8 +158,13 @@ int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct 
 				      d->unit, m->sum, m->unit);
 	if (atio_merge_settings_fold(m, d, e))
 		return -EINVAL;
-	if (keep_entry(m, d) || fold_timeline(m, d))
+	if (keep_entry(m, d) || fold_timeline(m, d)) {
+		if (m->ndocs < m->cap) {
+			free(m->docs[m->ndocs].vals);
+			m->docs[m->ndocs].vals = NULL;
+		}
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "%s: out of memory", d->file);
+	}
 	m->mixed = d->mixed;
 	if (d->mixed) {
 		atio_dir_stats_merge(m->dir, d->dir);
