@@ -28,21 +28,33 @@ struct checker {
 
 /*
  * Whether bad range @b continues range @a of the same file: it starts where
- * @a ends, is of the same kind, and for a misplaced range holds what
- * continues @a's (the same file's data, at the next offsets).
+ * @a ends, is of the same kind, for a misplaced range holds what continues
+ * @a's (the same file's data, at the next offsets), for an unreadable one
+ * the same error, and against the journal the same claimed write.
  */
 static bool continues(const struct atio_check_bad *a, const struct atio_check_bad *b)
 {
 	if (a->file != b->file || a->kind != b->kind || a->off + a->len != b->off)
 		return false;
-	if (a->kind == ATIO_CHECK_MISPLACED)
+	switch (a->kind) {
+	case ATIO_CHECK_MISPLACED:
 		return a->from_file == b->from_file && a->detail + a->len == b->detail;
-	return a->kind != ATIO_CHECK_UNREADABLE || a->detail == b->detail;
+	case ATIO_CHECK_UNREADABLE:
+		return a->detail == b->detail;
+	case ATIO_CHECK_OLDER:
+	case ATIO_CHECK_NEWER:
+	case ATIO_CHECK_OTHER:
+	case ATIO_CHECK_ABSENT:
+		/* The journal's claims: one range per claimed write. */
+		return a->want_gen == b->want_gen && a->want_key == b->want_key;
+	default:
+		return true;
+	}
 }
 
 /*
- * Record the bad range @b of file @file: joined to a listed range it
- * continues or that continues it (ranges of consecutive read units, which
+ * Record the bad range @b of file @file: joined with the listed ranges it
+ * continues or that continue it (ranges of consecutive read units, which
  * threads note apart), else listed while there is room, else counted.
  */
 static void note_bad(struct atio_check *c, unsigned file, const struct atio_check_bad *b)
@@ -57,18 +69,20 @@ static void note_bad(struct atio_check *c, unsigned file, const struct atio_chec
 
 		if (continues(x, &r)) {
 			x->len += r.len;
-			goto out;
-		}
-		if (continues(&r, x)) {
+			r = *x;
+		} else if (continues(&r, x)) {
 			r.len += x->len;
-			*x = r;
-			goto out;
+		} else {
+			continue;
 		}
+		/* Taken into r: look again, r may now join another. */
+		*x = c->bad[--c->nlisted];
+		c->bad_ranges--;
+		i = (unsigned)-1;
 	}
 	c->bad_ranges++;
 	if (c->nlisted < ATIO_CHECK_LIST)
 		c->bad[c->nlisted++] = r;
-out:
 	pthread_mutex_unlock(&c->lock);
 }
 

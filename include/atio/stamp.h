@@ -10,21 +10,21 @@
  * The data of a sector is AES-128-CTR keystream (atio_keystream()) of a
  * 64-bit key, from a byte position pos; atio overwrites its first 56 bytes
  * with seven little-endian 64-bit words that encode the stamp's fields.
- * Six of them are masked by n = offset / 512 + 1 (the sector number plus
- * one, so that sector 0 is masked too) times an odd constant (arithmetic
- * mod 2^64):
+ * Six of them are masked by adding n = offset / 512 + 1 (the sector number
+ * plus one, so that sector 0 is masked too) times an odd constant
+ * (arithmetic mod 2^64):
  *
  *   bytes   word
- *   0..7    head ^ n * ATIO_STAMP_K0, head being the magic 0x6f697461
+ *   0..7    head + n * ATIO_STAMP_K0, head being the magic 0x6f697461
  *           ("atio") in bits 0-31, the version (2) in bits 32-39, the
  *           kind (1 fill, 2 write) in bits 40-47, 0 above
  *   8..15   n * ATIO_STAMP_K1: the sector's offset in its file is
  *           512 * (this word times the inverse of K1, minus 1)
- *   16..23  generation ^ n * ATIO_STAMP_K2: 0 for the fill; for a write,
+ *   16..23  generation + n * ATIO_STAMP_K2: 0 for the fill; for a write,
  *           the write's number in its thread's run (1, 2, ...)
- *   24..31  key ^ n * ATIO_STAMP_K3: the keystream's key
- *   32..39  pos ^ n * ATIO_STAMP_K4: the keystream byte of sector byte 0
- *   40..47  tag ^ n * ATIO_STAMP_K5: the tag of the file the sector was
+ *   24..31  key + n * ATIO_STAMP_K3: the keystream's key
+ *   32..39  pos + n * ATIO_STAMP_K4: the keystream byte of sector byte 0
+ *   40..47  tag + n * ATIO_STAMP_K5: the tag of the file the sector was
  *           written to, fmix64(dataset + fmix64(file index + 1))
  *           (atio_stamp_tag()),
  *           dataset being the random 64-bit id of the dataset, kept in
@@ -43,11 +43,12 @@
  *
  * The masks keep the stamp as random-looking as the rest, so that no
  * compressor finds the fields' repetitions (the same magic, key and tag in
- * every sector, offsets that differ in one byte), and cost an addition per
- * word and sector: n * K grows by K from one sector to the next, and the
- * check word by C1 + 512 * C2. The per-write part of the check word (two
- * fmix64) is made once per call. Nothing in a stamp is read back when it
- * is written.
+ * every sector, offsets that differ in one byte), and cost one addition
+ * per word and sector: of two sectors that follow each other in a block
+ * (the same fields but pos, which grows by 512), each word of the second
+ * is the first's plus a constant (K, K4 + 512 for pos, C1 + 512 * C2 for
+ * the check word). The per-write part of the check word (two fmix64) is
+ * made once per call. Nothing in a stamp is read back when it is written.
  *
  * Checking a sector: n from bytes 8..15, then unmask the other words,
  * check magic, version, kind and the check word, compare the offset with
@@ -60,9 +61,10 @@
  * thread's pool (atio/pool.h), pos being where that window lies in the
  * pool's keystream.
  *
- * Version 1 (atio before the tag) had no tag and no check word: bytes
- * 40..511 were keystream. Its stamps decode as version 1 and are not
- * checked: such a dataset is to be made again (--prepare).
+ * Version 1 (atio before the tag) masked with ^ instead of +, and had no
+ * tag and no check word: bytes 40..511 were keystream. Its stamps decode
+ * as version 1 and are not checked: such a dataset is to be made again
+ * (--prepare).
  *
  * Uniqueness: within a file every sector carries its own offset, so no two
  * sectors of a file are alike; across files and runs they differ by tag,
@@ -188,30 +190,32 @@ static inline void atio_stamp_put(void *buf, size_t len, uint64_t off, uint64_t 
 	 * (a fifth less time for 16 MiB here).
 	 */
 	const size_t ahead = len >= 64 * ATIO_SECTOR ? ATIO_STAMP_AHEAD * ATIO_SECTOR : 0;
-	uint64_t n = off / ATIO_SECTOR + 1;
-	uint64_t m0 = n * ATIO_STAMP_K0, m1 = n * ATIO_STAMP_K1, m2 = n * ATIO_STAMP_K2;
-	uint64_t m3 = n * ATIO_STAMP_K3, m4 = n * ATIO_STAMP_K4, m5 = n * ATIO_STAMP_K5;
-	uint64_t ck = atio_stamp_sum(head, gen, key, tag) + n * ATIO_STAMP_C1 +
+	const uint64_t n = off / ATIO_SECTOR + 1;
+	/* Each word grows by a constant from one sector to the next. */
+	uint64_t w0 = head + n * ATIO_STAMP_K0, w1 = n * ATIO_STAMP_K1;
+	uint64_t w2 = gen + n * ATIO_STAMP_K2, w3 = key + n * ATIO_STAMP_K3;
+	uint64_t w4 = pos + n * ATIO_STAMP_K4, w5 = tag + n * ATIO_STAMP_K5;
+	uint64_t w6 = atio_stamp_sum(head, gen, key, tag) + n * ATIO_STAMP_C1 +
 		      pos * ATIO_STAMP_C2;
-	unsigned char *s = buf;
+	unsigned char *s = buf, *end = s + len / ATIO_SECTOR * ATIO_SECTOR;
 
-	for (size_t i = 0; i + ATIO_SECTOR <= len; i += ATIO_SECTOR, s += ATIO_SECTOR) {
-		if (ahead && i + ahead < len)
+	for (; s < end; s += ATIO_SECTOR) {
+		if (ahead && (size_t)(end - s) > ahead)
 			__builtin_prefetch(s + ahead, 1, 0);
-		atio_stamp_store(s, head ^ m0);
-		atio_stamp_store(s + 8, m1);
-		atio_stamp_store(s + 16, gen ^ m2);
-		atio_stamp_store(s + 24, key ^ m3);
-		atio_stamp_store(s + 32, (pos + i) ^ m4);
-		atio_stamp_store(s + 40, tag ^ m5);
-		atio_stamp_store(s + 48, ck);
-		m0 += ATIO_STAMP_K0;
-		m1 += ATIO_STAMP_K1;
-		m2 += ATIO_STAMP_K2;
-		m3 += ATIO_STAMP_K3;
-		m4 += ATIO_STAMP_K4;
-		m5 += ATIO_STAMP_K5;
-		ck += ATIO_STAMP_C1 + ATIO_SECTOR * ATIO_STAMP_C2;
+		atio_stamp_store(s, w0);
+		atio_stamp_store(s + 8, w1);
+		atio_stamp_store(s + 16, w2);
+		atio_stamp_store(s + 24, w3);
+		atio_stamp_store(s + 32, w4);
+		atio_stamp_store(s + 40, w5);
+		atio_stamp_store(s + 48, w6);
+		w0 += ATIO_STAMP_K0;
+		w1 += ATIO_STAMP_K1;
+		w2 += ATIO_STAMP_K2;
+		w3 += ATIO_STAMP_K3;
+		w4 += ATIO_STAMP_K4 + ATIO_SECTOR;
+		w5 += ATIO_STAMP_K5;
+		w6 += ATIO_STAMP_C1 + ATIO_SECTOR * ATIO_STAMP_C2;
 	}
 }
 
