@@ -77,6 +77,7 @@ static int read_marks(struct atio_dataset *d, struct atio_error *e)
 	for (unsigned i = 0; i < d->nfiles; i++) {
 		struct atio_file *f = &d->files[i];
 		int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		struct stat st;
 
 		f->owner = ATIO_OWNER_FOREIGN;
 		f->mark_id = 0;
@@ -85,6 +86,10 @@ static int read_marks(struct atio_dataset *d, struct atio_error *e)
 				continue;
 			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open: %s",
 					      f->path, strerror(errno));
+		}
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			close(fd);
+			continue;
 		}
 		f->owner = atio_owner_check(fd, atio_owner_basename(f->path), &f->mark_id);
 		close(fd);
