@@ -204,8 +204,9 @@ atio_args() {
 	read -ra ARGS <<<"$T_OPTS"
 	if [ "$T_OPTS" = --prepare ] || [ "$T_OPTS" = --check ]; then
 		# atio --prepare and --check take the options that shape the
-		# files only (the smallest block keeps -u's minimum the tests').
-		ARGS+=(-s 4K -p "$2" -u "$FILE_SIZE" -f "$REMOTE_PCS_MOUNT_PATH")
+		# files only (the smallest block keeps -u's minimum the tests';
+		# --check reads in 4M, its default, whatever the files' size).
+		ARGS+=(-s "$([ "$T_OPTS" = --check ] && echo 4M || echo 4K)" -p "$2" -u "$FILE_SIZE" -f "$REMOTE_PCS_MOUNT_PATH")
 		for n in "${!ATIO_EXTRA[@]}"; do
 			case ${ATIO_EXTRA[n]} in
 			-n) ARGS+=(-n "${ATIO_EXTRA[n + 1]:-}") ;;

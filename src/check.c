@@ -26,98 +26,63 @@ struct checker {
 	struct atio_keystream kctx;
 };
 
-const char *atio_check_kind_name(enum atio_check_kind k)
+/*
+ * Whether bad range @b continues range @a of the same file: it starts where
+ * @a ends, is of the same kind, for a misplaced range holds what continues
+ * @a's (the same file's data, at the next offsets), for an unreadable one
+ * the same error, and against the journal the same claimed write.
+ */
+static bool continues(const struct atio_check_bad *a, const struct atio_check_bad *b)
 {
-	static const char *const names[] = { "zeros", "no stamp", "misplaced", "corrupt",
-					     "unreadable", "older", "newer", "other", "absent" };
-
-	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
-}
-
-void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
-			 const struct atio_stamp *found)
-{
-	switch (b->kind) {
-	case ATIO_CHECK_ZEROS:
-		snprintf(buf, len, "zeros (atio's data is never all zeros)");
-		break;
-	case ATIO_CHECK_NO_STAMP:
-		snprintf(buf, len, "no stamp of atio's (another program's data, or damaged)");
-		break;
+	if (a->file != b->file || a->kind != b->kind || a->off + a->len != b->off)
+		return false;
+	switch (a->kind) {
 	case ATIO_CHECK_MISPLACED:
-		snprintf(buf, len, "the data written for offset %" PRIu64 " (misplaced; "
-			 "generation %" PRIu64 ", key %016" PRIx64 ")", b->detail, found->gen,
-			 found->key);
-		break;
-	case ATIO_CHECK_CORRUPT:
-		snprintf(buf, len, "its stamp (generation %" PRIu64 ", key %016" PRIx64 ") over "
-			 "other data from byte %" PRIu64 " of the sector on (torn or corrupted)",
-			 found->gen, found->key, b->detail);
-		break;
+		return a->from_file == b->from_file && a->detail + a->len == b->detail;
 	case ATIO_CHECK_UNREADABLE:
-		snprintf(buf, len, "an error: %s", strerror((int)b->detail));
-		break;
+		return a->detail == b->detail;
 	case ATIO_CHECK_OLDER:
-		if (found->kind == ATIO_STAMP_FILL)
-			snprintf(buf, len, "the fill's data, older than that write (a lost write)");
-		else
-			snprintf(buf, len, "generation %" PRIu64 ", an older write of the block "
-				 "(a lost write, or the block rolled back)", found->gen);
-		break;
 	case ATIO_CHECK_NEWER:
-		snprintf(buf, len, "generation %" PRIu64 ", a later write meant for another "
-			 "block (misdirected)", found->gen);
-		break;
 	case ATIO_CHECK_OTHER:
-		snprintf(buf, len, "generation %" PRIu64 " of key %016" PRIx64 " (another "
-			 "thread's, file's or run's data)", found->gen, found->key);
-		break;
 	case ATIO_CHECK_ABSENT:
-		snprintf(buf, len, "no data (a hole, or past the end of the file)");
-		break;
+		/* The journal's claims: one range per claimed write. */
+		return a->want_gen == b->want_gen && a->want_key == b->want_key;
+	default:
+		return true;
 	}
 }
 
-int atio_check_write(const void *sector, uint64_t gen, uint64_t key, bool newer_ok,
-		     struct atio_check_bad *bad, struct atio_stamp *found)
-{
-	if (atio_stamp_get(sector, found))
-		return 0;  /* not a stamp: atio_check_block() names it */
-	bad->want_gen = gen;
-	bad->want_key = key;
-	if (found->kind == ATIO_STAMP_WRITE && found->key == key &&
-	    (found->gen == gen || (newer_ok && found->gen > gen)))
-		return 0;
-	if (found->kind == ATIO_STAMP_FILL || (found->key == key && found->gen < gen)) {
-		bad->kind = ATIO_CHECK_OLDER;
-		bad->detail = found->kind == ATIO_STAMP_FILL ? 0 : found->gen;
-	} else if (found->key == key) {
-		bad->kind = ATIO_CHECK_NEWER;
-		bad->detail = found->gen;
-	} else {
-		bad->kind = ATIO_CHECK_OTHER;
-		bad->detail = found->key;
-	}
-	return 1;
-}
-
-static bool all_zero(const unsigned char *s)
-{
-	static const unsigned char zero[ATIO_SECTOR];
-
-	return memcmp(s, zero, ATIO_SECTOR) == 0;
-}
-
-/* Record the bad range @b of file @file. */
+/*
+ * Record the bad range @b of file @file: joined with the listed ranges it
+ * continues or that continue it (ranges of consecutive read units, which
+ * threads note apart), else listed while there is room, else counted.
+ */
 static void note_bad(struct atio_check *c, unsigned file, const struct atio_check_bad *b)
 {
+	struct atio_check_bad r = *b;
+
+	r.file = file;
 	pthread_mutex_lock(&c->lock);
-	c->bad_sectors += b->len / ATIO_SECTOR;
-	c->bad_ranges++;
-	if (c->nlisted < ATIO_CHECK_LIST) {
-		c->bad[c->nlisted] = *b;
-		c->bad[c->nlisted++].file = file;
+	c->bad_sectors += r.len / ATIO_SECTOR;
+	for (unsigned i = 0; i < c->nlisted; i++) {
+		struct atio_check_bad *x = &c->bad[i];
+
+		if (continues(x, &r)) {
+			x->len += r.len;
+			r = *x;
+		} else if (continues(&r, x)) {
+			r.len += x->len;
+		} else {
+			continue;
+		}
+		/* Taken into r: look again, r may now join another. */
+		*x = c->bad[--c->nlisted];
+		c->bad_ranges--;
+		i = (unsigned)-1;
 	}
+	c->bad_ranges++;
+	if (c->nlisted < ATIO_CHECK_LIST)
+		c->bad[c->nlisted++] = r;
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -128,78 +93,16 @@ static void note_bad(struct atio_check *c, unsigned file, const struct atio_chec
 static void add_bad(struct atio_check *c, unsigned file, struct atio_check_bad *run,
 		    const struct atio_check_bad *bad)
 {
-	if (run->len && run->kind == bad->kind && run->off + run->len == bad->off) {
-		run->len += ATIO_SECTOR;
+	struct atio_check_bad b = *bad;
+
+	b.file = file;
+	if (run->len && continues(run, &b)) {
+		run->len += b.len;
 		return;
 	}
 	if (run->len)
 		note_bad(c, file, run);
 	*run = *bad;
-}
-
-/* Decode sector @s read at @off: 0, or the kind of fault with @bad's detail. */
-static int decode(const unsigned char *s, uint64_t off, struct atio_stamp *st,
-		  struct atio_check_bad *bad)
-{
-	if (atio_stamp_get(s, st)) {
-		bad->kind = all_zero(s) ? ATIO_CHECK_ZEROS : ATIO_CHECK_NO_STAMP;
-		bad->detail = 0;
-		return 1;
-	}
-	if (st->offset != off) {
-		bad->kind = ATIO_CHECK_MISPLACED;
-		bad->detail = st->offset;
-		return 1;
-	}
-	return 0;
-}
-
-int atio_check_block(const void *buf, size_t len, uint64_t off, struct atio_keystream *kctx,
-		     void *ks, struct atio_check_bad *bad, struct atio_stamp *found)
-{
-	const unsigned char *b = buf;
-	size_t n = len / ATIO_SECTOR;
-	struct atio_stamp st, next;
-
-	for (size_t i = 0; i < n;) {
-		size_t run = 1;
-
-		bad->off = off + i * ATIO_SECTOR;
-		bad->len = ATIO_SECTOR;
-		if (decode(b + i * ATIO_SECTOR, bad->off, &st, bad)) {
-			if (bad->kind == ATIO_CHECK_MISPLACED)
-				*found = st;
-			else
-				memset(found, 0, sizeof(*found));
-			return 1;
-		}
-		/* The sectors after it that continue its keystream: one call makes it all. */
-		while (i + run < n && !decode(b + (i + run) * ATIO_SECTOR,
-					      bad->off + run * ATIO_SECTOR, &next, bad) &&
-		       next.key == st.key && next.pos == st.pos + run * ATIO_SECTOR)
-			run++;
-		if (atio_keystream_at(kctx, ks, run * ATIO_SECTOR, st.key, st.pos))
-			return -EIO;
-		for (size_t j = 0; j < run; j++) {
-			const unsigned char *got = b + (i + j) * ATIO_SECTOR;
-			const unsigned char *want = (const unsigned char *)ks + j * ATIO_SECTOR;
-
-			if (memcmp(got + ATIO_STAMP_BYTES, want + ATIO_STAMP_BYTES,
-				   ATIO_SECTOR - ATIO_STAMP_BYTES) == 0)
-				continue;
-			bad->off = off + (i + j) * ATIO_SECTOR;
-			bad->kind = ATIO_CHECK_CORRUPT;
-			for (size_t k = ATIO_STAMP_BYTES; k < ATIO_SECTOR; k++)
-				if (got[k] != want[k]) {
-					bad->detail = k;
-					break;
-				}
-			atio_stamp_get(got, found);
-			return 1;
-		}
-		i += run;
-	}
-	return 0;
 }
 
 /*
@@ -214,8 +117,8 @@ static int check_buffer(struct checker *k, unsigned file, uint64_t off, size_t l
 	size_t done = 0;
 
 	while (done < len) {
-		int ret = atio_check_block(k->buf + done, len - done, off + done, &k->kctx, k->ks,
-					   &bad, &found);
+		int ret = atio_check_block(k->buf + done, len - done, off + done, k->c->ds, file,
+					   &k->kctx, k->ks, &bad, &found);
 
 		if (ret < 0)
 			return ret;
@@ -228,10 +131,10 @@ static int check_buffer(struct checker *k, unsigned file, uint64_t off, size_t l
 		note_bad(k->c, file, &run);
 	/* The journal's claims: each sector holds its write, or a later one. */
 	if (k->c->journal) {
-		uint64_t from = off;
+		uint64_t from = off, tag = atio_stamp_tag(k->c->ds->id, file);
 
 		run.len = 0;
-		while (atio_journal_judge(k->c->journal, file, off, k->buf, len, &from, &bad,
+		while (atio_journal_judge(k->c->journal, file, off, k->buf, len, tag, &from, &bad,
 					  &found))
 			add_bad(k->c, file, &run, &bad);
 		if (run.len)
@@ -241,8 +144,29 @@ static int check_buffer(struct checker *k, unsigned file, uint64_t off, size_t l
 }
 
 /*
+ * The hole [@from, @to) of file @file: counted as unwritten, and bad
+ * (lost data) when the file has its planned size, its fill having
+ * completed, or holds data after the hole: atio fills and grows files by
+ * appending, so a hole never lies behind data it wrote.
+ */
+static void note_hole(struct atio_check *c, unsigned file, uint64_t from, uint64_t to)
+{
+	struct atio_check_bad b = { .kind = ATIO_CHECK_HOLE };
+
+	__atomic_fetch_add(&c->files[file].unwritten, to - from, __ATOMIC_RELAXED);
+	if (c->files[file].size < c->ds->file_size && to >= c->files[file].size)
+		return;
+	if (c->files[file].size < c->ds->file_size &&
+	    lseek(c->fds[file], (off_t)to, SEEK_DATA) < 0)
+		return;
+	b.off = from & ~(uint64_t)(ATIO_SECTOR - 1);
+	b.len = ((to + ATIO_SECTOR - 1) & ~(uint64_t)(ATIO_SECTOR - 1)) - b.off;
+	note_bad(c, file, &b);
+}
+
+/*
  * Check [@off, @end) of file @file, data only: holes are skipped and
- * counted. Returns 0 or -EIO when the keystream cannot be made, which ends
+ * counted (note_hole()). Returns 0 or -EIO when the keystream cannot be made, which ends
  * the check (a failed read is a bad range, not an end).
  */
 static int check_range(struct checker *k, unsigned file, uint64_t off, uint64_t end)
@@ -258,14 +182,13 @@ static int check_range(struct checker *k, unsigned file, uint64_t off, uint64_t 
 		if (data < 0 && errno != ENXIO)
 			data = (off_t)off;
 		if (data < 0 || (uint64_t)data >= end) {
-			__atomic_fetch_add(&c->files[file].unwritten, end - off, __ATOMIC_RELAXED);
+			note_hole(c, file, off, end);
 			break;
 		}
 		hole = lseek(fd, data, SEEK_HOLE);
 		stop = hole < 0 || (uint64_t)hole > end ? end : (uint64_t)hole;
 		if ((uint64_t)data > off)
-			__atomic_fetch_add(&c->files[file].unwritten, (uint64_t)data - off,
-					   __ATOMIC_RELAXED);
+			note_hole(c, file, off, (uint64_t)data);
 		/*
 		 * O_DIRECT reads start and end on the device's logical blocks:
 		 * 4 KiB covers every device atio runs on; a read past the end of
@@ -378,7 +301,8 @@ int atio_check_start(struct atio_check *c, struct atio_error *e)
 	int ret;
 
 	pthread_mutex_init(&c->lock, NULL);
-	c->files = calloc(nfiles, sizeof(*c->files));
+	if (!c->files)
+		c->files = calloc(nfiles, sizeof(*c->files));
 	c->first_unit = calloc(nfiles + 1, sizeof(*c->first_unit));
 	c->fds = calloc(nfiles, sizeof(*c->fds));
 	if (!c->files || !c->first_unit || !c->fds)

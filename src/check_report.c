@@ -29,7 +29,7 @@ static uint64_t data_bytes(const struct atio_check *c, unsigned i)
 
 bool atio_check_ok(const struct atio_check *c)
 {
-	if (c->bad_sectors)
+	if (c->bad_sectors || c->marks_bad)
 		return false;
 	for (unsigned i = 0; i < c->ds->nfiles; i++)
 		if (c->files[i].missing)
@@ -37,8 +37,8 @@ bool atio_check_ok(const struct atio_check *c)
 	return true;
 }
 
-/* Why range @b is bad, in words, to @f. */
-static void put_reason(FILE *f, const struct atio_check_bad *b)
+/* Why range @b of @c is bad, in words, to @f. */
+static void put_reason(FILE *f, const struct atio_check *c, const struct atio_check_bad *b)
 {
 	switch (b->kind) {
 	case ATIO_CHECK_ZEROS:
@@ -48,7 +48,14 @@ static void put_reason(FILE *f, const struct atio_check_bad *b)
 		fputs("no stamp of atio's (another program's data, or damaged)", f);
 		break;
 	case ATIO_CHECK_MISPLACED:
-		fprintf(f, "holds the data written for offset %" PRIu64 " (misplaced)", b->detail);
+		if (b->from_file == b->file) {
+			fprintf(f, "holds the data written for offset %" PRIu64 " (misplaced)",
+				b->detail);
+			break;
+		}
+		fputs("holds the data of ", f);
+		atio_report_put_text(f, c->ds->files[b->from_file].path);
+		fprintf(f, " at offset %" PRIu64 " (misplaced: another file's data)", b->detail);
 		break;
 	case ATIO_CHECK_CORRUPT:
 		fprintf(f, "differs from the data its stamp names, first at byte %" PRIu64
@@ -79,6 +86,63 @@ static void put_reason(FILE *f, const struct atio_check_bad *b)
 			"acknowledged should be (a hole, or past the end of the file)",
 			b->want_gen);
 		break;
+	case ATIO_CHECK_DAMAGED:
+		fprintf(f, "a damaged stamp: its fields and its check word disagree (corrupted "
+			"in the first %u bytes of the sector)", ATIO_STAMP_BYTES);
+		break;
+	case ATIO_CHECK_FOREIGN:
+		fputs("holds the data of another dataset (its stamp's tag is no file's of this "
+		      "dataset)", f);
+		break;
+	case ATIO_CHECK_OLD_VERSION:
+		fputs("holds a stamp of an older atio (version 1), which this atio does not "
+		      "check", f);
+		break;
+	case ATIO_CHECK_HOLE:
+		fputs("a hole: no data inside a file the fill completed, or before data "
+		      "(lost data)", f);
+		break;
+	}
+}
+
+/* Words for what the mark of file @i says. */
+static const char *mark_name(enum atio_check_mark m)
+{
+	static const char *const names[] = { "ok", "none", "other name", "other dataset" };
+
+	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+}
+
+/* The lines about marks: files that name another file or dataset, or none. */
+static void put_marks(FILE *f, const struct atio_check *c)
+{
+	if (c->no_marks) {
+		fputs("mark: no file carries atio's mark (copied without extended attributes, "
+		      "or a filesystem that keeps none): ", f);
+		if (c->id_from_data)
+			fprintf(f, "the dataset is the one the data of %u of %u file(s) names "
+				"(id %016" PRIx64 ")\n", c->id_from_data, c->ds->nfiles, c->ds->id);
+		else
+			fputs("no file's first sector names a dataset\n", f);
+	}
+	for (unsigned i = 0; i < c->ds->nfiles; i++) {
+		const struct atio_check_file *cf = &c->files[i];
+
+		if (cf->mark == ATIO_CHECK_MARK_OK || c->files[i].missing ||
+		    (cf->mark == ATIO_CHECK_MARK_NONE && (c->no_marks || c->ds->device)))
+			continue;
+		fputs("mark: ", f);
+		atio_report_put_text(f, c->ds->files[i].path);
+		if (cf->mark == ATIO_CHECK_MARK_OTHER_NAME)
+			fputs(": atio's mark of another file name (renamed, or copied with its "
+			      "extended attributes)\n", f);
+		else if (cf->mark == ATIO_CHECK_MARK_OTHER_DATASET)
+			fprintf(f, ": atio's mark of another dataset (id %016" PRIx64 "; the other "
+				"files' is %016" PRIx64 "): the files' marks disagree, a file of "
+				"another dataset is in its place\n", cf->mark_id, c->ds->id);
+		else
+			fputs(": no mark of atio's (copied without its extended attributes, or "
+			      "not a file atio made)\n", f);
 	}
 }
 
@@ -89,6 +153,12 @@ static void put_journal(FILE *f, const struct atio_check *c, bool interrupted)
 
 	fputs("journal: ", f);
 	atio_report_put_text(f, jc->path);
+	if (jc->headless) {
+		fputs(": atio's journal without a whole header (the run that made it failed "
+		      "before writing one): it claims nothing, and what an earlier journal "
+		      "claimed is gone\n", f);
+		return;
+	}
 	fprintf(f, ": %" PRIu64 " record(s), %zu block(s) whose write a completed sync "
 		"acknowledged", jc->records, jc->n);
 	if (jc->cut)
@@ -110,12 +180,15 @@ void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupte
 		c->elapsed_ns / 1e9, mbs(c), c->bad_sectors);
 	if (missing)
 		fprintf(f, ", %u file(s) missing", missing);
+	if (c->marks_bad)
+		fprintf(f, ", %u file(s) marked as another file's or dataset's", c->marks_bad);
 	if (interrupted)
 		fprintf(f, " (interrupted: %.2f of %.2f MiB checked)", atio_mib(c->checked),
 			atio_mib(c->to_check));
 	fputs(atio_check_ok(c) && !interrupted ? "; ok\n" : "\n", f);
 	if (c->journal)
 		put_journal(f, c, interrupted);
+	put_marks(f, c);
 	for (unsigned i = 0; i < c->nlisted; i++) {
 		const struct atio_check_bad *b = &c->bad[i];
 
@@ -123,7 +196,7 @@ void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupte
 		atio_report_put_text(f, c->ds->files[b->file].path);
 		fprintf(f, ": offset %" PRIu64 ", %" PRIu64 " bytes (%" PRIu64 " sector(s)): ",
 			b->off, b->len, b->len / ATIO_SECTOR);
-		put_reason(f, b);
+		put_reason(f, c, b);
 		fputc('\n', f);
 	}
 	if (c->bad_ranges > c->nlisted)
@@ -150,6 +223,7 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 			    bool interrupted)
 {
 	struct atio_json j;
+	char id[17];
 
 	atio_json_init(&j, f);
 	atio_json_object_begin(&j, NULL);
@@ -170,6 +244,10 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 	atio_json_double(&j, "mbs", mbs(c));
 	atio_json_uint(&j, "bad_sectors", c->bad_sectors);
 	atio_json_uint(&j, "bad_ranges", c->bad_ranges);
+	snprintf(id, sizeof(id), "%016" PRIx64, c->ds->id);
+	atio_json_string(&j, "dataset_id", id);
+	atio_json_bool(&j, "dataset_id_from_data", c->no_marks);
+	atio_json_uint(&j, "marks_bad", c->marks_bad);
 	atio_json_array_begin(&j, "bad");
 	for (unsigned i = 0; i < c->nlisted; i++) {
 		const struct atio_check_bad *b = &c->bad[i];
@@ -179,8 +257,10 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 		atio_json_uint(&j, "offset", b->off);
 		atio_json_uint(&j, "bytes", b->len);
 		atio_json_string(&j, "kind", atio_check_kind_name(b->kind));
-		if (b->kind == ATIO_CHECK_MISPLACED)
+		if (b->kind == ATIO_CHECK_MISPLACED || b->kind == ATIO_CHECK_FOREIGN)
 			atio_json_uint(&j, "written_for_offset", b->detail);
+		if (b->kind == ATIO_CHECK_MISPLACED)
+			atio_json_string(&j, "written_for_file", c->ds->files[b->from_file].path);
 		else if (b->kind == ATIO_CHECK_CORRUPT)
 			atio_json_uint(&j, "first_bad_byte", b->detail);
 		else if (b->kind == ATIO_CHECK_UNREADABLE)
@@ -202,6 +282,7 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 		atio_json_uint(&j, "records", c->journal->records);
 		atio_json_uint(&j, "blocks", c->journal->n);
 		atio_json_uint(&j, "bytes_cut", c->journal->cut);
+		atio_json_bool(&j, "headless", c->journal->headless);
 		atio_json_object_end(&j);
 	} else {
 		atio_json_null(&j, "journal");
@@ -213,6 +294,8 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 		atio_json_bool(&j, "missing", c->files[i].missing);
 		atio_json_uint(&j, "size", c->files[i].size);
 		atio_json_uint(&j, "unwritten", c->files[i].unwritten);
+		atio_json_string(&j, "mark", c->files[i].missing ? "none"
+				 : mark_name(c->files[i].mark));
 		atio_json_object_end(&j);
 	}
 	atio_json_array_end(&j);
@@ -238,7 +321,10 @@ void atio_check_report_verify_json(FILE *f, const char *version, const char *pat
 	atio_json_string(&j, "file", path);
 	atio_json_uint(&j, "offset", b->off);
 	atio_json_string(&j, "kind", atio_check_kind_name(b->kind));
-	if (b->kind == ATIO_CHECK_MISPLACED || b->kind == ATIO_CHECK_CORRUPT) {
+	if (b->kind == ATIO_CHECK_MISPLACED && b->from_path)
+		atio_json_string(&j, "written_for_file", b->from_path);
+	if (b->kind == ATIO_CHECK_MISPLACED || b->kind == ATIO_CHECK_CORRUPT ||
+	    b->kind == ATIO_CHECK_FOREIGN) {
 		atio_json_object_begin(&j, "found");
 		atio_json_uint(&j, "offset", found->offset);
 		atio_json_uint(&j, "generation", found->gen);
@@ -300,8 +386,11 @@ void atio_check_report_readback_json(struct atio_json *j, const struct atio_read
 		atio_json_uint(j, "generation", rb->b.want_gen);
 		atio_json_uint(j, "key", rb->b.want_key);
 		atio_json_object_end(j);
+		if (rb->b.kind == ATIO_CHECK_MISPLACED && rb->b.from_path)
+			atio_json_string(j, "written_for_file", rb->b.from_path);
 		if (rb->b.kind != ATIO_CHECK_ZEROS && rb->b.kind != ATIO_CHECK_NO_STAMP &&
-		    rb->b.kind != ATIO_CHECK_UNREADABLE) {
+		    rb->b.kind != ATIO_CHECK_UNREADABLE && rb->b.kind != ATIO_CHECK_DAMAGED &&
+		    rb->b.kind != ATIO_CHECK_OLD_VERSION && rb->b.kind != ATIO_CHECK_HOLE) {
 			atio_json_object_begin(j, "found");
 			atio_json_uint(j, "offset", rb->found.offset);
 			atio_json_uint(j, "generation", rb->found.gen);

@@ -22,9 +22,11 @@ static void check_tick(void *arg, unsigned sec)
 
 /*
  * --check: plan the dataset as a run of the same -p, -n, -u and -f would,
- * look at its files (shared lock, foreign files refused), read them whole
- * and check every sector. Exit 0 when every sector is good and no file is
- * missing; 1 when one is not (the report names them) or the check failed;
+ * look at its files (shared lock, foreign files refused) and their marks,
+ * read them whole and check every sector. Exit 0 when every sector is
+ * good, no file is missing and no file's mark names another file or
+ * dataset; 1 when one is not (the report names them), the dataset was
+ * made by an older atio, or the check failed;
  * 130 when interrupted, after printing what was checked.
  */
 int check_main(struct atio_opts *o)
@@ -42,6 +44,8 @@ int check_main(struct atio_opts *o)
 	if (atio_dataset_plan(&ds, o, &e))
 		return fail(&e);
 	ret = atio_dataset_look(&ds, o, &e);
+	if (!ret)
+		ret = atio_check_marks(&c, &e);
 	if (!ret)
 		ret = atio_journal_load(&c.journal, &ds, &e);
 	if (!ret)

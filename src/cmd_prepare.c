@@ -174,7 +174,7 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 		return 0;
 	}
 	/* One fill thread per file to fill, at most -p, each with a chunk buffer. */
-	nfill = fs.created + fs.resumed + fs.truncated + fs.taken;
+	nfill = fs.created + fs.resumed + fs.truncated + fs.taken + fs.older;
 	ret = check_memory(o->threads, nfill < o->threads ? nfill : o->threads,
 			   ATIO_FILL_CHUNK, "fill buffers", e);
 	if (ret)
@@ -182,6 +182,9 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated, "
 	    "%u taken over; writing %.2f MiB", ds->nfiles, atio_mib(ds->file_size), fs.created,
 	    fs.resumed, fs.reused, fs.truncated, fs.taken, atio_mib(fs.to_write));
+	if (fs.older)
+		say("%u file(s) made by an older atio (stamp version 1, which this atio does "
+		    "not check) are made again", fs.older);
 	t0 = atio_now_ns();
 	if (pthread_create(&th, NULL, fill_main, &fa) != 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the fill thread");
@@ -199,7 +202,9 @@ int prepare_done(const struct atio_opts *o, const struct atio_dataset *ds,
 {
 	struct atio_prepare_result p = {
 		.opts = o, .version = ATIO_VERSION, .files = ds->nfiles,
-		.file_size = ds->file_size, .created = fs->created, .resumed = fs->resumed,
+		.file_size = ds->file_size, .created = fs->created,
+		/* A file of an older format is filled again from its start. */
+		.resumed = fs->resumed + fs->older,
 		.reused = fs->reused, .truncated = fs->truncated, .taken = fs->taken,
 		.written = fs->to_write, .elapsed_ns = fill_ns,
 	};

@@ -22,7 +22,7 @@
  * Decide the directory and the file-name prefix: "DIR/atio." when -f is a
  * directory, "PATH." when it is not one and its parent is.
  */
-static int name_prefix(const char *path, char **prefix, struct atio_error *e)
+static int name_prefix(const char *path, char **prefix, char **dirp, struct atio_error *e)
 {
 	struct stat st;
 	char *dir;
@@ -51,12 +51,14 @@ static int name_prefix(const char *path, char **prefix, struct atio_error *e)
 				     "-f %s: directory %s does not exist", path, dir);
 	else
 		ret = 0;
-	free(dir);
 	if (ret) {
+		free(dir);
 		free(*prefix);
 		*prefix = NULL;
+		return ret;
 	}
-	return ret;
+	*dirp = dir;
+	return 0;
 }
 
 /*
@@ -119,7 +121,7 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-f %s: a block device is "
 				      "one file: -n must be 1", o->path);
 	if (o->path && !d->device) {
-		ret = name_prefix(o->path, &prefix, e);
+		ret = name_prefix(o->path, &prefix, &d->dir, e);
 		if (ret)
 			return ret;
 	}
@@ -202,7 +204,7 @@ static int open_for_fill(struct atio_dataset *d, struct atio_file *f, struct ati
 				     f->path);
 	}
 	if (ret == 0 && (!f->exists || f->take)) {
-		ret = atio_owner_mark(fd, atio_owner_basename(f->path));
+		ret = atio_owner_mark(fd, atio_owner_basename(f->path), d->id);
 		if (ret == -EOPNOTSUPP) {
 			__atomic_fetch_add(&d->unmarked, 1, __ATOMIC_RELAXED);
 			ret = 0;
@@ -230,6 +232,7 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 {
 	uint64_t size = job->d->file_size, off = f->valid;
 	uint64_t key = atio_data_key(job->seed, f->path, 0);
+	uint64_t tag = atio_stamp_tag(job->d->id, (uint64_t)(f - job->d->files));
 	int fd, ret = 0;
 
 	fd = open_for_fill(job->d, f, e);
@@ -257,7 +260,7 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 			atio_error_set(e, ATIO_EXIT_FAIL, EIO, "keystream generation failed");
 			break;
 		}
-		atio_stamp_put(buf, len, off, off, key, 0, ATIO_STAMP_FILL);
+		atio_stamp_put(buf, len, off, off, key, 0, ATIO_STAMP_FILL, tag);
 		while (done < len) {
 			ssize_t n = pwrite(fd, buf + done, len - done, (off_t)(off + done));
 
@@ -458,8 +461,10 @@ int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct 
 		if (o->direct && probe_direct(f->fd, f->path, o->bs, d->probe_buf, e))
 			return -e->err;
 	}
-	for (unsigned s = 0; s < d->first_seg[d->nthreads]; s++)
+	for (unsigned s = 0; s < d->first_seg[d->nthreads]; s++) {
 		d->segs[s].fd = d->files[d->segs[s].file].fd;
+		d->segs[s].tag = atio_stamp_tag(d->id, d->segs[s].file);
+	}
 	return 0;
 }
 
@@ -554,6 +559,7 @@ void atio_dataset_free(struct atio_dataset *d)
 		free(d->files[i].path);
 	free(d->files);
 	free(d->prefix);
+	free(d->dir);
 	free(d->segs);
 	free(d->first_seg);
 	free(d->probe_buf);

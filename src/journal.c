@@ -81,8 +81,9 @@ static bool ours(int fd, const char *path)
 
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return false;
-	owner = atio_owner_check(fd, atio_owner_basename(path));
-	if (owner == ATIO_OWNER_OURS)
+	owner = atio_owner_check(fd, atio_owner_basename(path), NULL);
+	/* A journal of an older atio is still atio's (its header tells its format). */
+	if (owner == ATIO_OWNER_OURS || owner == ATIO_OWNER_OLD)
 		return true;
 	return owner == ATIO_OWNER_NO_XATTR &&
 	       pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) && head_ok(h);
@@ -126,7 +127,7 @@ static int create(struct atio_journal *j, int fd, const struct atio_dataset *d,
 		if (fd < 0)
 			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot create: %s",
 					      j->path, strerror(errno));
-		ret = atio_owner_mark(fd, atio_owner_basename(j->path));
+		ret = atio_owner_mark(fd, atio_owner_basename(j->path), d->id);
 		if (ret && ret != -EOPNOTSUPP) {
 			if (atio_owner_same(fd, j->path))
 				unlink(j->path);
@@ -145,10 +146,20 @@ static int create(struct atio_journal *j, int fd, const struct atio_dataset *d,
 	atio_stamp_store(h + 32, d->nfiles);
 	atio_stamp_store(h + 40, d->file_size);
 	atio_stamp_store(h + 48, o->bs);
-	if (fcntl(fd, F_SETFL, O_APPEND) != 0 || (ret = append(fd, h, sizeof(h))) != 0 ||
-	    fsync(fd) != 0)
-		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot write the header: "
-				      "%s", j->path, strerror(errno));
+	ret = fcntl(fd, F_SETFL, O_APPEND) != 0 ? -errno : append(fd, h, sizeof(h));
+	if (!ret && fsync(fd) != 0)
+		ret = -errno;
+	if (ret) {
+		/* A journal without its header would be read as claiming nothing. */
+		bool gone = atio_owner_same(fd, j->path) && unlink(j->path) == 0;
+
+		close(fd);
+		j->fd = -1;
+		return atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot write the header: "
+				      "%s; %s", j->path, strerror(-ret),
+				      gone ? "the journal is removed"
+				      : "the journal could not be removed either");
+	}
 	/* The name must survive a crash too. */
 	dir = strdup(j->path);
 	if (!dir)
@@ -367,8 +378,17 @@ int atio_journal_load(struct atio_journal_claims **out, const struct atio_datase
 				      strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || !head_ok(h)) {
+		bool mine = ours(fd, jc->path);
+
 		close(fd);
-		return refuse(e, jc->path);
+		if (!mine)
+			return refuse(e, jc->path);
+		/* Claims of no block, so that the check runs as without a journal. */
+		jc->headless = true;
+		jc->nfiles = d->nfiles;
+		jc->bs = ATIO_SECTOR;
+		jc->first = calloc(d->nfiles + 1, sizeof(*jc->first));
+		return jc->first ? 0 : atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	}
 	nfiles = atio_stamp_load(h + 32);
 	size = atio_stamp_load(h + 40);
@@ -399,8 +419,8 @@ int atio_journal_load(struct atio_journal_claims **out, const struct atio_datase
 }
 
 int atio_journal_judge(struct atio_journal_claims *jc, unsigned file, uint64_t off,
-		       const void *buf, size_t len, uint64_t *from, struct atio_check_bad *bad,
-		       struct atio_stamp *found)
+		       const void *buf, size_t len, uint64_t tag, uint64_t *from,
+		       struct atio_check_bad *bad, struct atio_stamp *found)
 {
 	size_t lo = jc->first[file], hi = jc->first[file + 1];
 	uint64_t end = off + len;
@@ -424,7 +444,7 @@ int atio_journal_judge(struct atio_journal_claims *jc, unsigned file, uint64_t o
 
 			*from = s + ATIO_SECTOR;
 			__atomic_fetch_add(&cl->seen, 1, __ATOMIC_RELAXED);
-			if (atio_stamp_get(p, found) || found->offset != s)
+			if (atio_stamp_get(p, found) || found->offset != s || found->tag != tag)
 				continue;
 			if (atio_check_write(p, cl->gen, cl->key, true, bad, found)) {
 				bad->off = s;

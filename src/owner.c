@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -26,18 +27,22 @@ const char *atio_owner_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* The mark's text for @name; NULL when it does not fit (names are short). */
-static const char *mark_text(char *buf, size_t len, const char *name)
+#define MARK_V1 "atio-file 1 "
+#define MARK_V2 "atio-file 2 "
+#define MARK_ID 16                 /* hexadecimal digits of the id */
+
+/* The mark's text for @name and @id; NULL when it does not fit (names are short). */
+static const char *mark_text(char *buf, size_t len, const char *name, uint64_t id)
 {
-	int n = snprintf(buf, len, "atio-file 1 %s", name);
+	int n = snprintf(buf, len, MARK_V2 "%016llx %s", (unsigned long long)id, name);
 
 	return n > 0 && (size_t)n < len ? buf : NULL;
 }
 
-int atio_owner_mark(int fd, const char *name)
+int atio_owner_mark(int fd, const char *name, uint64_t id)
 {
 	char buf[320];
-	const char *v = mark_text(buf, sizeof(buf), name);
+	const char *v = mark_text(buf, sizeof(buf), name, id);
 
 	if (!v)
 		return -ENAMETOOLONG;
@@ -46,12 +51,41 @@ int atio_owner_mark(int fd, const char *name)
 	return 0;
 }
 
-int atio_owner_check(int fd, const char *name)
+/*
+ * The id of a mark of this version at @got (NUL-terminated): 0 with *@id
+ * and *@name (what follows the id) set, or -1 when it is no such mark.
+ */
+static int parse_v2(const char *got, uint64_t *id, const char **name)
 {
-	char want[320], got[320];
-	const char *v = mark_text(want, sizeof(want), name);
-	ssize_t n = fgetxattr(fd, ATIO_OWNER_XATTR, got, sizeof(got));
+	const char *p = got + sizeof(MARK_V2) - 1;
+	uint64_t v = 0;
 
+	if (strncmp(got, MARK_V2, sizeof(MARK_V2) - 1) != 0)
+		return -1;
+	for (int i = 0; i < MARK_ID; i++, p++) {
+		if (*p >= '0' && *p <= '9')
+			v = v << 4 | (uint64_t)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			v = v << 4 | (uint64_t)(*p - 'a' + 10);
+		else
+			return -1;
+	}
+	if (*p != ' ')
+		return -1;
+	*id = v;
+	*name = p + 1;
+	return 0;
+}
+
+int atio_owner_check(int fd, const char *name, uint64_t *id)
+{
+	char got[320];
+	ssize_t n = fgetxattr(fd, ATIO_OWNER_XATTR, got, sizeof(got) - 1);
+	const char *named;
+	uint64_t v;
+
+	if (id)
+		*id = 0;
 	if (n < 0 && errno == ENODATA)
 		return ATIO_OWNER_FOREIGN;
 	if (n < 0 && errno == ENOTSUP)
@@ -60,11 +94,46 @@ int atio_owner_check(int fd, const char *name)
 		return ATIO_OWNER_FOREIGN;      /* longer than any mark of atio's */
 	if (n < 0)
 		return -errno;
-	got[(size_t)n < sizeof(got) ? (size_t)n : sizeof(got) - 1] = '\0';
-	if (!v || (size_t)n != strlen(v) || memcmp(got, v, (size_t)n) != 0)
-		return strncmp(got, "atio-file ", 10) == 0 ? ATIO_OWNER_OTHER_NAME
-							 : ATIO_OWNER_FOREIGN;
-	return ATIO_OWNER_OURS;
+	got[n] = '\0';
+	if (memchr(got, '\0', (size_t)n))
+		return ATIO_OWNER_FOREIGN;
+	if (parse_v2(got, &v, &named) == 0) {
+		if (id)
+			*id = v;
+		return strcmp(named, name) == 0 ? ATIO_OWNER_OURS : ATIO_OWNER_OTHER_NAME;
+	}
+	if (strncmp(got, MARK_V1, sizeof(MARK_V1) - 1) == 0)
+		return strcmp(got + sizeof(MARK_V1) - 1, name) == 0 ? ATIO_OWNER_OLD
+								      : ATIO_OWNER_OTHER_NAME;
+	return strncmp(got, "atio-file ", 10) == 0 ? ATIO_OWNER_OTHER_NAME
+						   : ATIO_OWNER_FOREIGN;
+}
+
+int atio_owner_new_id(uint64_t *id)
+{
+	uint64_t v = 0;
+
+	while (v == 0) {
+		ssize_t n = getrandom(&v, sizeof(v), 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(v))
+			return n < 0 ? -errno : -EIO;
+	}
+	*id = v;
+	return 0;
+}
+
+int atio_owner_xattrs(const char *dir)
+{
+	char c;
+
+	if (getxattr(dir, ATIO_OWNER_XATTR, &c, 0) >= 0 || errno == ENODATA || errno == ERANGE)
+		return 1;
+	if (errno == ENOTSUP)
+		return 0;
+	return -errno;
 }
 
 /*

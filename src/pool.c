@@ -115,7 +115,8 @@ size_t atio_pool_bytes(size_t window, unsigned inflight, uint64_t cover)
 	return nwin * window;
 }
 
-void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off)
+void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off,
+			  uint64_t tag)
 {
 	unsigned char *buf;
 
@@ -129,7 +130,8 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 		p->held[slot] = (uint32_t)w;
 		buf = p->base + w * p->window;
 	}
-	atio_stamp_put(buf, p->window, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE);
+	atio_stamp_put(buf, p->window, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE,
+		       tag);
 	return buf;
 }
 

@@ -55,7 +55,8 @@ static int check_one(struct atio_worker *w, const struct atio_segment *seg, uint
 {
 	struct atio_readback *rb = &w->rb;
 	size_t bs = (size_t)w->sh->opts->bs;
-	int ret = atio_check_block(buf, bs, off, &w->vctx, ks, &rb->b, &rb->found);
+	int ret = atio_check_block(buf, bs, off, w->sh->ds, seg->file, &w->vctx, ks, &rb->b,
+				   &rb->found);
 
 	if (ret < 0)
 		return ret;

@@ -50,17 +50,114 @@ static const char *not_ours(int owner)
 {
 	switch (owner) {
 	case ATIO_OWNER_OURS:
+	case ATIO_OWNER_OLD:
 		return NULL;
 	case ATIO_OWNER_OTHER_NAME:
 		return "it carries atio's mark for another file name (copied or renamed?)";
 	case ATIO_OWNER_NO_XATTR:
 		return "the filesystem keeps no user extended attributes, so atio cannot "
 		       "mark its files there nor tell them from others";
+	case ATIO_OWNER_OTHER_DATASET:
+		return "it carries atio's mark of another dataset than the other files' "
+		       "(a file of another dataset put in its place?)";
 	default:
 		return "it has no user.atio mark (files made by an atio that did not mark "
 		       "its files have none either: --take-over adopts them, rewriting "
 		       "them)";
 	}
+}
+
+/*
+ * Read the mark of every file there is into f->owner and f->mark_id
+ * (ATIO_OWNER_FOREIGN for a file that is not a regular one: survey_file()
+ * refuses it). Returns 0 or -errno with @e filled.
+ */
+static int read_marks(struct atio_dataset *d, struct atio_error *e)
+{
+	for (unsigned i = 0; i < d->nfiles; i++) {
+		struct atio_file *f = &d->files[i];
+		int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		struct stat st;
+
+		f->owner = ATIO_OWNER_FOREIGN;
+		f->mark_id = 0;
+		if (fd < 0) {
+			if (errno == ENOENT || errno == ELOOP)
+				continue;
+			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open: %s",
+					      f->path, strerror(errno));
+		}
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			close(fd);
+			continue;
+		}
+		f->owner = atio_owner_check(fd, atio_owner_basename(f->path), &f->mark_id);
+		close(fd);
+		if (f->owner < 0)
+			return atio_error_set(e, ATIO_EXIT_FAIL, -f->owner, "%s: cannot read its "
+					      "user.atio mark: %s", f->path, strerror(-f->owner));
+	}
+	return 0;
+}
+
+/* Whether file @f carries a mark of this version (its own name's or another's). */
+static bool has_id(const struct atio_file *f)
+{
+	return (f->owner == ATIO_OWNER_OURS || f->owner == ATIO_OWNER_OTHER_NAME) && f->mark_id;
+}
+
+/*
+ * Decide the dataset's id from the marks (atio/dataset.h): the id most
+ * files' marks name (a mark of another file name counts: a renamed file
+ * is still of its dataset), the first such file's on a tie; else the one
+ * drawn for this dataset (once), or 0 where marks cannot be kept. A file
+ * marked with its own name but another id becomes
+ * ATIO_OWNER_OTHER_DATASET.
+ */
+static int pick_id(struct atio_dataset *d, struct atio_error *e)
+{
+	unsigned best = 0;
+	uint64_t id = 0;
+	int xattrs;
+
+	for (unsigned i = 0; i < d->nfiles; i++) {
+		unsigned same = 0;
+
+		if (!has_id(&d->files[i]))
+			continue;
+		for (unsigned j = 0; j < d->nfiles; j++)
+			same += has_id(&d->files[j]) && d->files[j].mark_id == d->files[i].mark_id;
+		if (same > best) {
+			best = same;
+			id = d->files[i].mark_id;
+		}
+	}
+	d->marked = best;
+	if (best) {
+		d->id = id;
+		for (unsigned i = 0; i < d->nfiles; i++)
+			if (d->files[i].owner == ATIO_OWNER_OURS && d->files[i].mark_id != id)
+				d->files[i].owner = ATIO_OWNER_OTHER_DATASET;
+		return 0;
+	}
+	xattrs = atio_owner_xattrs(d->dir);
+	if (xattrs < 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, -xattrs, "%s: cannot tell whether it "
+				      "keeps user extended attributes: %s", d->dir,
+				      strerror(-xattrs));
+	if (!xattrs) {
+		d->id = 0;
+		return 0;
+	}
+	if (!d->id_new) {
+		int ret = atio_owner_new_id(&d->id_new);
+
+		if (ret)
+			return atio_error_set(e, ATIO_EXIT_FAIL, -ret, "cannot draw a dataset "
+					      "id: %s", strerror(-ret));
+	}
+	d->id = d->id_new;
+	return 0;
 }
 
 static int survey_file(struct atio_dataset *d, const struct atio_opts *o,
@@ -96,18 +193,16 @@ static int survey_file(struct atio_dataset *d, const struct atio_opts *o,
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	f->size = (uint64_t)st.st_size;
-	owner = atio_owner_check(fd, atio_owner_basename(f->path));
-	why = owner < 0 ? NULL : not_ours(owner);
-	if (owner < 0) {
-		ret = atio_error_set(e, ATIO_EXIT_FAIL, -owner, "%s: cannot read its "
-				     "user.atio mark: %s", f->path, strerror(-owner));
-	} else if (why && !o->take_over) {
+	owner = f->owner;
+	why = not_ours(owner);
+	if (why && !o->take_over) {
 		ret = atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
 				     "%s: not a file atio made: %s; atio does not truncate, "
 				     "fill, reuse or remove files it did not make: move it "
 				     "away, choose another -f, or give --take-over to let atio "
 				     "rewrite it", f->path, why);
-	} else if (why) {
+	} else if (why || owner == ATIO_OWNER_OLD) {
+		/* Taken over, or atio's of an older format: rewritten whole. */
 		f->take = true;
 		f->valid = 0;
 		ret = 0;
@@ -121,7 +216,9 @@ static int survey_file(struct atio_dataset *d, const struct atio_opts *o,
 	if (ret)
 		return ret;
 	f->exists = true;
-	if (f->take)
+	if (owner == ATIO_OWNER_OLD)
+		fs->older++;
+	else if (f->take)
 		fs->taken++;
 	else if (f->valid < d->file_size)
 		fs->resumed++;
@@ -164,14 +261,16 @@ static int fd_limit(const struct atio_dataset *d, const struct atio_opts *o,
 static int survey_files(struct atio_dataset *d, const struct atio_opts *o,
 			struct atio_fill_stats *fs, struct atio_error *e)
 {
-	memset(fs, 0, sizeof(*fs));
-	for (unsigned i = 0; i < d->nfiles; i++) {
-		int ret = survey_file(d, o, &d->files[i], fs, e);
+	int ret = read_marks(d, e);
 
-		if (ret)
-			return ret;
-	}
-	return 0;
+	if (!ret)
+		ret = pick_id(d, e);
+	if (ret)
+		return ret;
+	memset(fs, 0, sizeof(*fs));
+	for (unsigned i = 0; ret == 0 && i < d->nfiles; i++)
+		ret = survey_file(d, o, &d->files[i], fs, e);
+	return ret;
 }
 
 int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,

@@ -164,6 +164,15 @@ static const char *path_of(const struct atio_worker *w, int fd)
 	return "?";
 }
 
+/* The index in the dataset of the file open at @fd (for --verify). */
+static unsigned file_of(const struct atio_worker *w, int fd)
+{
+	for (unsigned s = 0; s < w->nsegs; s++)
+		if (w->segs[s].fd == fd)
+			return w->segs[s].file;
+	return 0;
+}
+
 static int fail(struct atio_worker *w, const struct atio_req *r, int64_t res)
 {
 	static const char *const verb[] = { "read", "write", "fsync", "fdatasync" };
@@ -349,7 +358,8 @@ aim(struct atio_worker *w, struct cursor *c, struct atio_req *r, bool random, bo
 	/* The pool's window of the block's place in the thread's whole share. */
 	if (writing)
 		r->buf = atio_pool_take(&w->pool, r->index,
-					(uint64_t)(seg - w->segs) * seg->blocks + block, r->off);
+					(uint64_t)(seg - w->segs) * seg->blocks + block, r->off,
+					seg->tag);
 }
 
 /*
@@ -445,7 +455,8 @@ static __attribute__((noinline)) int verify(struct atio_worker *w, const struct 
 			return 0;
 		code = atio_genmap_last(&w->gm, r->block);
 	}
-	ret = atio_check_block(r->buf, r->len, r->off, &w->vctx, w->vks, &w->vbad, &w->vfound);
+	ret = atio_check_block(r->buf, r->len, r->off, w->sh->ds, file_of(w, r->fd), &w->vctx,
+			       w->vks, &w->vbad, &w->vfound);
 	/* --mix: a block written in the run holds its last write. */
 	for (size_t i = 0; code && ret == 0 && i < r->len; i += ATIO_SECTOR) {
 		uint64_t gen = atio_genmap_gen(code, w->pool.gen);

@@ -7,13 +7,22 @@
  * stamp (include/atio/stamp.h), the integrity pass after a failover, a
  * power loss or a firmware update.
  *
- * A sector is good when its stamp decodes, names the offset it was read
- * from, and the rest of it is the keystream the stamp names. Otherwise it
- * is bad, for one of the reasons of enum atio_check_kind. Holes (never
- * written, SEEK_HOLE) are not read: they are counted as unwritten, not as
- * bad, and so is what a file lacks to reach its planned size, since
- * without a record of what was written atio cannot tell lost data from
- * data never written. With the journal of an --fsync --verify run
+ * A sector is good when its stamp decodes whole (its check word agrees
+ * with its fields), carries the tag of the file it was read from (the
+ * dataset's id and the file's index, atio/stamp.h), names the offset it
+ * was read from, and the rest of it is the keystream the stamp names.
+ * Otherwise it is bad, for one of the reasons of enum atio_check_kind: a
+ * sector of another file of the dataset is misplaced and names that file,
+ * one with the tag of no file of the dataset is foreign. The dataset's id
+ * is what the files' marks name (atio/owner.h, atio/dataset.h); files
+ * whose marks name another id or another file are said apart
+ * (atio_check_marks()), and where no file carries a mark the id is the one
+ * the data of most files names. Holes (SEEK_HOLE) are not read: they are
+ * counted as unwritten, and are bad (lost data) in a file of the planned
+ * size or with data after them, since atio fills and grows files only by
+ * appending; what a file lacks to reach its planned size is unwritten,
+ * not bad, since without a record of what was written atio cannot tell
+ * lost data from data never written. With the journal of an --fsync --verify run
  * (atio/journal.h) it can: every sector the journal claims must hold the
  * claimed write or a later one, and a claimed sector no read reached is
  * bad (ABSENT).
@@ -56,6 +65,18 @@ enum atio_check_kind {
 	ATIO_CHECK_NEWER,          /* a later write of the thread, not to this block: misdirected */
 	ATIO_CHECK_OTHER,          /* another writer's data (another thread, run or file) */
 	ATIO_CHECK_ABSENT,         /* no data where the journal says a synced write is */
+	ATIO_CHECK_DAMAGED,        /* a stamp whose fields and check word disagree */
+	ATIO_CHECK_FOREIGN,        /* a good stamp of another dataset (no file's tag) */
+	ATIO_CHECK_OLD_VERSION,    /* a stamp of version 1, not checked */
+	ATIO_CHECK_HOLE,           /* a hole inside a file: lost data */
+};
+
+/* What a file's mark says, for --check (atio_check_marks()). */
+enum atio_check_mark {
+	ATIO_CHECK_MARK_OK,        /* atio's mark of the file, of the dataset's id */
+	ATIO_CHECK_MARK_NONE,      /* no mark (or no user xattrs kept) */
+	ATIO_CHECK_MARK_OTHER_NAME,    /* the mark of another file name: renamed or copied */
+	ATIO_CHECK_MARK_OTHER_DATASET, /* the mark of another dataset's id */
 };
 
 /* One range of consecutive bad sectors of one kind. */
@@ -65,10 +86,13 @@ struct atio_check_bad {
 	uint64_t len;              /* bytes */
 	enum atio_check_kind kind;
 	/*
-	 * MISPLACED: the offset the first sector's stamp names; CORRUPT: the
-	 * first differing byte of the first sector; UNREADABLE: the errno.
+	 * MISPLACED, FOREIGN: the offset the first sector's stamp names;
+	 * CORRUPT: the first differing byte of the first sector; UNREADABLE:
+	 * the errno.
 	 */
 	uint64_t detail;
+	unsigned from_file;        /* MISPLACED: the file whose data it is (may be file) */
+	const char *from_path;     /* its path when another file's, else NULL */
 	/* OLDER, NEWER, OTHER, ABSENT: the write expected there. */
 	uint64_t want_gen;
 	uint64_t want_key;
@@ -78,6 +102,8 @@ struct atio_check_file {
 	bool missing;              /* no file at the name */
 	uint64_t size;             /* its size when the check began */
 	uint64_t unwritten;        /* bytes in holes */
+	enum atio_check_mark mark;
+	uint64_t mark_id;          /* MARK_OTHER_DATASET: the id its mark names */
 };
 
 struct atio_check {
@@ -102,6 +128,13 @@ struct atio_check {
 	uint64_t unwritten;        /* bytes in holes, all files */
 	uint64_t elapsed_ns;
 	unsigned started;          /* threads started: the eventfd counts to this */
+	unsigned marks_bad;        /* files whose mark names another file or dataset */
+	/*
+	 * No file carried a mark: the dataset's id is the one the data of
+	 * this many files named (0 when none did: the id is 0).
+	 */
+	unsigned id_from_data;
+	bool no_marks;
 	/*
 	 * The journal of the run that wrote the dataset (atio/journal.h),
 	 * or NULL: every sector it claims is also checked against the
@@ -122,6 +155,17 @@ struct atio_check {
 };
 
 /*
+ * Before atio_check_start(), after atio_dataset_look(): read what the
+ * files' marks say (c->files[i].mark, c->marks_bad), and where no file
+ * carries a mark, take the dataset's id from the first sector of every
+ * file (c->no_marks, c->id_from_data, c->ds->id). Allocates c->files.
+ * Returns 0, or -errno with @e filled: a file made by an older atio
+ * (mark or stamp version 1) is refused with a message saying to make
+ * the dataset again (exit 1).
+ */
+int atio_check_marks(struct atio_check *c, struct atio_error *e);
+
+/*
  * Open every existing file of @c->ds for reading and start the threads.
  * Each thread signals @c->done_fd once when it ends; c->started says how
  * many there are. Returns 0 or a negative errno with @e filled (nothing
@@ -140,22 +184,24 @@ int atio_check_finish(struct atio_check *c, struct atio_error *e);
 void atio_check_free(struct atio_check *c);
 
 /*
- * Check the @len bytes at @buf (whole sectors), read at file offset @off,
- * against their stamps, with @ks (@len bytes) to make the keystream in and
- * @kctx to keep the cipher context between calls.
+ * Check the @len bytes at @buf (whole sectors), read at file offset @off
+ * of file @file of dataset @ds (its id and number of files), against their
+ * stamps, with @ks (@len bytes) to make the keystream in and @kctx to keep
+ * the cipher context between calls.
  * Returns 0 when every sector is good; 1 for the first bad one, with @bad
- * saying where (off, len 512), which kind and the kind's detail (file is
- * left to the caller), and @found the stamp the sector holds when it
- * decodes; -EIO when the keystream cannot be made. --check calls it again
- * past each bad sector; --verify stops at the first.
+ * saying where (file, off, len 512), which kind and the kind's detail
+ * (from_file for a misplaced one), and @found the stamp the sector holds
+ * when it decodes; -EIO when the keystream cannot be made. --check calls
+ * it again past each bad sector; --verify stops at the first.
  */
-int atio_check_block(const void *buf, size_t len, uint64_t off, struct atio_keystream *kctx,
-		     void *ks, struct atio_check_bad *bad, struct atio_stamp *found);
+int atio_check_block(const void *buf, size_t len, uint64_t off, const struct atio_dataset *ds,
+		     unsigned file, struct atio_keystream *kctx, void *ks,
+		     struct atio_check_bad *bad, struct atio_stamp *found);
 
 /*
  * What bad sector @b holds, in words, into @buf: "zeros (...)", "the data
- * written for offset N (misplaced; generation G, key K)", and so on;
- * @found is the stamp atio_check_block() gave with it.
+ * written for offset N of PATH (misplaced: another file's; ...)", and so
+ * on; @found is the stamp atio_check_block() gave with it.
  */
 void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
 			 const struct atio_stamp *found);

@@ -68,6 +68,8 @@ struct atio_file {
 	bool take;                 /* foreign, to be taken over (--take-over) */
 	dev_t dev;                 /* what the survey (or the fill) found */
 	ino_t ino;
+	int owner;                 /* its mark, as the survey read it (enum atio_owner) */
+	uint64_t mark_id;          /* the dataset id its mark names (owner OURS) */
 	/*
 	 * --expand: bytes appended since the run last emptied the file,
 	 * written only by the one thread whose file it is, read after the
@@ -82,6 +84,7 @@ struct atio_segment {
 	unsigned file;             /* index in atio_dataset.files */
 	uint64_t start;            /* byte offset of the region in the file */
 	uint64_t blocks;           /* region length in blocks */
+	uint64_t tag;              /* the file's stamp tag (atio/stamp.h), by atio_dataset_open() */
 };
 
 struct atio_dataset {
@@ -93,12 +96,23 @@ struct atio_dataset {
 	unsigned *first_seg;       /* [nthreads + 1]: thread t has segs[first_seg[t] .. first_seg[t+1]) */
 	uint64_t seg_blocks;       /* blocks in every segment */
 	char *prefix;              /* file names without the number */
+	char *dir;                 /* the files' directory (NULL for a device or no -f) */
 	bool device;               /* -f is a block device */
 	struct atio_lock lock;
 	unsigned unmarked;         /* files created unmarked (no user xattrs) */
 	bool surveyed;             /* the survey accepted every file */
 	bool remove_kept;          /* --remove kept the files: another atio shares them */
 	bool expand;               /* --expand: files grow from zero during the run */
+	/*
+	 * The dataset's id (atio/owner.h), in its stamps' tags: what the
+	 * marks of most of its files name (the first such file's where as
+	 * many name another), a new random one when none does, 0 where no
+	 * mark can be kept (a block device, a filesystem without user
+	 * extended attributes). Set by the survey and by atio_dataset_look().
+	 */
+	uint64_t id;
+	uint64_t id_new;           /* the id drawn for a new dataset, 0 before */
+	unsigned marked;           /* files whose mark names the id */
 	void *probe_buf;           /* the O_DIRECT probe's buffer, freed with the rest */
 };
 
@@ -109,6 +123,7 @@ struct atio_fill_stats {
 	unsigned resumed;          /* short, or with a hole: filled from there */
 	unsigned truncated;        /* longer than planned */
 	unsigned taken;            /* foreign, taken over with --take-over */
+	unsigned older;            /* atio's, of an older format (stamp version 1): rewritten */
 	uint64_t to_write;         /* bytes the fill has to write */
 };
 

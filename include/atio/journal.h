@@ -93,7 +93,8 @@ bool atio_journal_wanted(const struct atio_opts *o, const struct atio_dataset *d
  * truncate atio's, mark it, write the header and make it durable;
  * otherwise remove atio's journal if there is one. @j->fd is -1 when
  * there is no journal. Returns 0, or -errno with @e filled (exit 2 for a
- * file at the name that is not atio's journal).
+ * file at the name that is not atio's journal); a journal whose header
+ * cannot be written or made durable is removed again.
  */
 int atio_journal_begin(struct atio_journal *j, const struct atio_dataset *d,
 		       const struct atio_opts *o, struct atio_error *e);
@@ -142,12 +143,20 @@ struct atio_journal_claims {
 	uint64_t records;          /* records read */
 	uint64_t cut;              /* bytes after the last good record */
 	uint64_t absent;           /* claimed sectors no read reached */
+	/*
+	 * atio's journal (by its mark) without a whole header: the run that
+	 * made it failed before writing one, and could not remove it. It
+	 * claims nothing (n 0), and says so.
+	 */
+	bool headless;
 };
 
 /*
  * Read the journal of dataset @d, if there is one: *@jc is NULL when there
  * is none, else allocated. A journal of another dataset shape (files,
- * their size) is refused, naming what it is of. Returns 0, or -errno with
+ * their size) is refused, naming what it is of; atio's journal (by its
+ * mark) whose header was never written whole is read as headless,
+ * claiming nothing. Returns 0, or -errno with
  * @e filled (exit 2 for a file that is no journal of atio's).
  */
 int atio_journal_load(struct atio_journal_claims **jc, const struct atio_dataset *d,
@@ -155,15 +164,16 @@ int atio_journal_load(struct atio_journal_claims **jc, const struct atio_dataset
 
 /*
  * Check the sectors of the @len bytes at @buf, read at @off of file
- * @file, that a claim covers, from *@from on: each must hold the claimed
- * write or a later one of its key. Returns 1 for a bad sector, with @bad
- * (file unset) and @found filled and *@from past it; 0 when none is left.
- * Sectors that hold no stamp of their offset are left to
- * atio_check_block().
+ * @file (whose stamp tag is @tag), that a claim covers, from *@from on:
+ * each must hold the claimed write or a later one of its key. Returns 1
+ * for a bad sector, with @bad (file unset) and @found filled and *@from
+ * past it; 0 when none is left. Sectors that hold no whole stamp of their
+ * file and offset are left to atio_check_block(), so that a damaged
+ * generation never passes for a later write.
  */
 int atio_journal_judge(struct atio_journal_claims *jc, unsigned file, uint64_t off,
-		       const void *buf, size_t len, uint64_t *from, struct atio_check_bad *bad,
-		       struct atio_stamp *found);
+		       const void *buf, size_t len, uint64_t tag, uint64_t *from,
+		       struct atio_check_bad *bad, struct atio_stamp *found);
 
 /*
  * After a whole check: call @note for every range of claimed sectors that

@@ -16,10 +16,11 @@
  * finds nothing to take; a larger share repeats its keystream every nwin
  * blocks, with other stamps. Before the write is
  * submitted, atio_pool_take() stamps every 512-byte sector of the window
- * (include/atio/stamp.h: offset, generation, key, keystream position), so
- * no two sectors written are alike, whatever a deduplicating store
- * compares. The cost per write is five stores and five additions per
- * sector, all in the sector's first cache line.
+ * (include/atio/stamp.h: offset, generation, key, keystream position, the
+ * file's tag and a check word), so no two sectors written are alike,
+ * whatever a deduplicating store compares. The cost per write is two
+ * fmix64 and seven stores and seven additions per sector, all in the
+ * sector's first cache line.
  *
  * A window in use by a request still in flight is never stamped again.
  * With windows of 1 MiB or less the write then takes a copy of it in a
@@ -135,20 +136,21 @@ int atio_keystream_at(struct atio_keystream *ks, void *buf, size_t len, uint64_t
 void atio_keystream_end(struct atio_keystream *ks);
 
 /* atio_pool_take() when window @w is held by a request in flight. */
-void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off);
+void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off,
+			  uint64_t tag);
 
 /*
  * Take a window for the write of request @slot (below the pool's
  * inflight), of block @block of its thread's share (counted across the
- * thread's files), at file offset @off: the
- * window of that block, or the next free one while a request in flight
+ * thread's files), at file offset @off of the file of tag @tag
+ * (atio_stamp_tag()): the window of that block, or the next free one while a request in flight
  * holds it. The window the slot took before is free again: the caller
  * takes for a slot only once its previous write has completed. The
  * window comes back stamped with the next generation. Returns a pointer
  * into the pool.
  */
 static inline void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t block,
-				   uint64_t off)
+				   uint64_t off, uint64_t tag)
 {
 	uint64_t w = p->mask ? block & p->mask : block % p->nwin;
 	unsigned char *buf;
@@ -158,12 +160,13 @@ static inline void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t 
 			p->busy[p->held[slot]] = 0;
 		p->held[slot] = ATIO_POOL_NONE;
 		if (p->busy[w])
-			return atio_pool_take_held(p, slot, w, off);
+			return atio_pool_take_held(p, slot, w, off, tag);
 		p->busy[w] = 1;
 		p->held[slot] = (uint32_t)w;
 	}
 	buf = p->base + w * p->window;
-	atio_stamp_put(buf, p->window, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE);
+	atio_stamp_put(buf, p->window, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE,
+		       tag);
 	return buf;
 }
 

@@ -4,7 +4,8 @@
 # depth, sequential 16M) checks clean; sectors changed behind atio's back
 # (zeros, a flipped byte, a sector copied from elsewhere, foreign bytes)
 # are each named with file, offset, size and why, and the check exits 1;
-# a hole and a short file are counted as unwritten, not bad; a missing file
+# a short file is counted as unwritten, not bad, a hole in a complete
+# file is bad (lost data); a missing file
 # fails the check; a foreign file is refused as a run refuses it; more bad
 # ranges than the list holds are counted; options of a timed test are
 # refused; a check waits for no writer: the dataset's lock refuses it while
@@ -72,24 +73,32 @@ expect_json "$what: --json lists them in order, with their kinds" \
 expect_json "$what: --json gives the first bad byte and the misplaced sector's offset" \
 	'(c["bad"][1]["first_bad_byte"], c["bad"][2]["written_for_offset"])' "(260, 0)"
 
-# --- A hole and a short file: unwritten, not bad.
+# --- A short file: unwritten, not bad; a hole in a complete file: lost
+# data, bad.
 rm -f "$D"/atio.*
 run_atio --write --rand -s 4K -t 1 -p 2 -u 64M -f "$D"
 expect_code "setup: a fresh dataset" 0
+truncate -s 16M "$D/atio.1"
+run_atio --check -p 2 -u 64M -f "$D" --cached --json
+what="atio.1 cut to 16 MiB"
+expect_code "$what: exit 0 (nothing bad)" 0
+expect_json "$what: no hole" 'c["bytes_unwritten"]' 0
+expect_json "$what: no bad sector" 'c["bad_sectors"]' 0
+run_atio --check -p 2 -u 64M -f "$D" --cached
+expect_match "$what: atio.1 is short of data" "$OUT" \
+	"^short: $D/atio.1: 16\\.00 MiB of the planned 32\\.00 MiB hold data"
 if fallocate -p -o 4194304 -l 1048576 "$F0" 2>/dev/null; then
-	truncate -s 16M "$D/atio.1"
 	run_atio --check -p 2 -u 64M -f "$D" --cached --json
-	what="a 1 MiB hole in atio.0, atio.1 cut to 16 MiB"
-	expect_code "$what: exit 0 (nothing bad)" 0
+	what="a 1 MiB hole in the complete atio.0"
+	expect_code "$what: exit 1 (lost data)" 1
 	expect_json "$what: 1 MiB unwritten" 'c["bytes_unwritten"]' 1048576
-	expect_json "$what: no bad sector" 'c["bad_sectors"]' 0
+	expect_json "$what: one bad range, a hole" \
+		'[(b["offset"], b["bytes"], b["kind"]) for b in c["bad"]]' "[(4194304, 1048576, 'hole')]"
 	run_atio --check -p 2 -u 64M -f "$D" --cached
-	expect_match "$what: atio.0 is short of data" "$OUT" \
-		"^short: $F0: 31\\.00 MiB of the planned 32\\.00 MiB hold data"
-	expect_match "$what: atio.1 is short of data" "$OUT" \
-		"^short: $D/atio.1: 16\\.00 MiB of the planned 32\\.00 MiB hold data"
+	expect_match "$what: named" "$OUT" \
+		"^bad: $F0: offset 4194304, 1048576 bytes \\(2048 sector\\(s\\)\\): a hole"
 else
-	skip_check "a hole is unwritten, not bad" "fallocate --punch-hole does not work here"
+	skip_check "a hole in a complete file is bad" "fallocate --punch-hole does not work here"
 fi
 
 # --- A missing file fails the check.

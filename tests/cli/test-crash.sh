@@ -11,7 +11,9 @@
 # trusted; a file cut short fails where synced writes were (absent); a
 # write run without --verify removes the journal, --remove
 # removes it with the files; a foreign file at the journal's name is left
-# alone and refused; a journal of another dataset shape is refused.
+# alone and refused; a journal of another dataset shape is refused; a
+# journal whose header cannot be written is removed, and one left without
+# a header is said to claim nothing.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -209,5 +211,47 @@ run_atio --fsync --seq -s 4K -t 0.2 -p 1 -u 1M -f "$D" --verify
 expect_code "a directory at the journal's name: the run refused with exit 2" 2
 expect_match "a directory at the journal's name: named" "$ERR" "^atio: $J: not atio's journal"
 rmdir "$J"
+
+# --- A journal whose header cannot be written (a full filesystem: a
+# tmpfs with one page left, which the lock file takes) is removed again,
+# never left to be read as claiming nothing; a journal of atio's without a
+# header is said to claim nothing.
+T=$WORK/tmpfs
+mkdir -p "$T"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=40M tmpfs "$T" 2>/dev/null; then
+	TEST_MOUNTS+=("$T")
+	mkdir "$T/d"
+	run_atio --prepare -s 4K -p 1 -u 8M -f "$T/d" --allow-memory-fs
+	expect_code "setup: a dataset on a 40 MiB tmpfs" 0
+	dd if=/dev/zero of="$T/fill" bs=4K status=none 2>/dev/null || true
+	truncate -s $(($(file_size "$T/fill") - 4096)) "$T/fill"
+	run_atio --fsync --seq -s 4K -t 0.2 -p 1 -u 8M -f "$T/d" --verify --allow-memory-fs
+	what="no room for the journal's header"
+	expect_code "$what: the run fails with exit 1" 1
+	expect_match "$what: said, and the journal removed" "$ERR" \
+		"^atio: $T/d/atio.journal: cannot write the header: No space left on device; the journal is removed$"
+	rm -f "$T/fill"
+	if [ ! -e "$T/d/atio.journal" ]; then
+		ok "$what: no journal left"
+	else
+		not_ok "$what: no journal left" "$(file_size "$T/d/atio.journal") bytes at its name"
+	fi
+	run_atio --check -p 1 -u 8M -f "$T/d" --allow-memory-fs
+	expect_code "$what: --check exits 0" 0
+	expect_no_match "$what: --check reads no journal" "$OUT" '^journal:'
+	if command -v setfattr >/dev/null 2>&1 && command -v getfattr >/dev/null 2>&1; then
+		: >"$T/d/atio.journal"
+		id=$(getfattr --only-values -n user.atio "$T/d/atio.0" | cut -d' ' -f3)
+		setfattr -n user.atio -v "atio-file 2 $id atio.journal" "$T/d/atio.journal"
+		run_atio --check -p 1 -u 8M -f "$T/d" --allow-memory-fs
+		expect_code "atio's journal without a header: --check exits 0" 0
+		expect_match "atio's journal without a header: said to claim nothing" "$OUT" \
+			"^journal: $T/d/atio.journal: atio's journal without a whole header .*: it claims nothing"
+	else
+		skip_check "atio's journal without a header" "setfattr (attr) is not installed"
+	fi
+else
+	skip_check "no room for the journal's header" "needs root and a tmpfs mount"
+fi
 
 finish

@@ -28,21 +28,31 @@ fd = os.open(sys.argv[1], os.O_RDONLY)
 print(os.lseek(fd, 0, os.SEEK_HOLE) if os.fstat(fd).st_size else 0)' "$1"
 }
 
-# stamps FILE KIND: check every 512-byte sector of FILE: a stamp of KIND (1
-# fill, 2 write) naming the sector's own offset, no two sectors alike and,
-# where python3's cryptography module is there, bytes 40..511 the
-# keystream the stamp names (include/atio/stamp.h). Prints "ok N" with the
-# number of keystreams checked, or what is wrong.
+# stamps FILE KIND: check every 512-byte sector of FILE: a stamp of
+# version 2 and of KIND (1 fill, 2 write) naming the sector's own offset,
+# its check word right, the tag of FILE's dataset and index (from its
+# user.atio mark), no two sectors alike and, where python3's cryptography
+# module is there, bytes 56..511 the keystream the stamp names
+# (include/atio/stamp.h). Prints "ok N" with the number of keystreams
+# checked, or what is wrong.
 stamps() {
 	python3 - "$1" "$2" <<'EOF'
-import hashlib, struct, sys
+import hashlib, os, struct, sys
 M = (1 << 64) - 1
 K = [0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb,
-     0xd6e8feb86659fd93, 0xa0761d6478bd642f]
+     0xd6e8feb86659fd93, 0xa0761d6478bd642f, 0xe7037ed1a0b428db]
+C1, C2 = 0x8ebc6af09c88c6e3, 0x589965cc75374cc3
 try:
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 except ImportError:
     Cipher = None
+
+def fmix(x):
+    x ^= x >> 33
+    x = x * 0xff51afd7ed558ccd & M
+    x ^= x >> 33
+    x = x * 0xc4ceb9fe1a85ec53 & M
+    return x ^ (x >> 33)
 
 def splitmix(x):
     x = (x + K[0]) & M
@@ -61,6 +71,8 @@ def keystream(key, pos, n):
 
 path, kind = sys.argv[1], int(sys.argv[2])
 seen, checked = set(), 0
+mark = os.getxattr(path, 'user.atio').decode().split(' ')
+tag = fmix(int(mark[2], 16) + fmix(int(path.rsplit('.', 1)[1]) + 1) & M)
 with open(path, 'rb') as f:
     off = 0
     while True:
@@ -70,20 +82,22 @@ with open(path, 'rb') as f:
         if len(s) != 512:
             sys.exit('a partial sector at offset %d' % off)
         n = off // 512 + 1
-        w = struct.unpack('<5Q', s[:40])
-        head = w[0] ^ (n * K[0] & M)
+        w = struct.unpack('<7Q', s[:56])
+        head = w[0] - n * K[0] & M
         if w[1] != n * K[1] & M:
             sys.exit('offset %d: the stamp names another offset' % off)
-        if head & 0xffffffff != 0x6f697461 or (head >> 32) & 0xff != 1:
-            sys.exit('offset %d: no atio stamp of version 1' % off)
+        if head & 0xffffffff != 0x6f697461 or (head >> 32) & 0xff != 2:
+            sys.exit('offset %d: no atio stamp of version 2' % off)
         if (head >> 40) & 0xff != kind:
             sys.exit('offset %d: stamp of kind %d, expected %d' % (off, (head >> 40) & 0xff, kind))
-        gen = w[2] ^ (n * K[2] & M)
-        key = w[3] ^ (n * K[3] & M)
-        pos = w[4] ^ (n * K[4] & M)
+        gen, key, pos, t = (w[i] - n * K[i] & M for i in (2, 3, 4, 5))
         if kind == 2 and gen == 0:
             sys.exit('offset %d: a write stamp with generation 0' % off)
-        if Cipher and s[40:] != keystream(key, pos, 512)[40:]:
+        if t != tag:
+            sys.exit('offset %d: the tag of another file or dataset' % off)
+        if w[6] != ((fmix(fmix(key ^ t) + gen & M) ^ head) + n * C1 + pos * C2) & M:
+            sys.exit('offset %d: the check word is wrong' % off)
+        if Cipher and s[56:] != keystream(key, pos, 512)[56:]:
             sys.exit('offset %d: the data is not the keystream its stamp names' % off)
         checked += Cipher is not None
         h = hashlib.blake2b(s, digest_size=16).digest()

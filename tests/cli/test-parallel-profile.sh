@@ -2,7 +2,8 @@
 # scripts/atio-parallel.sh's profiles and the tests of the seed 000 guide
 # (sshd-harness.sh): --profile vhi runs every test O_DIRECT at depth 32 with
 # the guide's block sizes, threads and data set sized by each node (auto),
-# the files made by atio --prepare; the tests randrw, expand and
+# the files made by atio --prepare (in 4K blocks; the check step reads in
+# 4M); the tests randrw, expand and
 # dsyncwrite run and sum as the others do; a --rate in ATIO_OPTS is said to
 # cap each node and holds on each; the check step reads every node's data
 # and names the node, file and offset of bad data, a FAILURE never summed;
@@ -64,6 +65,19 @@ expect_no_match "$what: no test is --cached" "$OUT" "--cached"
 grep -oE '^  [a-z]+ \(auto threads\)' "$OUT" | awk '{print $1}' | paste -s -d ' ' >"$WORK/order"
 expect_match "$what: the guide's tests, reads first, expand last" "$WORK/order" \
 	'^load warmup seqread randread seqwrite randwrite randrw expand$'
+
+# --- The check step reads in 4M (atio --check's default), not in the 4K
+# blocks the files' preparation names.
+run_driver TESTS="check" THREADS=1 FILE_SIZE=32M --dry-run node1
+what="--dry-run TESTS=check"
+expect_code "$what: exit 0" 0
+expect_match "$what: atio --check reads in 4M" "$OUT" \
+	"check \(1 threads\): .*atio'? --check -s 4M -p 1 -u 32M -f "
+expect_match "$what: the load step as before" "$OUT" \
+	"load \(1 threads\): .*atio'? --read --seq -s 16M"
+run_driver FILE_SIZE= THREADS= TESTS="check" --profile vhi --dry-run node1
+expect_match "$what --profile vhi: --prepare in 4K, --check in 4M" "$OUT" \
+	"check \(auto threads\): .*atio'? --check -s 4M -p auto -u auto -f "
 
 # --- A vhi run on two nodes: threads as each node's CPUs, small files.
 rm -rf "$(node_dir 1)/data"/* "$(node_dir 2)/data"/*

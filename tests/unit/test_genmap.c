@@ -72,7 +72,7 @@ static void sector(unsigned char *s, uint64_t off, uint64_t key, uint64_t gen,
 		   enum atio_stamp_kind kind)
 {
 	assert_int_equal(atio_keystream(s, ATIO_SECTOR, key, 4096), 0);
-	atio_stamp_put(s, ATIO_SECTOR, off, 4096, key, gen, kind);
+	atio_stamp_put(s, ATIO_SECTOR, off, 4096, key, gen, kind, 0);
 }
 
 static void test_check_write(void **state)

@@ -111,8 +111,8 @@ static void test_pool_cover(void **state)
 	assert_int_equal(atio_pool_init(&q, 4096, 1, 3, true), 0);
 	assert_int_equal(q.nwin * 4096, ATIO_POOL_MIN);
 	assert_memory_equal(p.base, q.base, ATIO_POOL_MIN);
-	assert_ptr_equal(atio_pool_take(&p, 0, 6000, 6000 * 4096), p.base + 6000 * 4096);
-	assert_ptr_equal(atio_pool_take(&p, 0, 8192 + 6000, 14192 * 4096),
+	assert_ptr_equal(atio_pool_take(&p, 0, 6000, 6000 * 4096, 5), p.base + 6000 * 4096);
+	assert_ptr_equal(atio_pool_take(&p, 0, 8192 + 6000, 14192 * 4096, 5),
 			 p.base + 6000 * 4096);
 	atio_pool_free(&q);
 	atio_pool_free(&p);
@@ -186,7 +186,7 @@ static void test_take_by_position(void **state)
 	for (uint64_t i = 0; i < 50; i++) {
 		uint64_t block = (i * 7919) % (3 * p.nwin);
 		uint64_t off = 1000000ULL * 4096 + block * 16384;
-		unsigned char *w = atio_pool_take(&p, 0, block, off);
+		unsigned char *w = atio_pool_take(&p, 0, block, off, 5);
 
 		assert_ptr_equal(w, p.base + (block % p.nwin) * 16384);
 		for (unsigned k = 0; k < 16384 / 512; k++) {
@@ -196,6 +196,7 @@ static void test_take_by_position(void **state)
 			assert_int_equal(st.gen, i + 1);
 			assert_int_equal(st.key, 9);
 			assert_int_equal(st.pos, (block % p.nwin) * 16384 + k * 512);
+			assert_int_equal(st.tag, 5);
 		}
 	}
 	atio_pool_free(&p);
@@ -218,9 +219,9 @@ static void test_take_in_flight(void **state)
 	assert_int_equal(atio_pool_init(&p, 4096, 4, 5, true), 0);
 	assert_non_null(p.spare);
 	assert_int_equal(p.size, (p.nwin + 4) * 4096);
-	a = atio_pool_take(&p, 0, 10, 40960);
+	a = atio_pool_take(&p, 0, 10, 40960, 5);
 	memcpy(copy, a, sizeof(copy));
-	b = atio_pool_take(&p, 1, 10 + p.nwin, 40960 + p.nwin * 4096);
+	b = atio_pool_take(&p, 1, 10 + p.nwin, 40960 + p.nwin * 4096, 5);
 	assert_ptr_equal(b, p.spare + 1 * 4096);
 	assert_memory_equal(copy, a, sizeof(copy));
 	for (unsigned k = 0; k < 8; k++)
@@ -230,15 +231,15 @@ static void test_take_in_flight(void **state)
 	assert_int_equal(st.offset, 40960 + p.nwin * 4096 + 512);
 	assert_int_equal(st.pos, 10 * 4096 + 512);
 	/* Slot 0 is done with window 10: slot 2 may have it now. */
-	atio_pool_take(&p, 0, 3, 3 * 4096);
-	c = atio_pool_take(&p, 2, 10, 40960);
+	atio_pool_take(&p, 0, 3, 3 * 4096, 5);
+	c = atio_pool_take(&p, 2, 10, 40960, 5);
 	assert_ptr_equal(c, a);
 	atio_pool_free(&p);
 
 	assert_int_equal(atio_pool_init(&p, 2u << 20, 2, 5, true), 0);
 	assert_null(p.spare);
-	a = atio_pool_take(&p, 0, 1, 2u << 20);
-	b = atio_pool_take(&p, 1, 1, 2u << 20);
+	a = atio_pool_take(&p, 0, 1, 2u << 20, 5);
+	b = atio_pool_take(&p, 1, 1, 2u << 20, 5);
 	assert_ptr_not_equal(a, b);
 	assert_true(b >= p.base && b < p.base + p.size);
 	atio_pool_free(&p);
@@ -256,20 +257,20 @@ static void test_no_two_sectors_alike(void **state)
 	unsigned char *w;
 
 	assert_int_equal(atio_pool_init(&p, 4096, 1, 3, true), 0);
-	w = atio_pool_take(&p, 0, 0, 0);
+	w = atio_pool_take(&p, 0, 0, 0, 5);
 	memcpy(first, w, sizeof(first));
 	for (unsigned i = 0; i < 8; i++)
 		for (unsigned j = 0; j < 8; j++)
 			if (i != j)
 				assert_memory_not_equal(first + i * 512, first + j * 512, 512);
-	w = atio_pool_take(&p, 0, 0, 0);
+	w = atio_pool_take(&p, 0, 0, 0, 5);
 	assert_ptr_equal(w, p.base);
 	for (unsigned i = 0; i < 8; i++) {
 		assert_memory_not_equal(first + i * 512, w + i * 512, ATIO_STAMP_BYTES);
 		assert_memory_equal(first + i * 512 + ATIO_STAMP_BYTES,
 				    w + i * 512 + ATIO_STAMP_BYTES, 512 - ATIO_STAMP_BYTES);
 	}
-	w = atio_pool_take(&p, 0, p.nwin, p.nwin * 4096);
+	w = atio_pool_take(&p, 0, p.nwin, p.nwin * 4096, 5);
 	assert_ptr_equal(w, p.base);
 	assert_memory_not_equal(first, w, ATIO_STAMP_BYTES);
 	atio_pool_free(&p);
@@ -288,9 +289,10 @@ static void test_stamp_looks_random(void **state)
 	unsigned same = 0;
 
 	assert_int_equal(atio_pool_init(&p, 1 << 20, 1, 11, true), 0);
-	w = atio_pool_take(&p, 0, 0, 0);
+	w = atio_pool_take(&p, 0, 0, 0, 5);
 	for (size_t i = 512; i < p.window; i += 512)
-		same += memcmp(w, w + i, 4) == 0 || memcmp(w + 24, w + i + 24, 4) == 0;
+		same += memcmp(w, w + i, 4) == 0 || memcmp(w + 24, w + i + 24, 4) == 0 ||
+			memcmp(w + 40, w + i + 40, 4) == 0 || memcmp(w + 48, w + i + 48, 4) == 0;
 	assert_int_equal(same, 0);
 	/* Sector 0 of a file is masked too: no plain magic at offset 0. */
 	assert_memory_not_equal(w, "atio", 4);

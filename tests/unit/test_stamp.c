@@ -25,32 +25,46 @@ static uint64_t le64(const unsigned char *p)
 	return v;
 }
 
+static uint64_t fmix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
 /*
  * The layout, word by word, as DATA FORMAT in atio(1) writes it: with
- * n = offset / 512 + 1, bytes 0..7 are head ^ n * K0, 8..15 n * K1,
- * 16..23 gen ^ n * K2, 24..31 key ^ n * K3, 32..39 pos ^ n * K4, little
- * endian, and bytes 40..511 are the keystream untouched.
+ * n = offset / 512 + 1, bytes 0..7 are head + n * K0, 8..15 n * K1,
+ * 16..23 gen + n * K2, 24..31 key + n * K3, 32..39 pos + n * K4, 40..47
+ * tag + n * K5, 48..55 the check word, little endian, and bytes 56..511
+ * are the keystream untouched.
  */
 static void test_layout(void **state)
 {
 	unsigned char sec[1024], ks[1024];
 	const uint64_t off = 3ULL << 40, pos = 1 << 20, key = 0x1122334455667788ULL;
-	const uint64_t gen = 77;
+	const uint64_t gen = 77, tag = atio_stamp_tag(0x0123456789abcdefULL, 3);
+	const uint64_t head = 0x6f697461ULL | 2ULL << 32 | 2ULL << 40;
 
+	assert_true(tag == fmix(0x0123456789abcdefULL + fmix(4)));
 	assert_int_equal(atio_keystream(ks, sizeof(ks), key, pos), 0);
 	memcpy(sec, ks, sizeof(sec));
-	atio_stamp_put(sec, sizeof(sec), off, pos, key, gen, ATIO_STAMP_WRITE);
+	atio_stamp_put(sec, sizeof(sec), off, pos, key, gen, ATIO_STAMP_WRITE, tag);
 	for (unsigned k = 0; k < 2; k++) {
 		const unsigned char *s = sec + k * 512;
-		uint64_t n = off / 512 + 1 + k;
+		uint64_t n = off / 512 + 1 + k, p = pos + k * 512;
 
-		assert_true(le64(s) == ((0x6f697461ULL | 1ULL << 32 | 2ULL << 40) ^
-					n * 0x9e3779b97f4a7c15ULL));
+		assert_true(le64(s) == head + n * 0x9e3779b97f4a7c15ULL);
 		assert_true(le64(s + 8) == n * 0xbf58476d1ce4e5b9ULL);
-		assert_true(le64(s + 16) == (gen ^ n * 0x94d049bb133111ebULL));
-		assert_true(le64(s + 24) == (key ^ n * 0xd6e8feb86659fd93ULL));
-		assert_true(le64(s + 32) == ((pos + k * 512) ^ n * 0xa0761d6478bd642fULL));
-		assert_memory_equal(s + 40, ks + k * 512 + 40, 512 - 40);
+		assert_true(le64(s + 16) == gen + n * 0x94d049bb133111ebULL);
+		assert_true(le64(s + 24) == key + n * 0xd6e8feb86659fd93ULL);
+		assert_true(le64(s + 32) == p + n * 0xa0761d6478bd642fULL);
+		assert_true(le64(s + 40) == tag + n * 0xe7037ed1a0b428dbULL);
+		assert_true(le64(s + 48) == (fmix(fmix(key ^ tag) + gen) ^ head) +
+					    n * 0x8ebc6af09c88c6e3ULL + p * 0x589965cc75374cc3ULL);
+		assert_memory_equal(s + 56, ks + k * 512 + 56, 512 - 56);
 	}
 	(void)state;
 }
@@ -67,7 +81,7 @@ static void test_round_trip(void **state)
 			memset(sec, 0x5a, sizeof(sec));
 			atio_stamp_put(sec, sizeof(sec), offs[i], offs[i] ^ 4096, 99 + i,
 				       kind == ATIO_STAMP_FILL ? 0 : i + 1,
-				       (enum atio_stamp_kind)kind);
+				       (enum atio_stamp_kind)kind, 1000 + i);
 			assert_int_equal(atio_stamp_get(sec, &st), 0);
 			assert_int_equal(st.version, ATIO_STAMP_VERSION);
 			assert_int_equal(st.kind, kind);
@@ -75,13 +89,94 @@ static void test_round_trip(void **state)
 			assert_true(st.pos == (offs[i] ^ 4096));
 			assert_true(st.key == 99 + i);
 			assert_true(st.gen == (kind == ATIO_STAMP_FILL ? 0 : i + 1));
+			assert_true(st.tag == 1000 + i);
 		}
 	}
 	/* A part sector at the end is left alone. */
 	memset(sec, 0x5a, sizeof(sec));
-	atio_stamp_put(sec, 511, 0, 0, 1, 1, ATIO_STAMP_WRITE);
+	atio_stamp_put(sec, 511, 0, 0, 1, 1, ATIO_STAMP_WRITE, 0);
 	for (size_t i = 0; i < sizeof(sec); i++)
 		assert_int_equal(sec[i], 0x5a);
+	(void)state;
+}
+
+/* A tag names its file and dataset, and back. */
+static void test_tags(void **state)
+{
+	const uint64_t a = 0x8d1f6c2be0a49375ULL, b = a + 1;
+
+	for (uint64_t i = 0; i < 1000; i++) {
+		uint64_t t = atio_stamp_tag(a, i);
+
+		assert_true(atio_stamp_tag_file(t, a) == i);
+		assert_true(atio_stamp_tag_dataset(t, i) == a);
+		/* Another dataset's tags name no file of a small dataset. */
+		assert_true(atio_stamp_tag_file(atio_stamp_tag(b, i), a) > 1000000);
+		assert_true(t != atio_stamp_tag(a, i + 1) && t != atio_stamp_tag(b, i));
+	}
+	(void)state;
+}
+
+/*
+ * Every byte of the stamp is covered: any change to any byte of bytes
+ * 0..55 leaves no whole stamp (damaged, or none at all), bytes 56..511
+ * are compared with the keystream; a stamp that cannot have been written
+ * (a fill with a generation, a write without one, another kind) is
+ * damaged even with a right check word.
+ */
+static void test_every_byte(void **state)
+{
+	unsigned char sec[512], orig[512];
+	struct atio_stamp st;
+	size_t bad;
+
+	assert_int_equal(atio_keystream(orig, sizeof(orig), 5, 4096), 0);
+	atio_stamp_put(orig, sizeof(orig), 8192, 4096, 5, 9, ATIO_STAMP_WRITE, 77);
+	for (size_t i = 0; i < sizeof(sec); i++) {
+		for (unsigned x = 1; x < 256; x <<= 1) {
+			memcpy(sec, orig, sizeof(sec));
+			sec[i] ^= (unsigned char)x;
+			assert_int_not_equal(atio_stamp_check(sec, 8192, &st, &bad), 0);
+		}
+	}
+	/* The generation raised by one: damaged, not a later write. */
+	memcpy(sec, orig, sizeof(sec));
+	sec[16] ^= 1;
+	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
+	/* Fill turned write at byte 5, generation 0 kept: damaged. */
+	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 0, ATIO_STAMP_FILL, 77);
+	sec[5] ^= 3;
+	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
+	/* Stamps that cannot have been written, with right check words. */
+	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 3, ATIO_STAMP_FILL, 77);
+	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
+	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 0, ATIO_STAMP_WRITE, 77);
+	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
+	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 3, (enum atio_stamp_kind)3, 77);
+	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
+	(void)state;
+}
+
+/*
+ * A stamp of version 1 (fields masked with ^, no tag, no check word) is
+ * recognised, not checked.
+ */
+static void test_version_1(void **state)
+{
+	unsigned char sec[512];
+	const uint64_t n = 4096 / 512 + 1;
+	const uint64_t head = 0x6f697461ULL | 1ULL << 32 | 1ULL << 40;
+	struct atio_stamp st;
+	size_t bad;
+
+	assert_int_equal(atio_keystream(sec, sizeof(sec), 5, 4096), 0);
+	for (int i = 0; i < 8; i++) {
+		sec[i] = (unsigned char)((head ^ n * 0x9e3779b97f4a7c15ULL) >> (8 * i));
+		sec[8 + i] = (unsigned char)((n * 0xbf58476d1ce4e5b9ULL) >> (8 * i));
+	}
+	assert_int_equal(atio_stamp_get(sec, &st), -EPROTONOSUPPORT);
+	assert_int_equal(st.version, 1);
+	assert_int_equal(atio_stamp_check(sec, 4096, &st, &bad), -EPROTONOSUPPORT);
 	(void)state;
 }
 
@@ -93,7 +188,7 @@ static void test_stamp_check(void **state)
 	size_t bad = 0;
 
 	assert_int_equal(atio_keystream(sec, sizeof(sec), 77, 8192), 0);
-	atio_stamp_put(sec, sizeof(sec), 1 << 20, 8192, 77, 0, ATIO_STAMP_FILL);
+	atio_stamp_put(sec, sizeof(sec), 1 << 20, 8192, 77, 0, ATIO_STAMP_FILL, 1);
 	assert_int_equal(atio_stamp_check(sec, 1 << 20, &st, &bad), 0);
 	assert_int_equal(st.kind, ATIO_STAMP_FILL);
 	assert_int_equal(st.gen, 0);
@@ -131,6 +226,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_every_byte),
+		cmocka_unit_test(test_version_1),
 		cmocka_unit_test(test_stamp_check),
 	};
 
