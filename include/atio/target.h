@@ -15,13 +15,18 @@
  * A block device is read directly, as one file of its own size: -n must be
  * 1 (it is by default), -u at most its size (by default all of it), and
  * --uncached blocks a multiple of its logical block size. Writing to it
- * needs --allow-device-write and is refused even then when the device is
- * mounted, has holders (device-mapper, MD) in sysfs, or libblkid finds a
- * filesystem, swap, LVM, MD or other signature or a partition table on it.
+ * needs --allow-device-write and is refused even then when anything is
+ * stacked on the device: it is mounted, has holders (device-mapper, MD) in
+ * sysfs, backs a loop device, or has partitions, and any of these on a
+ * partition; or libblkid finds a filesystem, swap, LVM, MD or other
+ * signature or a partition table at its start, or a signature at any MiB
+ * of its first 64 MiB (or at sector 63), where a partition whose table is
+ * gone or a region mapped by losetup -o begins.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "atio/cli.h"
 #include "atio/error.h"
@@ -67,6 +72,15 @@ int atio_target_check(const struct atio_target *t, struct atio_opts *o, struct a
  * it or what uses it (src/blockdev.c).
  */
 int atio_blockdev_check_blank(const char *path, struct atio_error *e);
+
+/*
+ * What is stacked on block device @rdev (see above), as what follows "the
+ * device" in a sentence ("is mounted on /mnt", "backs loop device
+ * /dev/loop1 (...), which is mounted on /mnt", "has a partition, sda1,
+ * that ..."), into @buf. Returns 1 when something is, 0 when nothing is
+ * (src/blockdev_use.c).
+ */
+int atio_blockdev_user(dev_t rdev, char *buf, size_t len);
 
 /* Size and logical block size of block device @path. Returns 0 or -errno. */
 int atio_blockdev_geometry(const char *path, uint64_t *size, unsigned *lbs);
