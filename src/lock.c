@@ -84,22 +84,24 @@ static int do_flock(struct atio_lock *l, bool exclusive, struct atio_error *e)
 }
 
 /*
- * Whether the open file @fd is an atio lock file: its text says so. An
- * empty file may be one that another atio has just created and not yet
- * written: it gets up to a second to become one.
+ * Whether the open file @fd is an atio lock file, by what it holds: its
+ * line; or what a crash leaves of that line where it was never synced: an
+ * empty file, a first part of the line, or zeros no longer than it. An
+ * empty file may also be one that another atio has just made and not yet
+ * written: that one is as good, its flock() tells.
  */
 static bool is_lock_file(int fd)
 {
 	char buf[sizeof(LOCK_TEXT)];
-	ssize_t n = 0;
+	size_t len = strlen(LOCK_TEXT);
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	bool zeros = true;
 
-	for (int i = 0; i < 100; i++) {
-		n = pread(fd, buf, sizeof(buf), 0);
-		if (n != 0)
-			break;
-		usleep(10000);
-	}
-	return n == (ssize_t)strlen(LOCK_TEXT) && memcmp(buf, LOCK_TEXT, (size_t)n) == 0;
+	if (n < 0 || (size_t)n > len)
+		return false;
+	for (ssize_t i = 0; i < n; i++)
+		zeros &= buf[i] == '\0';
+	return zeros || memcmp(buf, LOCK_TEXT, (size_t)n) == 0;
 }
 
 /*
