@@ -7,7 +7,9 @@
  * prefix, or a block device; the filesystem it is on; and whether atio may
  * work there.
  *
- * Refused (exit 2): a kernel filesystem that is not storage (proc, sysfs,
+ * Refused (exit 2): a name in /dev or another devtmpfs (/dev/sdX1) that
+ * names nothing, as a device that is not there, not as a file-name prefix
+ * on a memory filesystem; a kernel filesystem that is not storage (proc, sysfs,
  * cgroup, debugfs, ... or any filesystem that reports no blocks); a memory
  * filesystem (tmpfs, devtmpfs, ramfs) unless --allow-memory-fs, since it
  * measures RAM, not storage.
@@ -43,6 +45,7 @@ struct atio_target {
 	char fstype[32];           /* "ext4", "tmpfs", ...; "" when unknown */
 	bool memory;               /* tmpfs, devtmpfs or ramfs */
 	bool pseudo;               /* a kernel filesystem that is not storage */
+	bool no_device;            /* a prefix in devtmpfs (/dev) naming nothing */
 	uint64_t dev_size;         /* block device: bytes */
 	unsigned dev_lbs;          /* block device: logical block size */
 };

@@ -253,7 +253,10 @@ refused "-f on /dev/shm (tmpfs): exit 2" 2 \
 # shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
 check "-f on /dev/shm: no file made there" sh -c '! ls /dev/shm/atio-test-safety-"$1".* 2>/dev/null' sh "$$"
 run_atio -t 0.2 -s 64K -u 8M -f /dev/atio-test-safety-$$
-refused "-f in /dev (devtmpfs): exit 2" 2 "^atio: -f /dev/atio-test-safety-$$: on devtmpfs, a filesystem in memory"
+refused "-f /dev/NAME where no such device is: exit 2, said so" 2 \
+	"^atio: -f /dev/atio-test-safety-$$: no such device: nothing has that name in [a-z]+, where the kernel's devices are"
+run_atio --check -f /dev/atio-test-safety-$$
+refused "--check -f /dev/NAME where no such device is: exit 2, said so" 2 "^atio: -f /dev/atio-test-safety-$$: no such device"
 check "-f in /dev: no file made there" [ ! -e /dev/atio-test-safety-$$.0 ]
 run_atio -v -t 0.2 -s 64K -u 8M --remove --allow-memory-fs -f /dev/shm/atio-test-safety-$$
 expect_code "--allow-memory-fs on tmpfs: exit 0" 0
