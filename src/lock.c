@@ -237,7 +237,8 @@ static bool still_linked(const struct atio_lock *l)
  * A reader that can make no lock file (@why, an errno): a shared lock on
  * the dataset's directory, which writers look at (no_dir_reader()). Then
  * a lock file made meanwhile by a writer is looked for: 1 when there is
- * one (the caller goes back to it), 0 with the directory held, or -errno.
+ * one, or a writer holds the directory for its look (the caller tries
+ * again), 0 with the directory held, or -errno.
  */
 static int take_dir(struct atio_lock *l, int why, struct atio_error *e)
 {
@@ -252,9 +253,12 @@ static int take_dir(struct atio_lock *l, int why, struct atio_error *e)
 	l->dir = true;
 	l->why = why;
 	ret = do_flock(l, false, e);
-	if (ret)
+	/* Held alone: a writer looking, for a moment; its lock file tells next. */
+	if (ret == -EAGAIN)
+		usleep(10000);
+	if (ret && ret != -EAGAIN)
 		return ret;
-	if (lstat(l->path, &st) == 0) {
+	if (ret || lstat(l->path, &st) == 0) {
 		close(l->fd);
 		l->fd = -1;
 		l->dir = false;
@@ -286,9 +290,14 @@ int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool ex
 		}
 		if (ret <= -NO_FILE_BASE) {
 			ret = take_dir(l, -ret - NO_FILE_BASE, e);
-			if (ret == 1)
-				continue;
-			break;
+			if (ret != 1)
+				break;
+			/* Tried often enough: a writer keeps the directory or its lock file. */
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "%s: another atio is "
+					     "working on this dataset (its lock file or a lock on "
+					     "its directory came and went for a second); wait until "
+					     "it ends", l->path);
+			continue;
 		}
 		if (!ret)
 			ret = exclusive ? flock_exclusive(l, e) : do_flock(l, false, e);
