@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Block devices as targets: their geometry, and whether a write test may
- * run on one (nothing mounted, no holders, no signature libblkid knows).
+ * run on one (nothing stacked on it, blockdev_use.c; no signature libblkid
+ * knows, at its start or where a partition may begin).
  * See include/atio/target.h.
  */
 #include <blkid/blkid.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,108 +34,117 @@ int atio_blockdev_geometry(const char *path, uint64_t *size, unsigned *lbs)
 	return ret;
 }
 
-/* Where device @rdev is mounted (the first mount point), into @buf. */
-static bool mounted_at(dev_t rdev, char *buf, size_t len)
+/* Where to look past offset 0, and how much of the device one look sees. */
+#define SCAN_STEP (1ull << 20)
+#define SCAN_END (64ull << 20)
+#define SCAN_WINDOW (8ull << 20)
+
+/* What the last probe of @pr found, into @buf. */
+static void describe(blkid_probe pr, char *buf, size_t len)
 {
-	char line[4096], want[32], point[1024];
-	bool found = false;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	const char *type = NULL, *usage = NULL, *pt = NULL;
 
-	if (!f)
-		return false;
-	snprintf(want, sizeof(want), "%u:%u", major(rdev), minor(rdev));
-	while (!found && fgets(line, sizeof(line), f)) {
-		char id[32];
-
-		if (sscanf(line, "%*s %*s %31s %*s %1023s", id, point) == 2 &&
-		    strcmp(id, want) == 0) {
-			snprintf(buf, len, "%s", point);
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
+	blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
+	blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+	blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
+	if (type)
+		snprintf(buf, len, "a signature of %s (%s)", type,
+			 !usage ? "unknown use"
+			 : strcmp(usage, "filesystem") == 0 ? "a filesystem"
+			 : strcmp(usage, "raid") == 0 ? "RAID or LVM member"
+			 : strcmp(usage, "crypto") == 0 ? "encrypted volume"
+			 : strcmp(usage, "other") == 0 && strcmp(type, "swap") == 0
+			 ? "swap space" : usage);
+	else if (pt)
+		snprintf(buf, len, "a partition table of type %s", pt);
+	else
+		snprintf(buf, len, "a signature");
 }
 
-/* The first holder of device @rdev in sysfs (dm-0, md0), into @buf. */
-static bool held_by(dev_t rdev, char *buf, size_t len)
+/*
+ * Probe @len bytes of @fd from @off (superblocks; @parts: partition tables
+ * too): 0 nothing, 1 something described in @buf, or -errno.
+ */
+static int probe_at(blkid_probe pr, int fd, uint64_t off, uint64_t len, bool parts,
+		    char *buf, size_t blen)
 {
-	char dir[96];
-	struct dirent *de;
-	bool found = false;
-	DIR *d;
+	int r;
 
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders", major(rdev), minor(rdev));
-	if (!(d = opendir(dir)))
-		return false;
-	while (!found && (de = readdir(d)))
-		if (de->d_name[0] != '.') {
-			snprintf(buf, len, "%s", de->d_name);
-			found = true;
-		}
-	closedir(d);
-	return found;
+	if (blkid_probe_set_device(pr, fd, (blkid_loff_t)off, (blkid_loff_t)len) != 0)
+		return -EIO;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+	blkid_probe_enable_partitions(pr, parts);
+	if (parts)
+		blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	r = blkid_do_safeprobe(pr);
+	if (r == 0)
+		describe(pr, buf, blen);
+	else if (r == -2)
+		snprintf(buf, blen, "more than one signature (libblkid finds them ambiguous)");
+	return r == 0 || r == -2 ? 1 : r == 1 ? 0 : -EIO;
 }
 
 /*
  * What libblkid finds on @path: 0 nothing, 1 a signature described in
- * @buf, or -errno.
+ * @buf with its offset in @at, or -errno. The whole device is probed at
+ * offset 0 (superblocks, partition tables); then, for a filesystem or
+ * other signature that begins inside it with no table to say so (a
+ * partition whose table is gone, what losetup -o or kpartx map), every
+ * MiB of its first SCAN_END and the old first sector of a partition, 63.
  */
-static int signature(const char *path, char *buf, size_t len)
+static int signature(const char *path, uint64_t size, uint64_t *at, char *buf, size_t len)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(path);
-	const char *type = NULL, *usage = NULL, *pt = NULL;
-	int r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), r;
+	blkid_probe pr;
 
-	if (!pr)
-		return errno ? -errno : -EIO;
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
-	r = blkid_do_safeprobe(pr);
-	if (r == 0) {
-		blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
-		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
-		blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
-		if (type)
-			snprintf(buf, len, "a signature of %s (%s)", type,
-				 !usage ? "unknown use"
-				 : strcmp(usage, "filesystem") == 0 ? "a filesystem"
-				 : strcmp(usage, "raid") == 0 ? "RAID or LVM member"
-				 : strcmp(usage, "crypto") == 0 ? "encrypted volume"
-				 : strcmp(usage, "other") == 0 && strcmp(type, "swap") == 0
-				 ? "swap space" : usage);
-		else if (pt)
-			snprintf(buf, len, "a partition table of type %s", pt);
-		else
-			snprintf(buf, len, "a signature");
-	} else if (r == -2) {
-		snprintf(buf, len, "more than one signature (libblkid finds them ambiguous)");
+	*at = 0;
+	if (fd < 0)
+		return -errno;
+	if (!(pr = blkid_new_probe())) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r = probe_at(pr, fd, 0, size, true, buf, len);
+	for (uint64_t off = 63 * 512; r == 0 && off < SCAN_END && off + 65536 <= size;
+	     off = off < SCAN_STEP ? SCAN_STEP : off + SCAN_STEP) {
+		uint64_t win = size - off < SCAN_WINDOW ? size - off : SCAN_WINDOW;
+
+		r = probe_at(pr, fd, off, win, false, buf, len);
+		*at = off;
 	}
 	blkid_free_probe(pr);
-	return r == 0 || r == -2 ? 1 : r == 1 ? 0 : -EIO;
+	close(fd);
+	return r;
 }
 
 int atio_blockdev_check_blank(const char *path, struct atio_error *e)
 {
 	struct stat st;
-	char what[1100];
+	char what[3000];
+	uint64_t size, at = 0;
+	unsigned lbs;
 	int r;
 
 	if (stat(path, &st) != 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", path, strerror(errno));
-	if (mounted_at(st.st_rdev, what, sizeof(what)))
+	if (atio_blockdev_user(st.st_rdev, what, sizeof(what)))
 		return atio_error_set(e, ATIO_EXIT_USAGE, EBUSY, "-f %s: writes refused: the "
-				      "device is mounted on %s", path, what);
-	if (held_by(st.st_rdev, what, sizeof(what)))
-		return atio_error_set(e, ATIO_EXIT_USAGE, EBUSY, "-f %s: writes refused: the "
-				      "device is in use by %s (/sys/dev/block/%u:%u/holders)",
-				      path, what, major(st.st_rdev), minor(st.st_rdev));
-	r = signature(path, what, sizeof(what));
+				      "device %s", path, what);
+	r = atio_blockdev_geometry(path, &size, &lbs);
+	if (!r)
+		r = signature(path, size, &at, what, sizeof(what));
 	if (r < 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, -r, "-f %s: libblkid cannot probe the "
 				      "device: %s", path, strerror(-r));
+	if (r > 0 && at)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EBUSY, "-f %s: writes refused: "
+				      "libblkid finds %s at byte %" PRIu64 " of the device, with no "
+				      "partition table to say so (a partition whose table is gone, "
+				      "or what losetup -o maps); atio writes only to a blank device "
+				      "(if the data is not wanted, erase the signature with wipefs "
+				      "on a loop device set up with losetup -o %" PRIu64 ")",
+				      path, what, at, at);
 	if (r > 0)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EBUSY, "-f %s: writes refused: "
 				      "libblkid finds %s on the device; atio writes only to a "

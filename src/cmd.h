@@ -38,6 +38,12 @@ struct watch {
 /* One line on stderr, "atio: " first. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * When the run holds its dataset through a lock on the directory (a reader
+ * that could make no lock file, atio/lock.h), say so on stderr.
+ */
+void say_lock(const struct atio_lock *l);
+
 /* Say @e's message; return its exit status (1 when it has none). */
 int fail(const struct atio_error *e);
 

@@ -45,6 +45,8 @@ int check_main(struct atio_opts *o)
 		return fail(&e);
 	ret = atio_dataset_look(&ds, o, &e);
 	if (!ret)
+		say_lock(&ds.lock);
+	if (!ret)
 		ret = atio_check_marks(&c, &e);
 	if (!ret)
 		ret = atio_journal_load(&c.journal, &ds, &e);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -146,6 +147,14 @@ static int empty_files(struct atio_dataset *ds, const struct atio_opts *o,
 	return fa.ret;
 }
 
+void say_lock(const struct atio_lock *l)
+{
+	if (l->dir)
+		say("%s: cannot create the lock file: %s; reading with a shared lock on "
+		    "its directory instead (a run that writes there is refused meanwhile)",
+		    l->path, strerror(l->why));
+}
+
 int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt,
 	    struct atio_fill_stats *out, uint64_t *fill_ns, struct atio_journal *jn,
 	    struct atio_error *e)
@@ -160,6 +169,8 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 	*fill_ns = 0;
 	ret = atio_dataset_survey(ds, o, &fs, e);
 	*out = fs;
+	if (!ret)
+		say_lock(&ds->lock);
 	/* Before anything is written: a journal begins, or an old one goes. */
 	if (!ret && ds->lock.exclusive)
 		ret = atio_journal_begin(jn, ds, o, e);

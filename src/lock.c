@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The dataset lock: a flock() on atio's lock file or on the device node.
+ * The dataset lock: a flock() on atio's lock file or on the device node;
+ * for a reader that can make no lock file, on the dataset's directory.
  * See include/atio/lock.h for the rules.
  */
 #include <errno.h>
@@ -79,32 +80,106 @@ static int do_flock(struct atio_lock *l, bool exclusive, struct atio_error *e)
 			      "%s: another atio is working on this dataset (%s holds %s); "
 			      "wait until it ends%s", l->path,
 			      who[0] ? who : "a process not visible from here",
-			      l->file ? "its lock file" : "the device",
+			      l->file ? "its lock file" : l->dir ? "a lock on its directory"
+			      : "the device",
 			      exclusive ? ": a write test or a fill needs the dataset alone" : "");
 }
 
 /*
- * Whether the open file @fd is an atio lock file: its text says so. An
- * empty file may be one that another atio has just created and not yet
- * written: it gets up to a second to become one.
+ * The directory of the dataset whose lock file is @path: what a reader
+ * locks where no lock file can be made. Returns an open descriptor, or
+ * -errno.
+ */
+static int open_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	int fd;
+
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A writer, holding the lock file alone: no reader may hold the directory
+ * (a reader that could make no lock file). The directory is locked alone
+ * for a moment only: another writer's look is waited for (a second at
+ * most), a reader's lasts its run. A directory that cannot be opened has
+ * no reader of that kind either.
+ */
+static int no_dir_reader(const struct atio_lock *l, struct atio_error *e)
+{
+	char who[256];
+	int fd = open_dir(l->path), ret = 0, i;
+
+	if (fd < 0)
+		return 0;
+	for (i = 0; i < 100 && flock(fd, LOCK_EX | LOCK_NB) != 0; i++) {
+		if (errno != EWOULDBLOCK) {
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot lock its "
+					     "directory: %s", l->path, strerror(errno));
+			break;
+		}
+		usleep(10000);
+	}
+	if (!ret && i == 100) {
+		holders(fd, who, sizeof(who));
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN,
+				     "%s: another atio is reading the files in its directory "
+				     "without a lock file (%s holds a lock on the directory); "
+				     "wait until it ends: a write test or a fill needs the "
+				     "dataset alone", l->path,
+				     who[0] ? who : "a process not visible from here");
+	}
+	close(fd);
+	return ret;
+}
+
+/* Take @l exclusive: its lock file, then no reader on the directory. */
+static int flock_exclusive(struct atio_lock *l, struct atio_error *e)
+{
+	int ret = do_flock(l, true, e);
+
+	if (!ret && l->file && (ret = no_dir_reader(l, e)) != 0) {
+		flock(l->fd, LOCK_SH | LOCK_NB);
+		l->exclusive = false;
+	}
+	return ret;
+}
+
+/*
+ * Whether the open file @fd is an atio lock file, by what it holds: its
+ * line; or what a crash leaves of that line where it was never synced: an
+ * empty file, a first part of the line, or zeros no longer than it. An
+ * empty file may also be one that another atio has just made and not yet
+ * written: that one is as good, its flock() tells.
  */
 static bool is_lock_file(int fd)
 {
 	char buf[sizeof(LOCK_TEXT)];
-	ssize_t n = 0;
+	size_t len = strlen(LOCK_TEXT);
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	bool zeros = true;
 
-	for (int i = 0; i < 100; i++) {
-		n = pread(fd, buf, sizeof(buf), 0);
-		if (n != 0)
-			break;
-		usleep(10000);
-	}
-	return n == (ssize_t)strlen(LOCK_TEXT) && memcmp(buf, LOCK_TEXT, (size_t)n) == 0;
+	if (n < 0 || (size_t)n > len)
+		return false;
+	for (ssize_t i = 0; i < n; i++)
+		zeros &= buf[i] == '\0';
+	return zeros || memcmp(buf, LOCK_TEXT, (size_t)n) == 0;
 }
+
+/* open_lock_file()'s answer for a reader that can make no lock file: errno + this. */
+#define NO_FILE_BASE 1000
+#define NO_FILE(err) (-(NO_FILE_BASE + (err)))
 
 /*
  * Open (or create) the lock file at l->path. A file there must be an atio
- * lock file; one that is not is left alone and refused.
+ * lock file; one that is not is left alone and refused. A reader that
+ * cannot create it (read-only, no permission, no space) gets NO_FILE(errno)
+ * and no message.
  */
 static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error *e)
 {
@@ -116,14 +191,18 @@ static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error
 		if (write(l->fd, LOCK_TEXT, len) != (ssize_t)len) {
 			int err = errno ? errno : ENOSPC;
 
+			/* Empty or cut short, it is still one: a full disk keeps it so. */
+			if (err == ENOSPC || err == EDQUOT)
+				return 0;
 			unlink(l->path);
 			return atio_error_set(e, ATIO_EXIT_FAIL, err, "%s: cannot write the "
 					      "lock file: %s", l->path, strerror(err));
 		}
 		return 0;
 	}
-	if (errno == EROFS && !exclusive)
-		return -EROFS;
+	if (!exclusive && (errno == EROFS || errno == EACCES || errno == EPERM ||
+			   errno == ENOSPC || errno == EDQUOT))
+		return NO_FILE(errno);
 	if (errno != EEXIST)
 		return atio_error_set(e, errno == EACCES || errno == EROFS ? ATIO_EXIT_USAGE
 				      : ATIO_EXIT_FAIL, errno, "%s: cannot create the lock file: %s",
@@ -154,6 +233,40 @@ static bool still_linked(const struct atio_lock *l)
 	return atio_owner_same(l->fd, l->path);
 }
 
+/*
+ * A reader that can make no lock file (@why, an errno): a shared lock on
+ * the dataset's directory, which writers look at (no_dir_reader()). Then
+ * a lock file made meanwhile by a writer is looked for: 1 when there is
+ * one, or a writer holds the directory for its look (the caller tries
+ * again), 0 with the directory held, or -errno.
+ */
+static int take_dir(struct atio_lock *l, int why, struct atio_error *e)
+{
+	struct stat st;
+	int ret;
+
+	l->fd = open_dir(l->path);
+	if (l->fd < 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, -l->fd, "%s: cannot create the lock "
+				      "file (%s), nor open its directory to lock that: %s",
+				      l->path, strerror(why), strerror(-l->fd));
+	l->dir = true;
+	l->why = why;
+	ret = do_flock(l, false, e);
+	/* Held alone: a writer looking, for a moment; its lock file tells next. */
+	if (ret == -EAGAIN)
+		usleep(10000);
+	if (ret && ret != -EAGAIN)
+		return ret;
+	if (ret || lstat(l->path, &st) == 0) {
+		close(l->fd);
+		l->fd = -1;
+		l->dir = false;
+		return 1;
+	}
+	return 0;
+}
+
 int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool exclusive,
 		   struct atio_error *e)
 {
@@ -175,14 +288,19 @@ int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool ex
 			/* Only a file made by atio, or found to be one, is ever removed. */
 			l->file = ret == 0;
 		}
-		if (ret == -EROFS) {
-			/* Read-only: no lock file, and no writer either. */
-			free(l->path);
-			l->path = NULL;
-			return 0;
+		if (ret <= -NO_FILE_BASE) {
+			ret = take_dir(l, -ret - NO_FILE_BASE, e);
+			if (ret != 1)
+				break;
+			/* Tried often enough: a writer keeps the directory or its lock file. */
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "%s: another atio is "
+					     "working on this dataset (its lock file or a lock on "
+					     "its directory came and went for a second); wait until "
+					     "it ends", l->path);
+			continue;
 		}
 		if (!ret)
-			ret = do_flock(l, exclusive, e);
+			ret = exclusive ? flock_exclusive(l, e) : do_flock(l, false, e);
 		if (ret || device || still_linked(l))
 			break;
 		close(l->fd);
@@ -195,9 +313,14 @@ int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool ex
 
 int atio_lock_exclusive(struct atio_lock *l, struct atio_error *e)
 {
+	if (l->dir)
+		return atio_error_set(e, l->why == EROFS || l->why == EACCES || l->why == EPERM
+				      ? ATIO_EXIT_USAGE : ATIO_EXIT_FAIL, l->why,
+				      "%s: cannot create the lock file: %s; a run that writes "
+				      "needs it", l->path, strerror(l->why));
 	if (l->fd < 0 || l->exclusive)
 		return 0;
-	return do_flock(l, true, e);
+	return flock_exclusive(l, e);
 }
 
 void atio_lock_release(struct atio_lock *l)

@@ -91,6 +91,23 @@ static void identify_fs(struct atio_target *t, const char *dir)
 	t->pseudo |= !t->memory && sf.f_blocks == 0;
 }
 
+/*
+ * Whether directory @dir is where the kernel's devices are: a devtmpfs, or
+ * /dev itself (a tmpfs in a container).
+ */
+static bool in_dev(const struct atio_target *t, const char *dir)
+{
+	char *real;
+	bool dev;
+
+	if (strcmp(t->fstype, "devtmpfs") == 0)
+		return true;
+	real = realpath(dir, NULL);
+	dev = real && strcmp(real, "/dev") == 0;
+	free(real);
+	return dev;
+}
+
 int atio_target_identify(struct atio_target *t, const char *path, struct atio_error *e)
 {
 	struct stat st;
@@ -120,6 +137,8 @@ int atio_target_identify(struct atio_target *t, const char *path, struct atio_er
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
 		t->kind = ATIO_TARGET_PREFIX;
 		identify_fs(t, dir);
+		/* A name in /dev that leads nowhere: a device that is not there. */
+		t->no_device = in_dev(t, dir) && stat(path, &st) != 0 && errno == ENOENT;
 	}
 	free(dir);
 	return 0;
@@ -184,6 +203,11 @@ int atio_target_check(const struct atio_target *t, struct atio_opts *o, struct a
 		return check_device(t, o, e);
 	if (t->kind == ATIO_TARGET_NONE)
 		return 0;
+	if (t->no_device)
+		return atio_error_set(e, ATIO_EXIT_USAGE, ENOENT, "-f %s: no such device: "
+				      "nothing has that name in %s, where the kernel's devices "
+				      "are (is the device attached, and the name right?)",
+				      o->path, t->fstype);
 	if (t->pseudo)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "-f %s: %s is a filesystem "
 				      "of the kernel's, not storage: atio cannot create its "

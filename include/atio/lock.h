@@ -13,10 +13,17 @@
  * once is refused, naming the process that holds it (from /proc/locks).
  *
  * The lock file is atio's: it is created with O_EXCL and holds one line of
- * text saying what it is; an existing file at that name without that text
- * is foreign and is neither used nor changed. A run removes the lock file
- * when it ends holding the lock alone. On a read-only filesystem, where no
- * lock file can be made and no one can write, a read test runs without it.
+ * text saying what it is. An existing file at that name is atio's when it
+ * holds that line, or what a crash leaves of it where it was never synced
+ * (nothing, a first part of it, or zeros no longer than it); any other is
+ * foreign and is neither used nor changed. A run removes the lock file
+ * when it ends holding the lock alone.
+ *
+ * A reader that cannot create the lock file (a read-only filesystem, a
+ * directory it may not write, no space or quota left) locks the dataset's
+ * directory shared instead, creating nothing; a writer, once it holds the
+ * lock file alone, is refused while such a reader holds the directory.
+ * Writes always need the lock file.
  */
 
 #include <stdbool.h>
@@ -29,14 +36,18 @@ struct atio_lock {
 	char *path;                /* lock file or device node */
 	bool file;                 /* a lock file of atio's (removed at the end) */
 	bool exclusive;
+	bool dir;                  /* a reader's lock on the dataset's directory */
+	int why;                   /* with dir: errno of creating the lock file */
 };
 
 /*
  * Take the lock of the dataset whose files are named PREFIX0, PREFIX1 ...
  * (@prefix; @device: the block device @prefix itself), shared or
  * @exclusive, without waiting. Returns 0; -EAGAIN with e->exit 1 and a
- * message naming the holder when another process has it; or another
- * -errno with @e filled (exit 2 for a foreign file at the lock's name).
+ * message naming the holder when another process has it (a writer: also
+ * a reader holding the directory); or another -errno with @e filled (exit
+ * 2 for a foreign file at the lock's name). A shared lock taken on the
+ * directory sets l->dir and l->why, for the caller to say so.
  */
 int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool exclusive,
 		   struct atio_error *e);
@@ -44,7 +55,8 @@ int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool ex
 /*
  * Turn a shared lock into an exclusive one, without waiting. flock() may
  * drop the shared lock on the way, so a caller that looked at the files
- * under the shared lock looks again. Returns 0 or -errno as above.
+ * under the shared lock looks again. Returns 0 or -errno as above; a lock
+ * on the directory (l->dir) cannot be, and gives l->why.
  */
 int atio_lock_exclusive(struct atio_lock *l, struct atio_error *e);
 

@@ -1,9 +1,11 @@
 #!/bin/bash
 # A block device as the target, on a real loop device: reads work and
 # change nothing; writes need --allow-device-write and are refused even
-# then while the device is mounted, has holders, or carries a signature
-# (ext4, swap, a partition table), saying which; on a blank device they
-# run. -f /dev/loopN never makes /dev/loopN.0. And on a real XFS (on a
+# then while the device is mounted, has holders, backs a loop device
+# (losetup -o, holding a mounted ext4 that survives), has a partition (its
+# table erased, mounted), or carries a signature (ext4, swap, a partition
+# table; an ext4 at 1 MiB or at sector 63 with nothing at offset 0),
+# saying which; on a blank device they run. -f /dev/loopN never makes /dev/loopN.0. And on a real XFS (on a
 # second loop device), fallocated space in one of atio's files, cached, is
 # filled rather than read as data. Skipped (77) where no loop device can be
 # set up.
@@ -168,6 +170,110 @@ if command -v dmsetup >/dev/null 2>&1 &&
 	DM=''
 else
 	skip_check "a device with holders" "dmsetup cannot create a device here"
+fi
+
+# Stacked on a blank device: a loop device at offset 1 MiB (losetup -o)
+# holding a mounted ext4. Nothing at offset 0 shows it and a loop device
+# claims nothing on what backs it: the loop devices are asked. The ext4
+# survives: fsck finds it clean, its file intact.
+wipefs -a -q "$LOOP" 2>/dev/null
+SMNT=$WORK/stacked
+STACK=''
+if command -v mkfs.ext4 >/dev/null 2>&1 && command -v fsck.ext4 >/dev/null 2>&1 &&
+	STACK=$(losetup --find --show -o 1M "$LOOP" 2>/dev/null) &&
+	TEST_LOOPS+=("$STACK") && mkfs.ext4 -q -F "$STACK" >/dev/null 2>&1 &&
+	mkdir "$SMNT" && mount "$STACK" "$SMNT"; then
+	TEST_MOUNTS+=("$SMNT")
+	head -c 1M /dev/urandom >"$SMNT/kept"
+	KEPT=$(sha256sum <"$SMNT/kept")
+	sync
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "a loop device at offset 1 MiB, mounted: writes refused, exit 2, naming both" 2 \
+		"^atio: -f $LOOP: writes refused: the device backs loop device $STACK \\(at offset 1048576; /sys/block/${STACK#/dev/}/loop/backing_file names $LOOP\\), which is mounted on $SMNT$"
+	run_atio --fsync -s 4K -t 0.2 --allow-device-write -f "$LOOP"
+	refused "--fsync under the stacked loop device: refused, exit 2" 2 "writes refused: the device backs loop device $STACK"
+	umount "$SMNT"
+	if fsck.ext4 -n -f "$STACK" >"$WORK/fsck.out" 2>&1; then
+		ok "the stacked ext4 is clean (fsck.ext4 -n -f)"
+	else
+		not_ok "the stacked ext4 is clean (fsck.ext4 -n -f)" "$(tail -n 5 "$WORK/fsck.out")"
+	fi
+	if mount "$STACK" "$SMNT" 2>/dev/null; then
+		check "the stacked ext4's file is intact" [ "$(sha256sum <"$SMNT/kept")" = "$KEPT" ]
+		umount "$SMNT"
+	else
+		not_ok "the stacked ext4's file is intact" "the ext4 no longer mounts"
+	fi
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "the stacked loop device, not mounted: still refused, exit 2" 2 \
+		"^atio: -f $LOOP: writes refused: the device backs loop device $STACK \\(at offset 1048576; .*names $LOOP\\)$"
+	losetup -d "$STACK"
+	STACK=''
+	# Nothing stacked any more, but the ext4 is still there at 1 MiB: only
+	# probing past offset 0 finds it.
+	SUM=$(devsum)
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "an ext4 at byte 1048576, nothing stacked: refused, exit 2, naming the offset" 2 \
+		"^atio: -f $LOOP: writes refused: libblkid finds a signature of ext4 \\(a filesystem\\) at byte 1048576 of the device, with no partition table"
+	untouched "an ext4 at 1 MiB: the device is unchanged"
+	# Old partitions begin at sector 63.
+	dd if=/dev/zero of="$LOOP" bs=1M count=2 conv=notrunc status=none
+	STACK=$(losetup --find --show -o 32256 "$LOOP")
+	mkfs.ext4 -q -F "$STACK" >/dev/null 2>&1
+	losetup -d "$STACK"
+	STACK=''
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "an ext4 at sector 63: refused, exit 2" 2 "libblkid finds a signature of ext4 \\(a filesystem\\) at byte 32256 of the device"
+	dd if=/dev/zero of="$LOOP" bs=1M count=2 conv=notrunc status=none
+else
+	skip_check "a loop device stacked at offset 1 MiB" "no mkfs.ext4 or fsck.ext4, or losetup -o or mount fails"
+	[ -z "$STACK" ] || losetup -d "$STACK" 2>/dev/null || true
+fi
+
+# partition_node DEV: a device node of DEV's first partition, made in $WORK
+# where /dev has none (no udev); fails when the kernel has no partition.
+partition_node() {
+	local sys=/sys/class/block/${1#/dev/}p1 devno
+
+	[ -e "$sys" ] || partx -a "$1" 2>/dev/null || true
+	[ -e "$sys" ] || return 1
+	devno=$(cat "$sys/dev")
+	mknod "$WORK/part.node" b "${devno%:*}" "${devno#*:}" || return 1
+	printf '%s\n' "$WORK/part.node"
+}
+
+# A partition the kernel knows, mounted, whose table was erased since: on
+# a second loop device with partition scanning (losetup -P).
+PIMG=$WORK/parts.img
+PLOOP=''
+truncate -s 32M "$PIMG"
+if command -v mkfs.ext4 >/dev/null 2>&1 && python3 -c '
+import struct, sys
+entry = struct.pack("<B3sB3sII", 0, b"\x00\x21\x00", 0x83, b"\xfe\xff\xff", 2048, 32768)
+with open(sys.argv[1], "r+b") as img:
+    img.write(bytes(446) + entry + bytes(48) + b"\x55\xaa")
+'  "$PIMG" 2>/dev/null && PLOOP=$(losetup --find --show -P "$PIMG" 2>/dev/null) &&
+	TEST_LOOPS+=("$PLOOP") && PART=$(partition_node "$PLOOP") &&
+	mkfs.ext4 -q -F "$PART" >/dev/null 2>&1 && mkdir "$WORK/part" && mount "$PART" "$WORK/part"; then
+	TEST_MOUNTS+=("$WORK/part")
+	# the table goes; the kernel keeps the partition while it is mounted
+	dd if=/dev/zero of="$PLOOP" bs=512 count=1 conv=notrunc status=none
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$PLOOP"
+	refused "a partition, mounted, its table erased: refused, exit 2, naming both" 2 \
+		"^atio: -f $PLOOP: writes refused: the device has a partition, ${PLOOP#/dev/}p1, that is mounted on $WORK/part$"
+	umount "$WORK/part"
+	if [ -e "/sys/class/block/${PLOOP#/dev/}p1" ]; then
+		run_atio --write -s 1M -t 0.2 --allow-device-write -f "$PLOOP"
+		refused "a partition the kernel still knows: refused, exit 2" 2 \
+			"^atio: -f $PLOOP: writes refused: the device has a partition, ${PLOOP#/dev/}p1 \\(/sys/dev/block/"
+	else
+		skip_check "a partition the kernel still knows" "the kernel dropped ${PLOOP}p1 at umount"
+	fi
+	losetup -d "$PLOOP"
+	PLOOP=''
+else
+	skip_check "a mounted partition whose table was erased" "no mkfs.ext4 or python3, or no partition on a losetup -P device"
+	[ -z "$PLOOP" ] || losetup -d "$PLOOP" 2>/dev/null || true
 fi
 
 # A blank device: the write test runs with --allow-device-write.

@@ -4,7 +4,9 @@
 # completed, and atio --check proves every such write is still there.
 # On ext4 on a loop device (the test directory when that cannot be made):
 # SIGKILL in the middle of an --fsync run (and of an --fdatasync run at
-# depth with O_DIRECT), then --check passes and names the journal; a
+# depth with O_DIRECT), then --check passes and names the journal; so it
+# does with the lock file as a power loss leaves it (empty, cut short,
+# zeros), and an emptied lock file that an atio holds still locks; a
 # synced block put back to its fill data or to an older write of the run,
 # or overwritten behind atio's back, fails the check naming the file and
 # the offset; a record cut short at the journal's end is said and not
@@ -79,6 +81,41 @@ if direct_io_works "$D"; then
 else
 	skip_check "SIGKILL in an O_DIRECT --fdatasync run" "O_DIRECT does not work here"
 fi
+
+# --- The lock file as a crash leaves it: SIGKILL left it with its line
+# and no holder (above); a power loss leaves it empty where its data was
+# never synced, a first part of its line, or zeros. --check takes each as
+# atio's lock file and removes it at the end; a lock file emptied while an
+# atio holds it still locks.
+L=$D/atio.lock
+crash_lock() {
+	local what=$1
+
+	shift
+	rm -f "$L"
+	"$@" >"$L"
+	run_atio --check -p 2 -u 64M -f "$D"
+	expect_code "a crash image, lock file $what: --check exits 0" 0
+	expect_match "a crash image, lock file $what: every sector good" "$OUT" '^check: 2 file\(s\), 64\.00 MiB .* 0 bad sector\(s\); ok$'
+	check "a crash image, lock file $what: removed by the check" [ ! -e "$L" ]
+}
+crash_lock "empty" true
+crash_lock "holding the first 12 bytes of its line" printf 'atio lock fi'
+crash_lock "holding 20 zero bytes" head -c 20 /dev/zero
+crash_lock "holding its line" printf 'atio lock file: atio holds it while it works on the files next to it\n'
+start_atio --read --seq -s 1M -p 2 -u 64M -t 30 -f "$D"
+READER=$PID
+OUT=$WORK/stdout2
+ERR=$WORK/stderr2
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+truncate -s 0 "$L"
+run_atio --write --seq -s 1M -p 2 -u 64M -t 0.2 -f "$D"
+expect_code "a lock file emptied while a reader holds it: a write test exits 1" 1
+expect_match "a lock file emptied while a reader holds it: the holder named" "$ERR" \
+	"^atio: $L: another atio is working on this dataset \\(pid $READER \\(atio\\) holds its lock file\\)"
+PID=$READER
+kill -TERM "$PID" 2>/dev/null || true
+wait_exit 10
 
 # --- A synced block put back to its fill data: the check names it.
 rm -f "$D"/atio.*

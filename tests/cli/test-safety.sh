@@ -6,7 +6,10 @@
 # not read as data; a second atio on a dataset in use is refused with exit 1
 # naming the first; a file that changes size under a run fails the run;
 # memory and kernel filesystems are refused; the open-file limit is checked
-# before any file is made; reads work on a read-only mount.
+# before any file is made; reads work on a read-only mount, on a full
+# filesystem (no space, no inode) and for a user who may only read, without
+# a lock file that can be written (the directory is locked and it is said),
+# and a writer is refused while such a reader reads.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -251,7 +254,10 @@ refused "-f on /dev/shm (tmpfs): exit 2" 2 \
 # shellcheck disable=SC2016 # the $1 in single quotes is the inner shell's
 check "-f on /dev/shm: no file made there" sh -c '! ls /dev/shm/atio-test-safety-"$1".* 2>/dev/null' sh "$$"
 run_atio -t 0.2 -s 64K -u 8M -f /dev/atio-test-safety-$$
-refused "-f in /dev (devtmpfs): exit 2" 2 "^atio: -f /dev/atio-test-safety-$$: on devtmpfs, a filesystem in memory"
+refused "-f /dev/NAME where no such device is: exit 2, said so" 2 \
+	"^atio: -f /dev/atio-test-safety-$$: no such device: nothing has that name in [a-z]+, where the kernel's devices are"
+run_atio --check -f /dev/atio-test-safety-$$
+refused "--check -f /dev/NAME where no such device is: exit 2, said so" 2 "^atio: -f /dev/atio-test-safety-$$: no such device"
 check "-f in /dev: no file made there" [ ! -e /dev/atio-test-safety-$$.0 ]
 run_atio -v -t 0.2 -s 64K -u 8M --remove --allow-memory-fs -f /dev/shm/atio-test-safety-$$
 expect_code "--allow-memory-fs on tmpfs: exit 0" 0
@@ -358,6 +364,8 @@ EOF
 	run_atio "$REAL" "$RO" --read -t 0.2 -s 1M -u 8M -f "$RO"
 	expect_code "a read test on a read-only mount: exit 0" 0
 	check_result "a read test on a read-only mount: one result line" MB/s
+	expect_match "a read test on a read-only mount: says it locks the directory" "$ERR" \
+		"^atio: $RO/atio.lock: cannot create the lock file: Read-only file system; reading with a shared lock on its directory instead"
 	run_atio "$REAL" "$RO" --read --uncached -t 0.2 -s 1M -u 8M -f "$RO"
 	if direct_io_works "$RO"; then
 		expect_code "an --uncached read test on a read-only mount: exit 0" 0
@@ -366,6 +374,118 @@ EOF
 	same "the read-only files are unchanged" "$before" "$RO/atio.0"
 else
 	skip_check "a read test on a read-only mount" "no read-only bind mount possible here (needs root and unshare -m)"
+fi
+
+# --- Reading needs no lock file that can be written. A full filesystem:
+# a tmpfs whose blocks are used up (the lock file is made, its line cannot
+# be written: an empty lock file is one), an ext4 whose inodes are (none
+# can be made: the directory is locked instead, and said so).
+if [ "$(id -u)" -eq 0 ] && mkdir "$WORK/full" && mount -t tmpfs -o size=48M tmpfs "$WORK/full" 2>/dev/null; then
+	TEST_MOUNTS+=("$WORK/full")
+	run_atio --prepare -p 2 -s 1M -u 8M --allow-memory-fs -f "$WORK/full"
+	expect_code "setup: a dataset on a 48 MiB tmpfs" 0
+	dd if=/dev/zero of="$WORK/full/filler" bs=4k status=none 2>/dev/null || true
+	run_atio --check -p 2 -u 8M --allow-memory-fs -f "$WORK/full"
+	expect_code "a full tmpfs: --check exits 0" 0
+	expect_match "a full tmpfs: --check finds every sector good" "$OUT" '; 0 bad sector\(s\); ok$'
+	run_atio --read -s 1M -p 2 -u 8M -t 0.2 --allow-memory-fs -f "$WORK/full"
+	expect_code "a full tmpfs: a read test exits 0" 0
+	check "a full tmpfs: no lock file left" [ ! -e "$WORK/full/atio.lock" ]
+	umount "$WORK/full"
+else
+	skip_check "reading on a full tmpfs" "not root, or no tmpfs can be mounted"
+fi
+# noinodes_ext4 MNT: a 64 MiB ext4 of 32 inodes on a loop device, mounted
+# at MNT; 1 with the reason in $WHY where that cannot be made here.
+noinodes_ext4() {
+	local loop
+
+	WHY="needs root, losetup and mkfs.ext4"
+	[ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1 &&
+		command -v mkfs.ext4 >/dev/null 2>&1 || return 1
+	WHY="no loop device with ext4 here"
+	truncate -s 64M "$WORK/noinodes.img"
+	loop=$(losetup --find --show "$WORK/noinodes.img" 2>/dev/null) || return 1
+	TEST_LOOPS+=("$loop")
+	mkdir -p "$1"
+	mkfs.ext4 -q -F -N 32 "$loop" >/dev/null 2>&1 && mount "$loop" "$1" || return 1
+	TEST_MOUNTS+=("$1")
+}
+if noinodes_ext4 "$WORK/noinodes"; then
+	run_atio --prepare -p 2 -s 1M -u 8M -f "$WORK/noinodes"
+	expect_code "setup: a dataset on a 64 MiB ext4 of 32 inodes" 0
+	i=0
+	while : 2>/dev/null >"$WORK/noinodes/i$i"; do
+		i=$((i + 1))
+	done
+	run_atio --check -p 2 -u 8M -f "$WORK/noinodes"
+	expect_code "an ext4 with no inode left: --check exits 0" 0
+	expect_match "an ext4 with no inode left: --check says it locks the directory" "$ERR" \
+		"^atio: $WORK/noinodes/atio.lock: cannot create the lock file: No space left on device; reading with a shared lock on its directory instead"
+	run_atio --read -s 1M -p 2 -u 8M -t 0.2 -f "$WORK/noinodes"
+	expect_code "an ext4 with no inode left: a read test exits 0" 0
+	run_atio --write -s 1M -p 2 -u 8M -t 0.2 -f "$WORK/noinodes"
+	refused "an ext4 with no inode left: a write test still needs the lock file, exit 1" 1 \
+		"^atio: $WORK/noinodes/atio.lock: cannot create the lock file: No space left on device"
+else
+	skip_check "reading on an ext4 with no inode left" "$WHY"
+fi
+
+# --- A user who may only read: the dataset is root's, the directory not
+# writable by that user. Reads and --check lock the directory; a write test
+# by root is refused while such a reader runs, naming it.
+RUNAS=()
+if [ "$(id -u)" -ne 0 ]; then
+	WHYNOT="not root: no other user to run as"
+elif ! id nobody >/dev/null 2>&1; then
+	WHYNOT="no user nobody"
+elif command -v setpriv >/dev/null 2>&1; then
+	RUNAS=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --)
+elif command -v runuser >/dev/null 2>&1; then
+	RUNAS=(runuser -u nobody --)
+else
+	WHYNOT="neither setpriv nor runuser"
+fi
+if [ ${#RUNAS[@]} -gt 0 ]; then
+	U=$WORK/user
+	mkdir "$U"
+	chmod 755 "$WORK" "$U"
+	run_atio --prepare -p 2 -s 1M -u 8M -f "$U"
+	expect_code "setup: root's dataset, readable by all" 0
+	before=$(sums "$U/atio.0" "$U/atio.1")
+	REAL=$ATIO
+	ATIO=$WORK/as-user
+	printf '#!/bin/sh\nexec %s "$@"\n' "$(printf '%q ' "${RUNAS[@]}" "$REAL")" >"$ATIO"
+	chmod 755 "$ATIO"
+	run_atio --check -p 2 -u 8M -f "$U"
+	expect_code "a user who may only read: --check exits 0" 0
+	expect_match "a user who may only read: --check finds every sector good" "$OUT" '; 0 bad sector\(s\); ok$'
+	expect_match "a user who may only read: says it locks the directory" "$ERR" \
+		"^atio: $U/atio.lock: cannot create the lock file: Permission denied; reading with a shared lock on its directory instead"
+	run_atio --read -s 1M -p 2 -u 8M -t 0.2 -f "$U"
+	expect_code "a user who may only read: a read test exits 0" 0
+	check_result "a user who may only read: one result line" MB/s
+	run_atio --write -s 1M -p 2 -u 8M -t 0.2 -f "$U"
+	refused "a user who may only read: a write test is refused, exit 2" 2 \
+		"^atio: $U/atio.lock: cannot create the lock file: Permission denied"
+	check "a user who may only read: nothing made in the directory" \
+		[ "$(listing "$U" | tr '\n' ' ')" = "./atio.0 ./atio.1 " ]
+	start_atio --read -s 1M -p 2 -u 8M -t 30 -f "$U"
+	READER=$PID
+	wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+	ATIO=$REAL
+	run_atio --write -s 1M -p 2 -u 8M -t 0.2 -f "$U"
+	refused "root's write test while the user reads: exit 1, naming the reader" 1 \
+		"^atio: $U/atio.lock: another atio is reading the files in its directory without a lock file \(pid $READER \(atio\) holds a lock on the directory\)"
+	check "root's refused write test: no lock file left" [ ! -e "$U/atio.lock" ]
+	same "root's refused write test: the files are unchanged" "$before" "$U/atio.0" "$U/atio.1"
+	PID=$READER
+	kill -TERM "$PID" 2>/dev/null || true
+	wait_exit 10
+	run_atio --write -s 1M -p 2 -u 8M -t 0.2 -f "$U"
+	expect_code "root's write test once the reader ended: exit 0" 0
+else
+	skip_check "a user who may only read" "$WHYNOT"
 fi
 
 finish
