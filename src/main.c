@@ -276,7 +276,7 @@ static int read_back(struct atio_shared *sh, struct atio_worker *w, struct watch
 
 static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 {
-	struct atio_error e = { 0 };
+	struct atio_error e = { 0 }, fe = { 0 };
 	struct atio_dataset ds;
 	struct atio_shared sh = { .opts = o, .ds = &ds, .engine = engine, .depth = o->iodepth };
 	struct watch wt = { .stop = &sh.stop, .phase = "while preparing" };
@@ -289,7 +289,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_readback rb = { .no_io = engine->no_io };
 	uint64_t fill_ns;
 	bool uses_files;
-	int ret = 0, status, signo;
+	int ret = 0, status, signo, flush_ret = 0;
 
 	if (watch_open(&wt))
 		return ATIO_EXIT_FAIL;
@@ -346,7 +346,10 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	if (o->verify && atio_mode_writes(o->mode))
 		res.readback = &rb;
 	signo = wt.signo;          /* the run's: a signal in the read-back ends only that */
-	if (!ret && res.readback && uses_files && !signo)
+	/* -S: the files synced after the time; a failure is said below the result. */
+	if (!ret && uses_files && !signo && o->skip_sync && atio_mode_writes(o->mode))
+		flush_ret = flush_after(&ds, &wt, &fe);
+	if (!ret && res.readback && uses_files && !signo && !flush_ret)
 		ret = read_back(&sh, w, &wt, &rb, &e);
 	for (unsigned i = 0; ret && o->json && i < o->threads; i++)
 		if (w[i].vfailed) {
@@ -379,6 +382,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	status = wt.signo ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
 	if (rb.bad || rb.err)
 		status = fail(&rb.e);
+	if (flush_ret)
+		status = fail(&fe);
 out:
 	if (uses_files && atio_dataset_close(&ds, o->remove, &e) && status == ATIO_EXIT_OK)
 		status = fail(&e);
