@@ -442,7 +442,7 @@ int main(int argc, char **argv)
 	struct atio_opts o;
 	const struct atio_engine_ops *engine;
 	struct atio_target tg;
-	char why[256];
+	char why[1024];
 	int act, status;
 
 	open_std_fds();
