@@ -119,6 +119,7 @@ int atio_target_identify(struct atio_target *t, const char *path, struct atio_er
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
 		t->kind = ATIO_TARGET_PREFIX;
+		snprintf(t->dir, sizeof(t->dir), "%s", dir);
 		identify_fs(t, dir);
 	}
 	free(dir);

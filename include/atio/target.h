@@ -38,6 +38,7 @@ struct atio_target {
 	char fstype[32];           /* "ext4", "tmpfs", ...; "" when unknown */
 	bool memory;               /* tmpfs, devtmpfs or ramfs */
 	bool pseudo;               /* a kernel filesystem that is not storage */
+	char dir[4096];            /* ATIO_TARGET_PREFIX: the directory of the files */
 	uint64_t dev_size;         /* block device: bytes */
 	unsigned dev_lbs;          /* block device: logical block size */
 };
