@@ -49,6 +49,11 @@ if [ "$(head -n 1 "$ERR")" = "atio: -s 3K: block size must be a multiple of 4096
 else
 	not_ok "-s 3K --uncached: the exact message" "got: $(head -n 1 "$ERR")"
 fi
+# --check reads with O_DIRECT unless --cached: the message says so, and
+# blames no --uncached that was not given.
+usage "--check -s 512" "-s 512" --check -s 512 "${F[@]}"
+expect_match "--check -s 512: says --check reads with O_DIRECT, not \"with --uncached\"" "$ERR" \
+	'^atio: -s 512: block size must be a multiple of 4096: --check reads with O_DIRECT unless --cached is given$'
 usage "-u smaller than -p x -s" "-u 1M" -u 1M -p 4 -s 1M "${F[@]}"
 usage "-u smaller than -p x default -s" "-u 8M" --seq -u 8M -p 1 "${F[@]}"
 usage "size suffix Q" 4Q -u 4Q "${F[@]}"
