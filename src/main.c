@@ -274,6 +274,22 @@ static int read_back(struct atio_shared *sh, struct atio_worker *w, struct watch
 	return started < n ? -EAGAIN : 0;
 }
 
+/*
+ * A signal before the threads ran (in the fill): the text or JSON document
+ * of a run in which nothing was measured ("measured": false).
+ */
+static void report_unmeasured(struct atio_result *res, const struct watch *wt)
+{
+	res->interrupted = res->nothing_measured = true;
+	res->signo = wt->signo;
+	atio_stats_init(&res->total);
+	res->wall_start = res->wall_end = ns_to_ts(realtime_ns());
+	if (res->opts->json)
+		atio_report_json(stdout, res);
+	else
+		atio_report_text(stdout, res);
+}
+
 static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 {
 	struct atio_error e = { 0 }, fe = { 0 };
@@ -321,6 +337,9 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	}
 	if (ret) {
 		status = fail(&e);
+		/* A signal in the fill: nothing measured, said as for the warm-up. */
+		if (wt.signo && e.exit == ATIO_EXIT_INTERRUPTED && !o->prepare)
+			report_unmeasured(&res, &wt);
 		goto out;
 	}
 
@@ -372,6 +391,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	res.interrupted = signo != 0;
 	res.signo = signo;
 	res.nothing_measured = signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
+	res.in_final_sync = signo && atio_mode_writes(o->mode) && !o->skip_sync &&
+			    wt.sig_ns >= sh.start_ns + o->warmup_ns + o->time_ns;
 	if (res.nothing_measured)
 		say("%s before the measured time began (%s): no result", sig_name(wt.signo),
 		    sh.start_ns <= wt.sig_ns ? "in the warm-up" : wt.sig_phase);

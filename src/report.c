@@ -377,8 +377,13 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		fputs("interrupted: ", f);
 		if (r->signo)
 			fprintf(f, "by %s ", atio_report_signal_name(r->signo, sig, sizeof(sig)));
-		fprintf(f, "after %.3f of %s sec; the figures cover the time run\n",
-			atio_report_sec(r->elapsed_ns), t_sec);
+		if (r->in_final_sync)
+			fprintf(f, "in the final sync, after the %s sec of I/O (%.3f sec with "
+				"the sync); the figures cover the time run\n", t_sec,
+				atio_report_sec(r->elapsed_ns));
+		else
+			fprintf(f, "after %.3f of %s sec; the figures cover the time run\n",
+				atio_report_sec(r->elapsed_ns), t_sec);
 	}
 
 	if (o->rate > 0) {
