@@ -439,14 +439,16 @@ static int check_target(struct atio_opts *o, struct atio_target *tg, bool io)
 		return o->settings_only || !io ? 0 : fail(&e);
 	o->fstype = tg->fstype[0] ? tg->fstype : NULL;
 	atio_target_defaults(tg, o);
+	if (o->settings_only || !io)
+		return 0;
+	if (atio_target_check(tg, o, &e))
+		return fail(&e);
 	/* A file-name prefix, said: a mistyped directory would make files beside it. */
-	if (tg->kind == ATIO_TARGET_PREFIX && !o->settings_only && io && o->nfiles > 1)
+	if (tg->kind == ATIO_TARGET_PREFIX && o->nfiles > 1)
 		say("-f %s: not a directory: files %s.0 .. %s.%u in %s", o->path, o->path,
 		    o->path, o->nfiles - 1, tg->dir);
-	else if (tg->kind == ATIO_TARGET_PREFIX && !o->settings_only && io)
+	else if (tg->kind == ATIO_TARGET_PREFIX)
 		say("-f %s: not a directory: file %s.0 in %s", o->path, o->path, tg->dir);
-	if (!o->settings_only && io && atio_target_check(tg, o, &e))
-		return fail(&e);
 	return 0;
 }
 
