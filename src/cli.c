@@ -20,8 +20,6 @@
 #include "atio/pace.h"
 
 #define NS_PER_SEC     1000000000ULL
-#define START_AT_MIN   978307200ULL    /* 2001-01-01 00:00:00 UTC */
-#define START_AT_END   7289654400ULL   /* 2201-01-01 00:00:00 UTC */
 
 /* Every error here is bad usage; the functions that use this have an @e. */
 #define USAGE(...)     atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
@@ -294,28 +292,6 @@ static int get_amount(int id, const char *arg, bool time, uint64_t *out,
 }
 
 /*
- * Seconds since the epoch, decimals allowed, into nanoseconds. A time
- * before 2001 or after 2200 is a mistake (milliseconds, a relative time),
- * not a plan.
- */
-int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e)
-{
-	uint64_t s;
-	uint32_t nanos;
-	int r = atio_parse_seconds(arg, &s, &nanos);
-
-	if (r == -EINVAL)
-		return USAGE("--start-at %s: not a number of seconds since the epoch",
-			     arg);
-	if (r < 0 || s < START_AT_MIN || s >= START_AT_END)
-		return USAGE("--start-at %s: not a time between 2001 and 2200 "
-			     "(give seconds since the epoch, as date +%%s prints)",
-			     arg);
-	*ns = (int64_t)(s * NS_PER_SEC + nanos);
-	return 0;
-}
-
-/*
  * An option with a value given a second time is an error, as two members
  * of a group are: taking the last one silently would run a test other
  * than the one half of the command line asks for. Flags may repeat (-v
@@ -486,34 +462,6 @@ static int size_by_node(struct atio_opts *o, struct atio_error *e)
 }
 
 /*
- * See cli.h. Only digits and one point: strtod would also take "1e3",
- * "0x10", "inf" and "nan", which are more likely typing errors than caps.
- */
-int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
-{
-	const char *p = arg;
-	bool digit = false, point = false;
-	double v;
-
-	for (; *p; p++) {
-		if (*p == '.' && !point)
-			point = true;
-		else if (*p >= '0' && *p <= '9')
-			digit = true;
-		else
-			break;
-	}
-	if (*p || !digit)
-		return USAGE("--rate %s: not a number (give the cap in the unit of the result, "
-			     "e.g. --rate 1000 or --rate 2.5)", arg);
-	v = strtod(arg, NULL);
-	if (!(v > 0.0))
-		return USAGE("--rate %s: the cap must be more than 0", arg);
-	*rate = v;
-	return 0;
-}
-
-/*
  * The options --prepare refuses: they shape the measured run, and
  * --prepare runs none. Taking them silently would let a user believe the
  * fill was that test.
@@ -627,7 +575,7 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	const struct atio_engine_ops *eng;
 	const char *s = st->bs, *why = NULL;
 	bool sync;
-	uint64_t k, min;
+	uint64_t k, min, bs;
 	char a[24], b[24], who[32] = "the thread";
 	int r;
 
@@ -663,7 +611,8 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 	else if (s && o->bs % ATIO_MIN_BS)
 		why = "a multiple of 512";
 	else if (s && o->direct && o->bs % ATIO_DIRECT_ALIGN)
-		why = "a multiple of 4096 with --uncached";
+		why = o->check && st->cache != OPT_UNCACHED ? "a multiple of 4096: --check "
+		      "reads with O_DIRECT unless --cached is given" : "a multiple of 4096 with --uncached";
 	if (why)
 		return USAGE("-s %s: block size must be %s", s, why);
 	/* --expand: each thread appends to files of its own, from start to end. */
@@ -691,13 +640,13 @@ static int finish(struct atio_opts *o, const struct pstate *st,
 			     o->iodepth, o->iodepth, o->iodepth);
 	o->iodepth_batch_auto = !o->iodepth_batch;
 
-	k = o->nfiles <= o->threads
-		? (o->threads + o->nfiles - 1) / o->nfiles : 1;
-	min = o->nfiles * ((k * o->bs + ATIO_DIRECT_ALIGN - 1)
-			   & ~(ATIO_DIRECT_ALIGN - 1));
+	/* --prepare without -s fills files for tests of any block size: 4K will do. */
+	bs = o->prepare && !s ? ATIO_DIRECT_ALIGN : o->bs;
+	k = o->nfiles <= o->threads ? (o->threads + o->nfiles - 1) / o->nfiles : 1;
+	min = o->nfiles * ((k * bs + ATIO_DIRECT_ALIGN - 1) & ~(ATIO_DIRECT_ALIGN - 1));
 	/* --check reads the files as they are, whatever the size of its reads. */
 	if (o->total < min && !o->check) {
-		atio_format_size(a, sizeof(a), o->bs);
+		atio_format_size(a, sizeof(a), bs);
 		atio_format_size(b, sizeof(b), min);
 		if (o->nfiles > o->threads)
 			snprintf(who, sizeof(who), "each of %u files", o->nfiles);

@@ -123,6 +123,15 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 int prepare_done(const struct atio_opts *o, const struct atio_dataset *ds,
 		 const struct atio_fill_stats *fs, uint64_t fill_ns);
 
+/*
+ * -S, after the measured time of a write test: sync every file of @ds
+ * (atio/flush.h) while the signals are watched (the phase is named for
+ * messages). Returns 0; -EINTR with @e filled (exit 130) when a signal
+ * came before every file was synced; or -errno with @e filled (exit 1)
+ * when a sync failed: writes of the run were lost.
+ */
+int flush_after(const struct atio_dataset *ds, struct watch *wt, struct atio_error *e);
+
 /* --check: read the dataset whole and check every sector. Returns the exit status. */
 int check_main(struct atio_opts *o);
 

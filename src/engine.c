@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "atio/engine.h"
 
@@ -51,9 +53,15 @@ const char *atio_engine_names(void)
 	return names;
 }
 
-/* What a probe's errno most likely means, for the message. */
-static const char *refusal(int err)
+/*
+ * See engine.h. An io_uring ring's memory is locked, and the kernel counts
+ * it against RLIMIT_MEMLOCK for a user without CAP_IPC_LOCK (root has it):
+ * there ENOMEM is almost always that limit, not a lack of memory.
+ */
+const char *atio_engine_why(const struct atio_engine_ops *eng, int err, char *buf, size_t len)
 {
+	struct rlimit rl;
+
 	switch (err) {
 	case ENOSYS:
 		return "the kernel lacks it, or kernel.io_uring_disabled=2";
@@ -62,9 +70,21 @@ static const char *refusal(int err)
 		return "refused by kernel.io_uring_disabled, seccomp or a container policy";
 	case EAGAIN:
 		return "the kernel's limit on AIO contexts (fs.aio-max-nr) is reached";
+	case ENOMEM:
+		if (strcmp(eng->name, "io_uring") != 0 || geteuid() == 0 ||
+		    getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+			break;
+		snprintf(buf, len, "%s: the kernel counts the ring's memory against the "
+			 "locked-memory limit, RLIMIT_MEMLOCK (ulimit -l), which is %llu KiB "
+			 "here (%llu bytes): raise it (ulimit -l, memlock in "
+			 "/etc/security/limits.conf, LimitMEMLOCK= of a systemd unit) or use "
+			 "--engine libaio or sync", strerror(err),
+			 (unsigned long long)rl.rlim_cur / 1024, (unsigned long long)rl.rlim_cur);
+		return buf;
 	default:
-		return strerror(err);
+		break;
 	}
+	return strerror(err);
 }
 
 const struct atio_engine_ops *atio_engine_choose(const char *name, unsigned *depth,
@@ -73,7 +93,7 @@ const struct atio_engine_ops *atio_engine_choose(const char *name, unsigned *dep
 {
 	static const char *const prefer[] = { "io_uring", "libaio" };
 	const struct atio_engine_ops *eng;
-	char tried[160] = "";
+	char tried[640] = "", buf[320];
 	int ret;
 
 	why[0] = '\0';
@@ -89,7 +109,7 @@ const struct atio_engine_ops *atio_engine_choose(const char *name, unsigned *dep
 		ret = eng->probe();
 		if (ret) {
 			atio_error_set(e, ATIO_EXIT_FAIL, -ret, "--engine %s: not available: %s",
-				       name, refusal(-ret));
+				       name, atio_engine_why(eng, -ret, buf, sizeof(buf)));
 			return NULL;
 		}
 		return eng;
@@ -110,7 +130,7 @@ const struct atio_engine_ops *atio_engine_choose(const char *name, unsigned *dep
 			return eng;
 		}
 		snprintf(tried + n, sizeof(tried) - n, "%s%s %s", n ? "; " : "", prefer[i],
-			 eng ? refusal(-ret) : "not built");
+			 eng ? atio_engine_why(eng, -ret, buf, sizeof(buf)) : "not built");
 	}
 	snprintf(why, whylen, "engine sync at --iodepth 1, not %u: no asynchronous engine "
 		 "can run (%s)", *depth, tried);

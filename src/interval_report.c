@@ -12,15 +12,19 @@
 #include "atio/interval.h"
 #include "atio/json.h"
 #include "atio/report.h"
+#include "atio/units.h"
 
 #define NS_PER_SEC 1e9
 
 void atio_ival_text(FILE *f, const struct atio_ival_series *s, const char *unit)
 {
 	struct atio_ival_summary sum;
+	char len[32];
 
 	atio_ival_summarise(s, &sum);
-	fprintf(f, "intervals: %zu x %g s", sum.intervals, (double)s->interval_ns / NS_PER_SEC);
+	/* As -t and --interval are written: 31622400, not 3.16224e+07. */
+	atio_format_time(len, sizeof(len), s->interval_ns);
+	fprintf(f, "intervals: %zu x %s s", sum.intervals, len);
 	if (sum.full)
 		fprintf(f, ": min %.2f, median %.2f, max %.2f %s", sum.rate_min,
 			sum.rate_median, sum.rate_max, unit);

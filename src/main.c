@@ -274,9 +274,25 @@ static int read_back(struct atio_shared *sh, struct atio_worker *w, struct watch
 	return started < n ? -EAGAIN : 0;
 }
 
+/*
+ * A signal before the threads ran (in the fill): the text or JSON document
+ * of a run in which nothing was measured ("measured": false).
+ */
+static void report_unmeasured(struct atio_result *res, const struct watch *wt)
+{
+	res->interrupted = res->nothing_measured = true;
+	res->signo = wt->signo;
+	atio_stats_init(&res->total);
+	res->wall_start = res->wall_end = ns_to_ts(realtime_ns());
+	if (res->opts->json)
+		atio_report_json(stdout, res);
+	else
+		atio_report_text(stdout, res);
+}
+
 static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 {
-	struct atio_error e = { 0 };
+	struct atio_error e = { 0 }, fe = { 0 };
 	struct atio_dataset ds;
 	struct atio_shared sh = { .opts = o, .ds = &ds, .engine = engine, .depth = o->iodepth };
 	struct watch wt = { .stop = &sh.stop, .phase = "while preparing" };
@@ -289,7 +305,7 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	struct atio_readback rb = { .no_io = engine->no_io };
 	uint64_t fill_ns;
 	bool uses_files;
-	int ret = 0, status, signo;
+	int ret = 0, status, signo, flush_ret = 0;
 
 	if (watch_open(&wt))
 		return ATIO_EXIT_FAIL;
@@ -321,6 +337,9 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	}
 	if (ret) {
 		status = fail(&e);
+		/* A signal in the fill: nothing measured, said as for the warm-up. */
+		if (wt.signo && e.exit == ATIO_EXIT_INTERRUPTED && !o->prepare)
+			report_unmeasured(&res, &wt);
 		goto out;
 	}
 
@@ -346,7 +365,10 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	if (o->verify && atio_mode_writes(o->mode))
 		res.readback = &rb;
 	signo = wt.signo;          /* the run's: a signal in the read-back ends only that */
-	if (!ret && res.readback && uses_files && !signo)
+	/* -S: the files synced after the time; a failure is said below the result. */
+	if (!ret && uses_files && !signo && o->skip_sync && atio_mode_writes(o->mode))
+		flush_ret = flush_after(&ds, &wt, &fe);
+	if (!ret && res.readback && uses_files && !signo && !flush_ret)
 		ret = read_back(&sh, w, &wt, &rb, &e);
 	for (unsigned i = 0; ret && o->json && i < o->threads; i++)
 		if (w[i].vfailed) {
@@ -369,6 +391,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	res.interrupted = signo != 0;
 	res.signo = signo;
 	res.nothing_measured = signo && wt.sig_ns < sh.start_ns + o->warmup_ns;
+	res.in_final_sync = signo && atio_mode_writes(o->mode) && !o->skip_sync &&
+			    wt.sig_ns >= sh.start_ns + o->warmup_ns + o->time_ns;
 	if (res.nothing_measured)
 		say("%s before the measured time began (%s): no result", sig_name(wt.signo),
 		    sh.start_ns <= wt.sig_ns ? "in the warm-up" : wt.sig_phase);
@@ -379,6 +403,8 @@ static int run_test(struct atio_opts *o, const struct atio_engine_ops *engine)
 	status = wt.signo ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
 	if (rb.bad || rb.err)
 		status = fail(&rb.e);
+	if (flush_ret)
+		status = fail(&fe);
 out:
 	if (uses_files && atio_dataset_close(&ds, o->remove, &e) && status == ATIO_EXIT_OK)
 		status = fail(&e);
@@ -413,8 +439,16 @@ static int check_target(struct atio_opts *o, struct atio_target *tg, bool io)
 		return o->settings_only || !io ? 0 : fail(&e);
 	o->fstype = tg->fstype[0] ? tg->fstype : NULL;
 	atio_target_defaults(tg, o);
-	if (!o->settings_only && io && atio_target_check(tg, o, &e))
+	if (o->settings_only || !io)
+		return 0;
+	if (atio_target_check(tg, o, &e))
 		return fail(&e);
+	/* A file-name prefix, said: a mistyped directory would make files beside it. */
+	if (tg->kind == ATIO_TARGET_PREFIX && o->nfiles > 1)
+		say("-f %s: not a directory: files %s.0 .. %s.%u in %s", o->path, o->path,
+		    o->path, o->nfiles - 1, tg->dir);
+	else if (tg->kind == ATIO_TARGET_PREFIX)
+		say("-f %s: not a directory: file %s.0 in %s", o->path, o->path, tg->dir);
 	return 0;
 }
 
@@ -437,7 +471,7 @@ int main(int argc, char **argv)
 	struct atio_opts o;
 	const struct atio_engine_ops *engine;
 	struct atio_target tg;
-	char why[256];
+	char why[1024];
 	int act, status;
 
 	open_std_fds();

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The schedule of --rate, and waiting for it: see include/atio/pace.h. */
+#include <math.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -21,6 +22,14 @@ double atio_pace_interval_ns(double rate, uint64_t bytes, unsigned per_unit,
 	double ios = bytes ? per_thread * MIB / (double)bytes : per_thread * (double)per_unit;
 
 	return NS_PER_SEC / ios;
+}
+
+uint64_t atio_pace_count(double interval_ns, uint64_t from_ns, uint64_t to_ns)
+{
+	if (!(interval_ns > 0.0) || to_ns <= from_ns)
+		return 0;
+	return (uint64_t)ceil((double)to_ns / interval_ns) -
+	       (uint64_t)ceil((double)from_ns / interval_ns);
 }
 
 /*

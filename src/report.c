@@ -23,6 +23,7 @@
 #include "atio/check_report.h"
 #include "atio/expand.h"
 #include "atio/interval.h"
+#include "atio/pace.h"
 #include "atio/report.h"
 #include "atio/units.h"
 #include "report_util.h"
@@ -71,10 +72,27 @@ double atio_result_value(const struct atio_result *r)
 	return atio_report_per_sec(r->total.ops, r->elapsed_ns);
 }
 
-/* See report_util.h. */
+/*
+ * See report_util.h. The value over the cap, but never more than the I/Os
+ * done over those the schedule made due in the measured time (up to -t:
+ * none is due after it). The count of due I/Os rounds up, so over a time
+ * that is not a whole number of intervals the value exceeds the cap: a cap
+ * of 0.001 IOPS over 1 s makes one I/O due, at the start, and that I/O
+ * done is all of it, not 1000 times it. A slow final sync, inside the
+ * time, still lowers the share through the value.
+ */
 double atio_report_reached(const struct atio_result *r)
 {
-	return r->opts->rate > 0 ? atio_result_value(r) / r->opts->rate : 0.0;
+	const struct atio_opts *o = r->opts;
+	uint64_t span = r->elapsed_ns < o->time_ns ? r->elapsed_ns : o->time_ns;
+	uint64_t due = atio_pace_count(o->rate_interval_ns, o->warmup_ns, o->warmup_ns + span);
+	double share, done;
+
+	if (!(o->rate > 0))
+		return 0.0;
+	share = atio_result_value(r) / o->rate;
+	done = due ? (double)r->total.ops / ((double)due * o->threads) : share;
+	return share < done ? share : done;
 }
 
 /*
@@ -359,8 +377,13 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		fputs("interrupted: ", f);
 		if (r->signo)
 			fprintf(f, "by %s ", atio_report_signal_name(r->signo, sig, sizeof(sig)));
-		fprintf(f, "after %.3f of %s sec; the figures cover the time run\n",
-			atio_report_sec(r->elapsed_ns), t_sec);
+		if (r->in_final_sync)
+			fprintf(f, "in the final sync, after the %s sec of I/O (%.3f sec with "
+				"the sync); the figures cover the time run\n", t_sec,
+				atio_report_sec(r->elapsed_ns));
+		else
+			fprintf(f, "after %.3f of %s sec; the figures cover the time run\n",
+				atio_report_sec(r->elapsed_ns), t_sec);
 	}
 
 	if (o->rate > 0) {

@@ -136,6 +136,7 @@ int atio_target_identify(struct atio_target *t, const char *path, struct atio_er
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
 		t->kind = ATIO_TARGET_PREFIX;
+		snprintf(t->dir, sizeof(t->dir), "%s", dir);
 		identify_fs(t, dir);
 		/* A name in /dev that leads nowhere: a device that is not there. */
 		t->no_device = in_dev(t, dir) && stat(path, &st) != 0 && errno == ENOENT;

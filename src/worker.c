@@ -782,20 +782,11 @@ void *atio_worker_main(void *arg)
 	struct cursor c = { 0 };
 	uint64_t start, end, user0, sys0, user1, sys1;
 	uint64_t one = 1;
-	bool engine_up = false, flushed = false;
-	int ret;
+	bool engine_up, flushed = false;
 
 	/* A private descriptor table (see the top of this file); without one, only slower. */
 	(void)unshare(CLONE_FILES);
-	if (atio_worker_buffers(w) == 0) {
-		ret = w->engine->init(w);
-		if (ret == 0)
-			engine_up = true;
-		else
-			atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
-				       "thread %u: the %s engine cannot start: %s",
-				       w->id, w->engine->name, strerror(-ret));
-	}
+	engine_up = atio_worker_buffers(w) == 0 && atio_worker_engine_start(w) == 0;
 	w->setup_failed = !engine_up;
 	atio_range_init(&c.segs, w->nsegs);
 	atio_range_init(&c.blocks, w->segs[0].blocks);

@@ -145,3 +145,15 @@ void atio_worker_teardown(struct atio_worker *w)
 	w->reqs = NULL;
 	w->done = w->spare = w->batch = NULL;
 }
+
+int atio_worker_engine_start(struct atio_worker *w)
+{
+	char why[320];
+	int ret = w->engine->init(w);
+
+	if (ret)
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret, "thread %u: the %s engine cannot "
+			       "start: %s", w->id, w->engine->name,
+			       atio_engine_why(w->engine, -ret, why, sizeof(why)));
+	return ret;
+}

@@ -114,6 +114,14 @@ const struct atio_engine_ops *atio_engine_find(const char *name);
 const char *atio_engine_names(void);
 
 /*
+ * What @err, from @eng's probe or its start on a thread, most likely means,
+ * for a message: a kernel switch or policy, a kernel limit (for io_uring's
+ * ENOMEM as a user other than root, RLIMIT_MEMLOCK and its value), else
+ * strerror(). The text is in @buf (of @len bytes) or static.
+ */
+const char *atio_engine_why(const struct atio_engine_ops *eng, int err, char *buf, size_t len);
+
+/*
  * Pick the engine for a run. With @name (--engine) that engine, which must
  * be built in and accepted by the kernel. Without it, sync at depth 1; at a
  * greater depth io_uring, else libaio, else sync (then *@depth becomes 1).

@@ -58,6 +58,14 @@ double atio_pace_interval_ns(double rate, uint64_t bytes, unsigned per_unit,
 			     unsigned threads);
 
 /*
+ * How many I/Os one thread's schedule of @interval_ns makes due in the span
+ * [@from_ns, @to_ns) from its start: I/O k is due at k * @interval_ns, so
+ * a span shorter than an interval still holds one when it spans a due
+ * instant. 0 for an empty span.
+ */
+uint64_t atio_pace_count(double interval_ns, uint64_t from_ns, uint64_t to_ns);
+
+/*
  * Set @p to start at tick @start with an interval of @interval_ticks
  * (> 0, at most 2^63 ticks).
  */

@@ -33,6 +33,7 @@ struct atio_result {
 	bool interrupted;
 	int signo;                 /* the signal that interrupted, or 0 */
 	bool nothing_measured;     /* interrupted before the measured time began */
+	bool in_final_sync;        /* interrupted after -t, in the final sync */
 	/* --mix */
 	const struct atio_dir_stats *dir; /* [ATIO_DIRS]: reads, writes; NULL otherwise */
 	/* --interval */

@@ -46,6 +46,7 @@ struct atio_target {
 	bool memory;               /* tmpfs, devtmpfs or ramfs */
 	bool pseudo;               /* a kernel filesystem that is not storage */
 	bool no_device;            /* a prefix in devtmpfs (/dev) naming nothing */
+	char dir[4096];            /* ATIO_TARGET_PREFIX: the directory of the files */
 	uint64_t dev_size;         /* block device: bytes */
 	unsigned dev_lbs;          /* block device: logical block size */
 };

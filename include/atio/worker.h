@@ -107,6 +107,13 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
  */
 int atio_worker_buffers(struct atio_worker *w);
 
+/*
+ * Start @w's engine (its init()), on the thread itself, after
+ * atio_worker_buffers(). Returns 0, or a negative errno with w->err filled
+ * (exit 1) saying why the engine cannot start (atio_engine_why()).
+ */
+int atio_worker_engine_start(struct atio_worker *w);
+
 /* Thread body: pthread_create(&w->thread, NULL, atio_worker_main, w). */
 void *atio_worker_main(void *arg);
 

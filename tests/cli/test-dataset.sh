@@ -130,11 +130,20 @@ mkdir "$B"
 run_atio -t 0.2 -s 64K -p 3 -n 2 -u 8M -f "$B/pre"
 expect_code "-p 3 -n 2 -f DIR/pre: exit 0" 0
 expect_listing "-p 3 -n 2 -f DIR/pre: files pre.0 and pre.1 only" "$B" pre.0 pre.1
+# A mistyped directory becomes a prefix: said first, before any file is made.
+if [ "$(head -n 1 "$ERR")" = "atio: -f $B/pre: not a directory: files $B/pre.0 .. $B/pre.1 in $B" ]; then
+	ok "-f DIR/pre: the first line on stderr says it is a prefix, the files and where"
+else
+	not_ok "-f DIR/pre: the first line on stderr says it is a prefix, the files and where" \
+		"first line: $(head -n 1 "$ERR")"
+fi
+run_atio -t 0.2 -s 64K -p 1 -u 4M -f "$B/one"
+expect_match "-p 1 -f DIR/one: one file named" "$ERR" "^atio: -f $B/one: not a directory: file $B/one\.0 in $B\$"
 files_ok "-n 2 -u 8M: two files of 4M" 4194304 "$B"/pre.{0,1}
 # -n larger than -p.
 run_atio -t 0.2 -s 64K -p 2 -n 5 -u 10M -f "$B/many"
 expect_code "-p 2 -n 5 -f DIR/many: exit 0" 0
-expect_listing "-p 2 -n 5: five files many.0 to many.4" "$B" pre.0 pre.1 many.0 many.1 many.2 many.3 many.4
+expect_listing "-p 2 -n 5: five files many.0 to many.4" "$B" pre.0 pre.1 one.0 many.0 many.1 many.2 many.3 many.4
 # 10M / 5 = 2M
 files_ok "-n 5 -u 10M: five files of 2M" 2097152 "$B"/many.{0,1,2,3,4}
 
@@ -147,6 +156,7 @@ run_atio -t 0.2 -s 64K -p 2 -u 8M -f "$R" --remove
 expect_code "--remove: exit 0" 0
 check_result "--remove: one result line"
 expect_listing "--remove: atio.0 and atio.1 deleted, other files kept" "$R" keep.txt atio.7
+expect_no_match "-f DIR: nothing said of a prefix" "$ERR" 'not a directory'
 run_atio -t 0.2 -s 64K -p 2 -u 8M -f "$R/x" --remove
 expect_code "--remove with a prefix: exit 0" 0
 expect_listing "--remove with a prefix: x.0 and x.1 deleted" "$R" keep.txt atio.7

@@ -51,6 +51,14 @@ for flag in dsync osync; do
 	check "-a --json --$flag: settings.open_sync is \"$flag\"" \
 		grep -q "\"open_sync\":\"$flag\"" "$OUT"
 done
+# --mix (its writes) and --expand (its appends) take them too, as --help says.
+run_atio -a --mix 50 --rand --dsync -u 8M -f "$D"
+expect_match "-a --mix 50 --dsync: the header says O_DSYNC" "$OUT" '^Open: O_DSYNC: '
+run_atio -a --expand --osync -s 1M -u 8M -f "$D"
+expect_match "-a --expand --osync: the header says O_SYNC" "$OUT" '^Open: O_SYNC: '
+run_atio --help
+expect_match "--help: --dsync and --osync name --mix and --expand" "$OUT" \
+	"--mix's writes, --expand's"
 run_atio -a --json --write --rand -u 8M -f "$D"
 check "-a --json without either: settings.open_sync is null" grep -q '"open_sync":null' "$OUT"
 run_atio -a --write -u 8M -f "$D"

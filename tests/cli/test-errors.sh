@@ -49,6 +49,11 @@ if [ "$(head -n 1 "$ERR")" = "atio: -s 3K: block size must be a multiple of 4096
 else
 	not_ok "-s 3K --uncached: the exact message" "got: $(head -n 1 "$ERR")"
 fi
+# --check reads with O_DIRECT unless --cached: the message says so, and
+# blames no --uncached that was not given.
+usage "--check -s 512" "-s 512" --check -s 512 "${F[@]}"
+expect_match "--check -s 512: says --check reads with O_DIRECT, not \"with --uncached\"" "$ERR" \
+	'^atio: -s 512: block size must be a multiple of 4096: --check reads with O_DIRECT unless --cached is given$'
 usage "-u smaller than -p x -s" "-u 1M" -u 1M -p 4 -s 1M "${F[@]}"
 usage "-u smaller than -p x default -s" "-u 8M" --seq -u 8M -p 1 "${F[@]}"
 usage "size suffix Q" 4Q -u 4Q "${F[@]}"
@@ -175,6 +180,39 @@ EOF
 else
 	skip_check "not enough free space" "cannot mount a tmpfs in a private mount namespace here (needs root and unshare -m)"
 fi
+
+# io_uring for a user other than root whose locked-memory limit is 0
+# (ulimit -l 0): kernels that count the ring against RLIMIT_MEMLOCK refuse
+# it with ENOMEM, and the message names the limit and its value.
+memlock_check() {
+	local wrap=$WORK/memlock0.sh uid gid
+
+	if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1 ||
+		! uid=$(id -u nobody 2>/dev/null) || ! gid=$(id -g nobody 2>/dev/null); then
+		skip_check "io_uring with ulimit -l 0" "needs root, setpriv and the user nobody"
+		return 0
+	fi
+	run_atio --engine io_uring --iodepth 4 -a -s 4K -u 8M -f "$D"
+	if [ "$RC" -ne 0 ]; then
+		skip_check "io_uring with ulimit -l 0" "io_uring cannot run here: $(head -n 1 "$ERR")"
+		return 0
+	fi
+	cat >"$wrap" <<EOF
+#!/bin/sh
+exec setpriv --reuid=$uid --regid=$gid --clear-groups sh -c 'ulimit -l 0 && exec "\$0" "\$@"' "$ATIO" "\$@"
+EOF
+	chmod +x "$wrap"
+	ATIO=$wrap run_atio --engine io_uring --iodepth 4 -a -s 4K -u 8M -f "$D"
+	if [ "$RC" -eq 0 ]; then
+		skip_check "io_uring with ulimit -l 0" \
+			"io_uring needs no locked memory on this kernel ($(uname -r))"
+		return 0
+	fi
+	expect_code "io_uring with ulimit -l 0 as nobody: exit 1" 1
+	expect_match "io_uring with ulimit -l 0 as nobody: names RLIMIT_MEMLOCK and its value" \
+		"$ERR" '^atio: --engine io_uring: not available: .*RLIMIT_MEMLOCK \(ulimit -l\), which is 0 KiB'
+}
+memlock_check
 
 # --help and --version.
 run_atio --help

@@ -86,6 +86,11 @@ why=()
 verdict "--mix: each interval's reads and writes add up to it" "$OUT"
 adds_up "--mix: intervals add up"
 
+# The interval's length written as --interval takes it, never in exponent form.
+run_atio --engine null --write -t 0.3 --interval 8784h
+expect_match "text: --interval 8784h is 31622400 s, not 3.16224e+07" "$OUT" \
+	'^intervals: 1 x 31622400 s; stalls: 0$'
+
 # Text: the intervals line below the latency line; the result line unchanged.
 run_atio --read --seq -p 1 -t 1.2 -u 32M -f "$DS" --interval 0.5
 expect_code "text: exit 0" 0

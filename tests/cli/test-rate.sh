@@ -73,6 +73,26 @@ for bad in 0 0.0 -5 abc 1e3 0x10 1.2.3 inf ' 5' ''; do
 	fi
 	expect_count "--rate '$bad': nothing on stdout" "$OUT" . 0
 done
+# What is wrong is said: below 0 is no cap, 1e308 is a number in a form not taken.
+for bad in -5 -0.5 0; do
+	run_atio --engine null --rand -t 1 --rate "$bad"
+	expect_match "--rate $bad: the cap must be more than 0" "$ERR" "^atio: --rate $bad: the cap must be more than 0$"
+done
+for bad in 1e308 1e3 0x10 inf; do
+	run_atio --engine null --rand -t 1 --rate "$bad"
+	expect_match "--rate $bad: a number in a form not taken, not \"not a number\"" "$ERR" \
+		"^atio: --rate $bad: a number in a form --rate does not take .*plain digits"
+done
+run_atio --engine null --rand -t 1 --rate abc
+expect_match "--rate abc: not a number" "$ERR" "^atio: --rate abc: not a number "
+# A cap below one I/O per test time: the I/O due at the start, done, is 100%.
+run_atio --engine null --rand -t 1 --rate 0.001
+expect_code "--rate 0.001 -t 1: exit 0" 0
+expect_match "--rate 0.001 -t 1: reached 100% (the one I/O due), not 100000%" "$OUT" \
+	'^cap: 0\.001 IOPS per run, 0\.001 per thread; reached 100\.0%$'
+run_atio --engine null --rand -t 3 --rate 0.5
+expect_match "--rate 0.5 -t 3: the two I/Os due done, reached 100%" "$OUT" \
+	'^cap: 0\.5 IOPS per run, 0\.5 per thread; reached 100\.0%$'
 run_atio --engine null --rand -t 1 --rate 20000000000
 expect_code "--rate 20000000000 (0.05 ns apart): exit 2" 2
 expect_match "--rate 20000000000: too high, and why" "$ERR" "--rate 20000000000: too high: .*below the 1 ns"

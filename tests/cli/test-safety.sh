@@ -37,13 +37,15 @@ same() {
 }
 
 # refused WHAT CODE ERE: the last run exited CODE, printed nothing on
-# stdout, and its first stderr line matches ERE.
+# stdout, and its first stderr line (past warnings and the line that says
+# -f is a file-name prefix) matches ERE.
 refused() {
 	local what=$1 code=$2 ere=$3 why=()
 
 	[ "$RC" = "$code" ] || why+=("exit $RC, expected $code")
 	[ ! -s "$OUT" ] || why+=("stdout is not empty")
-	grep -v '^atio: warning' "$ERR" | head -n 1 | grep -Eq -- "$ere" ||
+	grep -v -e '^atio: warning' -e '^atio: -f .*: not a directory: files\? ' "$ERR" |
+		head -n 1 | grep -Eq -- "$ere" ||
 		why+=("the message does not match: $ere")
 	verdict "$what" "$OUT" "$ERR"
 }

@@ -117,6 +117,8 @@ else
 fi
 expect_match "SIGINT during the fill: says the next run resumes" "$ERR" '^atio: .*resume'
 expect_count "SIGINT during the fill: no result line" "$OUT" rate 0
+expect_match "SIGINT during the fill: stdout says nothing was measured" "$OUT" \
+	'^interrupted: by SIGINT before the measured time began; nothing was measured$'
 cut_at=$(file_size "$F/atio.0" 2>/dev/null || echo 0)
 if [ "$cut_at" -ge $((2 * 1024 * 1024 * 1024)) ]; then
 	skip_check "the next run resumes the fill" "the fill had finished before the signal came"
@@ -139,6 +141,47 @@ at=$((cut_at / 1048576))
 at=$((at > 4 ? at - 4 : 0))
 check "the resumed file is incompressible where the fill was cut" sample "$at"
 check "the resumed file is incompressible at its end" sample 2040
+
+# A signal after the test time, in the final sync of a cached write test
+# (up to 2 GiB dirty): the interrupted line says so, rather than "after
+# 1.8 of 1 sec". The run starts when told (--start-at -), after its set-up.
+FIFO=$WORK/start
+mkfifo "$FIFO"
+exec 7<>"$FIFO"
+start_atio_ready "$FIFO" --write --seq -s 1M -p 1 -u 2G -t 1 -f "$F" --start-at -
+date +%s.%N | cut -c 1-17 >&7
+exec 7>&-
+sleep 1.3
+kill -s HUP "$PID" 2>/dev/null || true
+wait_exit 60
+line=$(grep '^interrupted: ' "$OUT" || true)
+case $RC:$line in
+0:*) skip_check "SIGHUP in the final sync" "the run had ended before the signal came" ;;
+130:*"in the final sync, after the 1 sec of I/O"*) ok "SIGHUP in the final sync: $line" ;;
+130:*" after 0."*" of 1 sec;"*) skip_check "SIGHUP in the final sync" "the signal came inside the test time: $line" ;;
+*) not_ok "SIGHUP in the final sync: the line says so" "exit $RC, line: $line" "command: $LAST" ;;
+esac
+rm -rf "$F"
+
+# --json: a signal in the fill still gives one document, "measured": false.
+mkdir "$F"
+start_atio --json -t 0.2 -s 1M -p 1 -u 2G -f "$F"
+t0=$(now_ms)
+while [ ! -s "$F/atio.0" ] && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 10000 ]; do
+	sleep 0.01
+done
+kill -s TERM "$PID" 2>/dev/null || true
+wait_exit 10
+if [ "$RC" = 0 ]; then
+	skip_check "SIGTERM during the fill with --json" "the fill had finished before the signal came"
+else
+	expect_code "SIGTERM during the fill with --json: exit 130" 130
+	expect_match "SIGTERM during the fill with --json: \"measured\": false" "$OUT" '"measured": ?false'
+	expect_match "SIGTERM during the fill with --json: \"result\": null" "$OUT" '"result": ?null'
+	expect_match "SIGTERM during the fill with --json: the signal named" "$OUT" '"signal": ?"SIGTERM"'
+	check "SIGTERM during the fill with --json: one valid JSON document" \
+		python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$OUT"
+fi
 rm -rf "$F"
 
 finish

@@ -117,6 +117,18 @@ refused "-p auto -p 2" '^atio: -p given twice \(auto and 2\)' -p auto -p 2 -f "$
 refused "-u auto -u 1G" '^atio: -u given twice \(auto and 1G\)' -u auto -u 1G -f "$D"
 refused "-p ''" '^atio: -p: the value is empty' -p '' -f "$D"
 
+# --prepare without -s fills files for a test of any block size: no 16M
+# block is asked of 8M; one 4K block is the least.
+P=$WORK/small
+mkdir "$P"
+run_atio --prepare -p 1 -u 8M -f "$P"
+expect_code "--prepare -p 1 -u 8M (no -s): exit 0" 0
+check "--prepare -p 1 -u 8M: one file of 8M" [ "$(file_size "$P/atio.0")" -eq 8388608 ]
+run_atio --prepare -p 1 -u 1K -f "$P"
+expect_code "--prepare -u 1K: exit 2" 2
+expect_match "--prepare -u 1K: a 4K block is the least" "$ERR" '^atio: -u 1K: too small: .*one 4K block'
+rm -rf "$P"
+
 # --prepare: a new dataset, then reused by a run and by a second --prepare.
 run_atio --prepare -p 2 -n 3 -s 4K -u 24M -f "$D"
 expect_code "--prepare -p 2 -n 3 -u 24M: exit 0" 0
