@@ -85,7 +85,9 @@ Options (each overrides the environment variable named beside it):
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
   -h FILE             hosts file: one host per line, # starts a comment
-  -o FILE             also write every result as one JSON document
+  -o FILE             also write every result as one JSON document (FILE
+                      a regular file, which it replaces, or a new name; a
+                      link to a regular file leads it there)
   --replace           copy this atio over another version in
                       REMOTE_BINARIES_PATH on the nodes
   --dry-run           print what each node would run; connect to nothing
@@ -125,9 +127,14 @@ says so. With --verify in ATIO_OPTS each node says that its reads
 verified, or that every block it wrote read back right after the run, and
 a node whose data was bad is a FAILURE naming the file and offset.
 
+Each node once: hosts that ssh -G takes to one place (X and root@X, an
+alias and its address), or whose nodes say they are one machine with one
+test directory, are refused.
+
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
-was incomplete or NOT CONCURRENT; 2 bad usage; 130 interrupted (atio
-stopped on every node).
+was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
+(also a node given twice, an -o that is not a regular file); 130
+interrupted (atio stopped on every node).
 EOF
 }
 
