@@ -909,16 +909,20 @@ gave_up() {
 # start-up would skew it), best of 3; the round trip of a new session,
 # which every launch pays, is kept for the start margin.
 prep_connect() {
-	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session wfd answered=1
+	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session rfd wfd cpid answered=1
 	# The first command says what the node is (same_nodes).
 	node_ssh "$i" "$(remote_identity_cmd)" </dev/null >"$dir/$i.id" 2>"$dir/$i.err" || rc=$?
 	if [ "$rc" = 0 ]; then
 		trap '' PIPE # in this job only: a dead session must not kill it
 		t0=$(now)
 		coproc CLOCK { node_ssh "$i" 'while read -r _; do date +%s.%N; done' 2>>"$dir/$i.err"; }
+		# bash unsets CLOCK and CLOCK_PID when the session ends early.
+		cpid=${CLOCK_PID:-} rfd=${CLOCK[0]:-} wfd=${CLOCK[1]:-}
+		[ -n "$wfd" ] || answered=0
 		for k in 0 1 2 3; do
+			[ "$answered" = 1 ] || break
 			[ "$k" = 0 ] || t0=$(now)
-			{ echo >&"${CLOCK[1]}" && read -r -t 10 remote <&"${CLOCK[0]}" && is_number "$remote"; } ||
+			{ echo >&"$wfd" && read -r -t 10 remote <&"$rfd" && is_number "$remote"; } ||
 				{ answered=0; break; }
 			t1=$(now)
 			if [ "$k" = 0 ]; then
@@ -929,11 +933,10 @@ prep_connect() {
 					printf "%.6f %.6f\n", r - (a + b) / 2, b - a }')
 			fi
 		done
-		wfd=${CLOCK[1]}
-		exec {wfd}>&-
+		[ -z "$wfd" ] || exec {wfd}>&-
 		# A node that did not answer in 10 s may never end the session.
-		[ "$answered" = 1 ] || end_ssh "$i" "$CLOCK_PID"
-		wait "$CLOCK_PID" 2>/dev/null || true
+		[ "$answered" = 1 ] || [ -z "$cpid" ] || end_ssh "$i" "$cpid"
+		[ -z "$cpid" ] || wait "$cpid" 2>/dev/null || true
 		[ -z "$best" ] || echo "$best $session" >"$dir/$i.clock"
 	fi
 	[ "$rc" != 0 ] || : >"$dir/$i.ok"
