@@ -376,11 +376,13 @@ exit_reason() {
 
 # The remote command that stops the atio of node $1 if it still runs:
 # SIGINT (atio prints its results so far), STOP_GRACE seconds to exit, then
-# SIGKILL. The PID counts only while it still belongs to an atio.
+# SIGKILL. The PID counts only while it still belongs to an atio. The
+# grace is timed by a sleep of its own, not counted in rounds of the loop,
+# which a busy node runs slower.
 remote_stop_cmd() {
 	# shellcheck disable=SC2016 # expanded by the remote shell
-	printf 'p=$(cat %s 2>/dev/null) || exit 0; n=0; alive() { [ "$(cat /proc/$p/comm 2>/dev/null)" = atio ]; }; ! alive || kill -INT "$p"; while alive && [ $n -lt %d ]; do sleep 0.05; n=$((n + 1)); done; ! alive || kill -KILL "$p"' \
-		"$(pidfile "$1")" "$((STOP_GRACE * 20))"
+	printf 'p=$(cat %s 2>/dev/null) || exit 0; alive() { c=; read -r c 2>/dev/null </proc/$p/comm; [ "$c" = atio ]; }; ! alive || kill -INT "$p"; sleep %d >/dev/null 2>&1 & t=$!; while alive && kill -0 $t 2>/dev/null; do sleep 0.05; done; kill $t 2>/dev/null; ! alive || kill -KILL "$p"' \
+		"$(pidfile "$1")" "$STOP_GRACE"
 }
 
 # The remote command printing the atio that the node's login PATH finds
