@@ -154,11 +154,14 @@ fi
 # --- node2's atio killed by SIGKILL (as the OOM killer does) while its
 # session holds: a FAILURE naming the signal, not a lost connection.
 what="node2's atio killed by SIGKILL"
-start_driver TIME=5 "${QUICK[@]}" "${HOSTS[@]}"
+start_driver TIME=10 "${QUICK[@]}" "${HOSTS[@]}"
 wait_node_run '---=== Sequential read (1thr) ===---' 2
+# Its atio has said it is ready: it lives until the end of the run.
+wdir=$(driver_workdir "-F $SSH_CONFIG")
+[ -z "$wdir" ] || wait_node_ready "$wdir" 2 || true
 mapfile -t pids < <(node_procs 2 atio)
 if [ ${#pids[@]} -eq 0 ]; then
-	not_ok "$what: the run started on node2" "command: $LAST"
+	not_ok "$what: the run started on node2" "work directory: '$wdir'" "command: $LAST"
 	show stdout "$OUT"
 	kill -KILL -- "-$PID" 2>/dev/null || true
 else
