@@ -100,7 +100,7 @@ if [ -L "$WORK/link.html" ] && [ "$(readlink "$WORK/link.html")" = linked.html ]
 else
 	not_ok "-o a symbolic link: the link stays" "$(ls -l "$WORK/link.html")"
 fi
-expect_no_match "-o a symbolic link: the file it leads to has the page" "$WORK/linked.html" '^an old page$'
+expect_no_match "-o a symbolic link: the old page it led to is gone" "$WORK/linked.html" '^an old page$'
 expect_match "-o a symbolic link: the file it leads to has the page" "$WORK/linked.html" '^<!DOCTYPE html>'
 ln -s nowhere.html "$WORK/dangling.html"
 bad "-o a link that leads nowhere" "-o $WORK/dangling\.html: a symbolic link that leads to no file" \
