@@ -85,7 +85,9 @@ Options (each overrides the environment variable named beside it):
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
   -h FILE             hosts file: one host per line, # starts a comment
-  -o FILE             also write every result as one JSON document
+  -o FILE             also write every result as one JSON document (FILE
+                      a regular file, which it replaces, or a new name; a
+                      link to a regular file leads it there)
   --replace           copy this atio over another version in
                       REMOTE_BINARIES_PATH on the nodes
   --dry-run           print what each node would run; connect to nothing
@@ -125,9 +127,14 @@ says so. With --verify in ATIO_OPTS each node says that its reads
 verified, or that every block it wrote read back right after the run, and
 a node whose data was bad is a FAILURE naming the file and offset.
 
+Each node once: hosts that ssh -G takes to one place (X and root@X, an
+alias and its address), or whose nodes say they are one machine with one
+test directory, are refused.
+
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
-was incomplete or NOT CONCURRENT; 2 bad usage; 130 interrupted (atio
-stopped on every node).
+was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
+(also a node given twice, an -o that is not a regular file); 130
+interrupted (atio stopped on every node).
 EOF
 }
 
@@ -157,15 +164,106 @@ valid_host() {
 	[[ $1 =~ ^[A-Za-z0-9._:@%-]+$ ]] && [[ $1 != -* ]]
 }
 
-# Print the hosts of hosts file $1, one a line, without comments and blanks.
+# Print $1 quoted for a message: '...', or $'...' when it holds a control
+# character (a CR from a CRLF file, an escape), which a terminal would act
+# on instead of showing.
+shown() {
+	if [[ $1 == *[[:cntrl:]]* ]]; then printf '%q' "$1"; else printf "'%s'" "$1"; fi
+}
+
+# Print the hosts of hosts file $1, one a line, without comments and blanks;
+# a line may end in CR LF.
 read_hosts_file() {
 	local line words
 	[ -r "$1" ] || die "-h $1: cannot read the hosts file"
 	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
 		read -ra words <<<"${line%%#*}" || true
-		[ "${#words[@]}" -le 1 ] || die "-h $1: '$line': one host per line"
+		[ "${#words[@]}" -le 1 ] || die "-h $1: $(shown "$line"): one host per line"
 		[ "${#words[@]}" -eq 0 ] || printf '%s\n' "${words[0]}"
 	done <"$1"
+}
+
+# Print where ssh takes host $1 with SSH_EXTRA, as `ssh -G` resolves it
+# without connecting: "HOSTNAME port PORT", and the proxy it goes through
+# if any (the user is left out: root@X and X are one node).
+ssh_destination() {
+	local out k v name="" port="" proxy=""
+	out=$(ssh -G ${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -- "$1" 2>&1 </dev/null) ||
+		die "host '$1': ssh -G cannot resolve it: $(head -n 1 <<<"$out")"
+	while read -r k v; do
+		case $k in
+		hostname) name=$v ;;
+		port) port=$v ;;
+		proxyjump | proxycommand) [ "$v" = none ] || proxy+=" via $k $v" ;;
+		esac
+	done <<<"$out"
+	printf '%s port %s%s' "$name" "$port" "$proxy"
+}
+
+# Refuse (exit 2) two hosts that ssh takes to one destination: an alias and
+# its address, X and root@X. Needs no connection; with no ssh here (a dry
+# run) there is nothing to ask.
+same_destinations() {
+	local n d
+	local -A seen=()
+	command -v ssh >/dev/null || return 0
+	for n in "${!HOSTS[@]}"; do
+		d=$(ssh_destination "${HOSTS[n]}") || exit 2
+		[ -z "${seen[$d]:-}" ] ||
+			die "hosts '${seen[$d]}' and '${HOSTS[n]}' are one node: ssh reaches both at $d (ssh -G): give each node once"
+		seen[$d]=${HOSTS[n]}
+	done
+}
+
+# The remote command printing what node it runs on and what its test
+# directory is, one "KEY VALUE" a line: boot_id (the running kernel's),
+# machine_id, hostname, and target, the device:inode of REMOTE_PCS_MOUNT_PATH
+# (or, where it is no directory, of its parent directory followed by /NAME,
+# as atio then makes the files NAME.0 ... there; "-" when neither exists).
+remote_identity_cmd() {
+	local d=$REMOTE_PCS_MOUNT_PATH p n
+	d=${d%/}
+	p=${d%/*} n=${d##*/}
+	# shellcheck disable=SC2016 # expanded by the remote shell
+	printf 'b=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null); m=$(cat /etc/machine-id 2>/dev/null || cat /var/lib/dbus/machine-id 2>/dev/null); h=$(uname -n 2>/dev/null); if [ -d %s ]; then t=$(stat -L -c %%d:%%i %s 2>/dev/null); else t=$(stat -L -c %%d:%%i %s 2>/dev/null) && t=$t/%s; fi; printf "boot_id %%s\\nmachine_id %%s\\nhostname %%s\\ntarget %%s\\n" "${b:--}" "${m:--}" "${h:--}" "${t:--}"' \
+		"$(quote_words "${d:-/}")" "$(quote_words "${d:-/}")" "$(quote_words "${p:-/}")" "$(quote_words "$n")"
+}
+
+# Refuse (exit 2) two hosts whose nodes, as they said over their sessions
+# (files INDEX.id in directory $1, from remote_identity_cmd), are one
+# machine (one boot id; or, where there is none, one machine id and host
+# name) with one test directory (device and inode): two spellings that ssh
+# -G could not tell apart, such as a name and its address. Nodes on one
+# machine with test directories of their own (containers) are not one.
+same_nodes() {
+	local dir=$1 i j k v
+	local -a boot=() mach=() name=() target=()
+	for i in "${!HOSTS[@]}"; do
+		boot[i]=- mach[i]=- name[i]=- target[i]=-
+		[ -e "$dir/$i.id" ] || continue
+		while read -r k v; do
+			case $k in
+			boot_id) boot[i]=${v:--} ;;
+			machine_id) mach[i]=${v:--} ;;
+			hostname) name[i]=${v:--} ;;
+			target) target[i]=${v:--} ;;
+			esac
+		done <"$dir/$i.id"
+	done
+	for i in "${!HOSTS[@]}"; do
+		[ "${target[i]}" != - ] || continue
+		for ((j = 0; j < i; j++)); do
+			[ "${target[j]}" = "${target[i]}" ] || continue
+			if [ "${boot[i]}" != - ]; then
+				[ "${boot[j]}" = "${boot[i]}" ] || continue
+			elif ! { [ "${boot[j]}" = - ] && [ "${mach[i]}" != - ] && [ "${mach[j]}" = "${mach[i]}" ] &&
+				[ "${name[j]}" = "${name[i]}" ]; }; then
+				continue
+			fi
+			die "hosts '${HOSTS[j]}' and '${HOSTS[i]}' are one node: both are $(shown "${name[i]}") (boot id ${boot[i]}, machine id ${mach[i]}) with one test directory $REMOTE_PCS_MOUNT_PATH (device:inode ${target[i]}): give each node once"
+		done
+	done
 }
 
 # Set T_OPTS (atio options), T_TITLE (section title) and T_UNIT (expected
@@ -237,22 +335,55 @@ pidfile() {
 	printf '/tmp/atio-parallel.%s.%s.pid' "$RUN_ID" "$(($1 + 1))"
 }
 
-# The remote command of node $1 that records its PID and becomes atio with
-# arguments $2..., so that the script can signal that atio.
+# The remote command of node $1 that runs atio with arguments $2...: a
+# child shell records its PID and becomes atio, so that the script can
+# signal that atio, while the session's shell waits for it and exits with
+# its status, 128+N when a signal N killed it. (ssh itself says 255 for a
+# remote command killed by a signal, as for a lost connection.) atio reads
+# the session's stdin (--start-at -), through descriptor 3: a command run
+# in the background gets /dev/null. The shell's own word on a killed job
+# (bash's "Killed ...") is left out: the status says it.
 remote_run_cmd() {
 	local i=$1
 	shift
-	# shellcheck disable=SC2016 # $$ is the remote shell's
-	printf 'echo $$ >%s && exec %s' "$(pidfile "$i")" "$(quote_words "$@")"
+	# shellcheck disable=SC2016 # $$, $@ and $! are the remote shells'
+	printf 'exec 3<&0; sh -c '\''echo $$ >%s && exec "$@"'\'' sh %s <&3 3<&- & wait $! 2>/dev/null' \
+		"$(pidfile "$i")" "$(quote_words "$@")"
+}
+
+# Print why node $1's remote command in the run of directory $2 ended with
+# status $3 when that was not atio's own: 255, ssh's (the connection lost
+# or never made), or 128+N, atio killed by signal N (the OOM killer, a
+# user, or the script's SIGKILL after its SIGINT was not obeyed); print
+# nothing for other statuses. atio exits 130 itself when interrupted.
+exit_reason() {
+	local i=$1 dir=$2 rc=$3 sig name
+	if [ "$rc" = 255 ]; then
+		echo "ssh failed (exit 255): the connection to the node was lost, or could not be made"
+	elif [ "$rc" -gt 128 ] && [ "$rc" -le 192 ] && [ "$rc" != 130 ]; then
+		sig=$((rc - 128))
+		name=$(kill -l "$sig" 2>/dev/null) || name=
+		if [ -n "$name" ]; then name="SIG${name#SIG} (signal $sig, exit $rc)"; else name="signal $sig (exit $rc)"; fi
+		printf 'atio was killed by %s on the node, whose connection held' "$name"
+		if [ "$sig" = 9 ] && [ -e "$dir/$i.stopped" ]; then
+			printf '; the script had stopped it: it did not exit within %s s of SIGINT\n' "$STOP_GRACE"
+		elif [ "$sig" = 9 ]; then
+			printf ' (the kernel'\''s OOM killer sends SIGKILL: see the node'\''s kernel log)\n'
+		else
+			printf '\n'
+		fi
+	fi
 }
 
 # The remote command that stops the atio of node $1 if it still runs:
 # SIGINT (atio prints its results so far), STOP_GRACE seconds to exit, then
-# SIGKILL. The PID counts only while it still belongs to an atio.
+# SIGKILL. The PID counts only while it still belongs to an atio. The
+# grace is timed by a sleep of its own, not counted in rounds of the loop,
+# which a busy node runs slower.
 remote_stop_cmd() {
 	# shellcheck disable=SC2016 # expanded by the remote shell
-	printf 'p=$(cat %s 2>/dev/null) || exit 0; n=0; alive() { [ "$(cat /proc/$p/comm 2>/dev/null)" = atio ]; }; ! alive || kill -INT "$p"; while alive && [ $n -lt %d ]; do sleep 0.05; n=$((n + 1)); done; ! alive || kill -KILL "$p"' \
-		"$(pidfile "$1")" "$((STOP_GRACE * 20))"
+	printf 'p=$(cat %s 2>/dev/null) || exit 0; alive() { c=; read -r c 2>/dev/null </proc/$p/comm; [ "$c" = atio ]; }; ! alive || kill -INT "$p"; sleep %d >/dev/null 2>&1 & t=$!; while alive && kill -0 $t 2>/dev/null; do sleep 0.05; done; kill $t 2>/dev/null; ! alive || kill -KILL "$p"' \
+		"$(pidfile "$1")" "$STOP_GRACE"
 }
 
 # The remote command printing the atio that the node's login PATH finds
@@ -521,7 +652,7 @@ parse_args() {
 	ATIO_OPTS=${ATIO_OPTS:-} SSH_OPTS=${SSH_OPTS:-}
 	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-0.5} OVERRUN=${OVERRUN:-60}
 	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
-	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=() VERBOSE=0
+	DRY_RUN=0 REPLACE=0 OUT_JSON="" OUT_PATH="" HOSTS=() VERBOSE=0
 	local opt val h list
 	while [ $# -gt 0 ]; do
 		opt=$1
@@ -562,6 +693,31 @@ parse_args() {
 		TESTS=${TESTS:-seqread randread seqwrite randwrite randrw expand} ;;
 	*) die "PROFILE (--profile) '$PROFILE': not one of $PROFILES" ;;
 	esac
+}
+
+# Check -o FILE before anything runs and set OUT_PATH, the file that the
+# document replaces at the end: FILE, or the file that FILE, a symbolic
+# link, leads to (the link stays). Exit 2 for a FILE that ends in /, that
+# exists and is not a regular file (a directory, a device such as
+# /dev/null, a FIFO), for a link that leads nowhere or to such a file, or
+# for a directory that does not exist or is not writable.
+out_target() {
+	local f=$OUT_JSON name=$OUT_JSON
+	[[ $f != */ ]] || die "-o $f: ends in /: give the name of a file"
+	OUT_PATH=$f
+	if [ -L "$f" ]; then
+		OUT_PATH=$(readlink -f -- "$f") || OUT_PATH=""
+		if [ -z "$OUT_PATH" ] || [ ! -e "$OUT_PATH" ]; then
+			die "-o $f: a symbolic link to $(readlink -- "$f"), which does not exist: give the file itself"
+		fi
+		name="$f (a link to $OUT_PATH)"
+	fi
+	if [ -d "$OUT_PATH" ]; then
+		die "-o $name: is a directory: give the name of a file"
+	elif [ -e "$OUT_PATH" ] && [ ! -f "$OUT_PATH" ]; then
+		die "-o $name: exists and is not a regular file (a device, FIFO or socket): the results go only to a regular file"
+	fi
+	[ -w "$(dirname -- "$OUT_PATH")" ] || die "-o $name: its directory does not exist or is not writable"
 }
 
 # Check every setting and find the local atio; exit 2 naming the first bad
@@ -612,14 +768,14 @@ validate() {
 	[ "${#HOSTS[@]}" -gt 0 ] || die "no host given (HOST arguments or -h FILE)"
 	for n in "${!HOSTS[@]}"; do
 		h=${HOSTS[n]}
-		valid_host "$h" || die "host '$h': only letters, digits and ._:@%- are allowed, and not a leading -"
+		valid_host "$h" || die "host $(shown "$h"): only letters, digits and ._:@%- are allowed, and not a leading -"
 		# Twice the same node would be two atio on one dataset, summed twice.
 		for t in "${HOSTS[@]:0:n}"; do
 			[ "$t" != "$h" ] || die "host '$h' is given twice: each node once"
 		done
 	done
-	[ -z "$OUT_JSON" ] || [ -w "$(dirname "$OUT_JSON")" ] ||
-		die "-o $OUT_JSON: its directory does not exist or is not writable"
+	same_destinations
+	[ -z "$OUT_JSON" ] || out_target
 	if [ -z "$AT_IO_LOCAL_PATH" ]; then
 		for h in "$SCRIPT_DIR/atio" "${SCRIPT_DIR%/*}/build/atio" "$(command -v atio || true)"; do
 			[ -z "$h" ] || [ ! -f "$h" ] || [ ! -x "$h" ] || { AT_IO_LOCAL_PATH=$h; break; }
@@ -748,21 +904,28 @@ gave_up() {
 		"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
 }
 
-# Node job, first preparation round: connect, then read the node's clock.
+# Node job, first preparation round: connect, with a first command whose
+# answer, what the node is, goes to INDEX.id (same_nodes); then read the
+# node's clock.
 # The offset is the node's `date +%s.%N` minus the midpoint of the local
 # times before and after it, taken on one open session (a new session's
 # start-up would skew it), best of 3; the round trip of a new session,
 # which every launch pays, is kept for the start margin.
 prep_connect() {
-	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session wfd answered=1
-	node_ssh "$i" true </dev/null >/dev/null 2>"$dir/$i.err" || rc=$?
+	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session rfd wfd cpid answered=1
+	# The first command says what the node is (same_nodes).
+	node_ssh "$i" "$(remote_identity_cmd)" </dev/null >"$dir/$i.id" 2>"$dir/$i.err" || rc=$?
 	if [ "$rc" = 0 ]; then
 		trap '' PIPE # in this job only: a dead session must not kill it
 		t0=$(now)
 		coproc CLOCK { node_ssh "$i" 'while read -r _; do date +%s.%N; done' 2>>"$dir/$i.err"; }
+		# bash unsets CLOCK and CLOCK_PID when the session ends early.
+		cpid=${CLOCK_PID:-} rfd=${CLOCK[0]:-} wfd=${CLOCK[1]:-}
+		[ -n "$wfd" ] || answered=0
 		for k in 0 1 2 3; do
+			[ "$answered" = 1 ] || break
 			[ "$k" = 0 ] || t0=$(now)
-			{ echo >&"${CLOCK[1]}" && read -r -t 10 remote <&"${CLOCK[0]}" && is_number "$remote"; } ||
+			{ echo >&"$wfd" && read -r -t 10 remote <&"$rfd" && is_number "$remote"; } ||
 				{ answered=0; break; }
 			t1=$(now)
 			if [ "$k" = 0 ]; then
@@ -773,11 +936,10 @@ prep_connect() {
 					printf "%.6f %.6f\n", r - (a + b) / 2, b - a }')
 			fi
 		done
-		wfd=${CLOCK[1]}
-		exec {wfd}>&-
+		[ -z "$wfd" ] || exec {wfd}>&-
 		# A node that did not answer in 10 s may never end the session.
-		[ "$answered" = 1 ] || end_ssh "$i" "$CLOCK_PID"
-		wait "$CLOCK_PID" 2>/dev/null || true
+		[ "$answered" = 1 ] || [ -z "$cpid" ] || end_ssh "$i" "$cpid"
+		[ -z "$cpid" ] || wait "$cpid" 2>/dev/null || true
 		[ -z "$best" ] || echo "$best $session" >"$dir/$i.clock"
 	fi
 	[ "$rc" != 0 ] || : >"$dir/$i.ok"
@@ -892,10 +1054,10 @@ run_job() {
 			head -n 1 "$dir/$i.out" >"$dir/$i.result"
 			: >"$dir/$i.ok"
 		else
+			why=$(exit_reason "$i" "$dir" "$rc")
 			case $rc in
 			1) echo "atio --check found bad data, or could not read it (exit 1):" ;;
-			255) echo "ssh failed (exit 255): the connection to the node was lost, or could not be made" ;;
-			*) echo "atio --check failed (exit $rc)" ;;
+			*) echo "${why:-atio --check failed (exit $rc)}" ;;
 			esac >"$dir/$i.why"
 			{ grep -E '^(check|bad|missing):' "$dir/$i.out" | head -n 6
 			  node_err "$dir/$i.err" | head -n 3; } >>"$dir/$i.why" || true
@@ -908,7 +1070,8 @@ run_job() {
 		if [ "$rc" = 0 ]; then
 			: >"$dir/$i.ok"
 		else
-			echo "atio --prepare failed (exit $rc)" >"$dir/$i.why"
+			why=$(exit_reason "$i" "$dir" "$rc")
+			echo "${why:-atio --prepare failed (exit $rc)}" >"$dir/$i.why"
 			node_err "$dir/$i.err" | head -n 5 >>"$dir/$i.why" || true
 		fi
 		echo "$rc" >"$dir/$i.rc"
@@ -927,8 +1090,9 @@ run_job() {
 		0) why="no result from atio: $(head -n 1 "$dir/$i.merr" 2>/dev/null)" ;;
 		130) why="atio was interrupted (exit 130)"
 			[ ! -e "$dir/overran" ] || why="stopped: the run overran its time by $OVERRUN s (atio exit 130)" ;;
-		255) why="ssh failed (exit 255): the connection to the node was lost, or could not be made" ;;
-		*) why="atio failed (exit $rc)" ;;
+		*) why=$(exit_reason "$i" "$dir" "$rc")
+			why=${why:-atio failed (exit $rc)}
+			[ ! -e "$dir/overran" ] || [ "$rc" = 255 ] || why="stopped: the run overran its time by $OVERRUN s; $why" ;;
 		esac
 		[ ! -e "$dir/$i.notready" ] || why=$(cat "$dir/$i.notready")
 	fi
@@ -1031,6 +1195,7 @@ prepare_nodes() {
 		fi
 	done
 	[ "$NFAIL" = 0 ] || die "preparation failed: cannot connect to $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
+	same_nodes "$dir"
 	dir="$WORK/prep2"
 	for_all_nodes prep_install "$dir"
 	wait_jobs 0
@@ -1303,7 +1468,8 @@ dry_run() {
 		-o ServerAliveInterval=5 -o ServerAliveCountMax=3) -- HOST COMMAND"
 	echo "--start-at -: once every node's atio says \"atio: ready:\" on stderr, the driver writes one EPOCH (that time + $START_MARGIN s) to every node's open session; RUNID: one per session."
 	for i in "${!HOSTS[@]}"; do
-		printf '[%d] %s\n  connect: true\n  clock: date +%%s.%%N\n' "$((i + 1))" "${HOSTS[$i]}"
+		printf '[%d] %s\n  connect, and say what the node is: %s\n  clock: date +%%s.%%N\n' "$((i + 1))" \
+			"${HOSTS[$i]}" "$(remote_identity_cmd)"
 		echo "  installed atio: $(remote_installed_probe_cmd)"
 		echo "    if it prints PATH<TAB>$LOCAL_VERSION: PATH is the atio of the commands below, in place of $path; nothing is checked or copied"
 		echo "  else check atio: $(remote_probe_cmd "$path")"
@@ -1342,7 +1508,8 @@ json_words() {
 
 # Write the -o file: one JSON document with the settings, the nodes, and
 # per thread count and test the summary and every iteration with every
-# node's result; $1 is the exit status.
+# node's result; $1 is the exit status. False, with a warning, when it
+# could not be written.
 write_matrix() {
 	local i n t first_t first_n off atio rec sum
 	{
@@ -1392,9 +1559,33 @@ write_matrix() {
 		done
 		printf '],"interrupted":%s,"exit_status":%d}\n' \
 			"$([ "$INTERRUPTED" = 1 ] && echo true || echo false)" "$1"
-	} >"$OUT_JSON.tmp" 2>/dev/null && mv -f "$OUT_JSON.tmp" "$OUT_JSON" && return 0
-	rm -f "$OUT_JSON.tmp"
-	warn "-o $OUT_JSON: could not write the results"
+	} >"$WORK/matrix.json" 2>"$WORK/matrix.err" || {
+		warn "-o $OUT_JSON: could not make the document: $(head -n 1 "$WORK/matrix.err")"
+		return 1
+	}
+	write_out_file "$WORK/matrix.json"
+}
+
+# Put file $1 at OUT_PATH (see out_target): copied to a new temporary file
+# beside it, which then replaces it (mv -T: never into a directory made
+# there meanwhile), keeping the mode of the file it replaces. What is at
+# OUT_PATH now and is not a regular file is left alone. False, with a
+# warning, when the document could not be written.
+write_out_file() {
+	local d tmp="" err="$WORK/out.err"
+	if [ -L "$OUT_PATH" ] || { [ -e "$OUT_PATH" ] && [ ! -f "$OUT_PATH" ]; }; then
+		warn "-o $OUT_JSON: $OUT_PATH is no longer a regular file: the results were not written"
+		return 1
+	fi
+	d=$(dirname -- "$OUT_PATH")
+	if tmp=$(mktemp -- "$d/.${OUT_PATH##*/}.XXXXXX" 2>"$err") && cat -- "$1" >"$tmp" 2>"$err" &&
+		{ [ ! -e "$OUT_PATH" ] || chmod --reference="$OUT_PATH" -- "$tmp" 2>"$err"; } &&
+		mv -f -T -- "$tmp" "$OUT_PATH" 2>"$err"; then
+		return 0
+	fi
+	[ -z "$tmp" ] || rm -f -- "$tmp"
+	warn "-o $OUT_JSON: could not write the results: $(head -n 1 "$err")"
+	return 1
 }
 
 # On SIGINT, SIGTERM or SIGHUP: stop atio on every node, show what the
@@ -1426,7 +1617,8 @@ cleanup() {
 		wait "${JOB_PIDS[$i]}" 2>/dev/null || true
 	done
 	[ -z "${SSH_PIDS:-}" ] || end_ssh ""
-	[ -z "$OUT_JSON" ] || write_matrix "$status"
+	# Results that could not be written are a failure (exit 1).
+	[ -z "$OUT_JSON" ] || write_matrix "$status" || [ "$status" != 0 ] || status=1
 	for i in "${!HOSTS[@]}"; do
 		ssh "${SSH_BASE[@]}" -O check -- "${HOSTS[$i]}" >/dev/null 2>&1 || continue
 		{ node_ssh "$i" "rm -f $(pidfile "$i")" || true
@@ -1441,7 +1633,7 @@ cleanup() {
 }
 
 # Run the matrix: preparation, then per thread count the loading, the
-# warm-up and every test.
+# warm-up and every test (none when the loading failed on every node).
 main() {
 	local n t status=0
 	parse_args "$@"
@@ -1466,6 +1658,11 @@ main() {
 	prepare_nodes
 	for n in "${THREAD_LIST[@]}"; do
 		load_files "$n"
+		# No node has files to test: every run would fail the same way.
+		if [ "$NFAIL" = "${#HOSTS[@]}" ]; then
+			printf 'Loading failed on every node: the warm-up and the tests with %s threads are skipped\n' "$n"
+			continue
+		fi
 		run_test warmup "$n"
 		for t in "${TEST_LIST[@]}"; do
 			if [ "$t" = check ]; then

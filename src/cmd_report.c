@@ -3,8 +3,8 @@
  * atio report FILE... -o PAGE: the subcommand. It reads every document
  * first, so that a bad one stops it before anything is written, then
  * writes the page into a temporary file beside PAGE and renames it over
- * PAGE: a reader never sees half a page, and a failed write leaves PAGE as
- * it was. Part of the command layer (cmd.h): it prints its errors (on
+ * PAGE (over the file it leads to, when PAGE is a symbolic link): a reader
+ * never sees half a page, and a failed write leaves PAGE as it was. Part of the command layer (cmd.h): it prints its errors (on
  * stderr, prefixed "atio: report: ") and returns the exit status.
  */
 #include <errno.h>
@@ -48,24 +48,38 @@ static bool same_file(const char *a, const char *b)
 
 /*
  * Write the page of @files to @out through "@out.XXXXXX" in the same
- * directory, with the mode a new file gets under the umask. Returns the
- * exit status.
+ * directory, with the mode a new file gets under the umask. Where @out is
+ * a symbolic link, the page goes to the file it leads to, which must
+ * exist, and the link stays. Returns the exit status.
  */
-static int write_page(const char *out, const struct atio_rfile *files, unsigned n)
+static int write_page(const char *given, const struct atio_rfile *files, unsigned n)
 {
-	size_t len = strlen(out);
-	char *tmp = malloc(len + 8);
+	char *real = NULL, *tmp;
+	const char *out = given;
 	mode_t mask = umask(0);
 	struct stat st;
+	size_t len;
 	FILE *f;
 	int fd, err;
 
 	umask(mask);
-	if (!tmp)
+	if (lstat(given, &st) == 0 && S_ISLNK(st.st_mode)) {
+		real = realpath(given, NULL);
+		if (!real)
+			return refuse(ATIO_EXIT_USAGE, "-o %s: a symbolic link that leads to no "
+				      "file (%s): give the file itself", given, strerror(errno));
+		out = real;
+	}
+	len = strlen(out);
+	tmp = malloc(len + 8);
+	if (!tmp) {
+		free(real);
 		return refuse(ATIO_EXIT_FAIL, "out of memory");
+	}
 	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		free(tmp);
-		return refuse(ATIO_EXIT_USAGE, "-o %s: not a regular file", out);
+		free(real);
+		return refuse(ATIO_EXIT_USAGE, "-o %s: not a regular file", given);
 	}
 	memcpy(tmp, out, len);
 	memcpy(tmp + len, ".XXXXXX", 8);
@@ -73,7 +87,8 @@ static int write_page(const char *out, const struct atio_rfile *files, unsigned 
 	if (fd < 0) {
 		err = errno;
 		free(tmp);
-		return refuse(ATIO_EXIT_USAGE, "-o %s: cannot write there: %s", out, strerror(err));
+		free(real);
+		return refuse(ATIO_EXIT_USAGE, "-o %s: cannot write there: %s", given, strerror(err));
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
@@ -94,12 +109,14 @@ static int write_page(const char *out, const struct atio_rfile *files, unsigned 
 		err = errno;
 	if (!err) {
 		free(tmp);
+		free(real);
 		return ATIO_EXIT_OK;
 	}
 fail:
 	unlink(tmp);
 	free(tmp);
-	return refuse(ATIO_EXIT_FAIL, "-o %s: cannot write the page: %s", out, strerror(err));
+	free(real);
+	return refuse(ATIO_EXIT_FAIL, "-o %s: cannot write the page: %s", given, strerror(err));
 }
 
 int report_main(int argc, char **argv)

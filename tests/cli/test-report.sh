@@ -2,7 +2,8 @@
 # atio report: one self-contained HTML page from atio's JSON, checked in a
 # real browser. Bad input (missing file, not JSON, foreign JSON, no -o, an
 # -o that cannot be written or names an input) exits 2 naming it and
-# leaves no file. Headless Chromium loads each page with the network
+# leaves no file; an -o that is a symbolic link gets the page at the file
+# it leads to, and stays a link. Headless Chromium loads each page with the network
 # closed: no console message, and the SVGs of the DOM it dumps hold the
 # series and points of known documents (report-gen.py writes them: NODES
 # nodes, INTERVALS intervals, STALLS stalls, as runs, their merge and a
@@ -89,6 +90,22 @@ page() {
 echo 'an old page' >"$WORK/merge.html"
 page "$WORK/merge.html" "$G/merge.json"
 expect_no_match "-o replaces the file it names" "$WORK/merge.html" '^an old page$'
+# A symbolic link: the page goes to the file it leads to, the link stays;
+# a link that leads nowhere is refused and nothing is made at its end.
+echo 'an old page' >"$WORK/linked.html"
+ln -s linked.html "$WORK/link.html"
+page "$WORK/link.html" "$G/merge.json"
+if [ -L "$WORK/link.html" ] && [ "$(readlink "$WORK/link.html")" = linked.html ]; then
+	ok "-o a symbolic link: the link stays"
+else
+	not_ok "-o a symbolic link: the link stays" "$(ls -l "$WORK/link.html")"
+fi
+expect_no_match "-o a symbolic link: the old page it led to is gone" "$WORK/linked.html" '^an old page$'
+expect_match "-o a symbolic link: the file it leads to has the page" "$WORK/linked.html" '^<!DOCTYPE html>'
+ln -s nowhere.html "$WORK/dangling.html"
+bad "-o a link that leads nowhere" "-o $WORK/dangling\.html: a symbolic link that leads to no file" \
+	"$G/merge.json" -o "$WORK/dangling.html"
+check "-o a link that leads nowhere: nothing made at its end" test ! -e "$WORK/nowhere.html"
 page "$WORK/node.html" "$G/node-1.json"
 page "$WORK/two.html" "$G/node-1.json" "$G/node-2.json"
 page "$WORK/matrix.html" "$G/driver.json"
