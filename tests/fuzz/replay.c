@@ -12,23 +12,29 @@
  *
  * PATH: a corpus directory (its files, in name order) or one input file
  * (a crash file of libFuzzer's or of this runner, to reproduce it).
- * Before each input is run it is also written to ./fuzz-NAME.last: when a
- * sanitizer aborts the run, that file holds the input that did it. Exit 0
+ * When an input kills the run (a sanitizer's report, a signal), it is
+ * written to ./fuzz-NAME.last, to be run again as a FILE. Exit 0
  * when every input was run, 2 on bad usage or an unreadable PATH; a
  * sanitizer's abort is the failure.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MAX_INPUT (256u << 10)
+#define REPLAY_MAX (256u << 10)
 
 struct input {
 	char *name;
@@ -66,8 +72,8 @@ static int add_file(const char *path)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		return -1;
 	}
-	buf = malloc(MAX_INPUT);
-	n = buf ? fread(buf, 1, MAX_INPUT, f) : 0;
+	buf = malloc(REPLAY_MAX);
+	n = buf ? fread(buf, 1, REPLAY_MAX, f) : 0;
 	if (!buf || ferror(f)) {
 		fprintf(stderr, "%s: %s: cannot read\n", prog, path);
 		free(buf);
@@ -126,12 +132,56 @@ static const char *const tokens[] = {
 	"\n--start-at\n", "=", "K", "M", "G", "T", "ms", "us",
 };
 
+/* Values put in place of a number: the document stays JSON, its values do not stay sane. */
+static const char *const values[] = {
+	"0", "-1", "1", "2", "7", "0.5", "-0.0", "1e308", "-1e308", "1e-320", "100000",
+	"4294967295", "4294967296", "9007199254740993", "18446744073709551615",
+	"18446744073709551616", "1e19", "null", "true", "\"\"", "\"MB/s\"", "[]", "{}", "[0]",
+};
+
+static bool is_num(uint8_t c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
+}
+
+/* Replace @len bytes at @at of @buf (*@n bytes of @cap) with the text @t. */
+static void put(uint8_t *buf, size_t *n, size_t cap, size_t at, size_t len, const char *t)
+{
+	size_t tl = strlen(t);
+
+	if (*n - len + tl > cap)
+		return;
+	memmove(buf + at + tl, buf + at + len, *n - at - len);
+	memcpy(buf + at, t, tl);
+	*n = *n - len + tl;
+}
+
+/*
+ * Replace the first number at or after @at (digits with their sign,
+ * point and exponent) with one of values[]. Returns false when there is none.
+ */
+static bool new_value(uint8_t *buf, size_t *n, size_t cap, size_t at, uint64_t *s)
+{
+	size_t end;
+
+	while (at < *n && !(buf[at] >= '0' && buf[at] <= '9'))
+		at++;
+	if (at == *n)
+		return false;
+	while (at > 0 && is_num(buf[at - 1]))
+		at--;
+	for (end = at; end < *n && is_num(buf[end]); end++)
+		;
+	put(buf, n, cap, at, end - at, values[below(s, sizeof(values) / sizeof(values[0]))]);
+	return true;
+}
+
 /* One edit of @buf (*@n bytes of @cap) drawn from @s. */
 static void mutate_once(uint8_t *buf, size_t *n, size_t cap, uint64_t *s)
 {
 	size_t at = *n ? below(s, *n) : 0, len;
 
-	switch (below(s, 8)) {
+	switch (below(s, 12)) {
 	case 0: /* flip a bit */
 		if (*n)
 			buf[at] ^= (uint8_t)(1u << below(s, 8));
@@ -172,36 +222,61 @@ static void mutate_once(uint8_t *buf, size_t *n, size_t cap, uint64_t *s)
 		}
 		break;
 	}
-	default: /* a token in place of a byte or put in */
-	{
-		const char *t = tokens[below(s, sizeof(tokens) / sizeof(tokens[0]))];
-		size_t tl = strlen(t), drop = below(s, 2) && *n ? 1 : 0;
-
-		/* Over a number when there is one here: replace its digits. */
-		while (at + drop < *n && drop < 24 &&
-		       ((buf[at + drop] >= '0' && buf[at + drop] <= '9') || buf[at + drop] == '.'))
-			drop++;
-		if (*n - drop + tl <= cap) {
-			memmove(buf + at + tl, buf + at + drop, *n - at - drop);
-			memcpy(buf + at, t, tl);
-			*n = *n - drop + tl;
-		}
+	case 6: /* a token in place of a byte, or put in */
+		put(buf, n, cap, at, below(s, 2) && *n ? 1 : 0,
+		    tokens[below(s, sizeof(tokens) / sizeof(tokens[0]))]);
 		break;
-	}
+	default: /* another value for a number: most edits keep the document well formed */
+		new_value(buf, n, cap, at, s);
+		break;
 	}
 }
 
-static void save_last(const uint8_t *buf, size_t n)
-{
-	char path[256];
-	FILE *f;
+/* The input being run, written out when the run dies of it. */
+static const uint8_t *current;
+static size_t current_size;
+static char last_path[256];
 
-	snprintf(path, sizeof(path), "%s.last", prog);
-	f = fopen(path, "wb");
-	if (!f)
+static void save_current(void)
+{
+	int fd = open(last_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
 		return;
-	fwrite(buf, 1, n, f);
-	fclose(f);
+	for (size_t off = 0; off < current_size;) {
+		ssize_t w = write(fd, current + off, current_size - off);
+
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	close(fd);
+	write(2, "replay: the input is in ", 24);
+	write(2, last_path, strlen(last_path));
+	write(2, "\n", 1);
+}
+
+static void on_signal(int sig)
+{
+	save_current();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void run(const uint8_t *data, size_t size)
+{
+	/* An exact copy, so that the sanitizer sees reads past its end. */
+	uint8_t *copy = malloc(size ? size : 1);
+
+	if (!copy)
+		abort();
+	memcpy(copy, data, size);
+	current = copy;
+	current_size = size;
+	LLVMFuzzerTestOneInput(copy, size);
+	current = NULL;
+	current_size = 0;
+	free(copy);
 }
 
 int main(int argc, char **argv)
@@ -231,35 +306,27 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: no input in %s\n", prog, argv[optind]);
 		return 2;
 	}
-	for (size_t i = 0; i < ninputs; i++) {
-		/* An exact copy, so that the sanitizer sees reads past its end. */
-		uint8_t *copy = malloc(inputs[i].size ? inputs[i].size : 1);
-
-		if (!copy)
-			return 2;
-		memcpy(copy, inputs[i].data, inputs[i].size);
-		save_last(copy, inputs[i].size);
-		LLVMFuzzerTestOneInput(copy, inputs[i].size);
-		free(copy);
-	}
-	buf = malloc(MAX_INPUT);
+	snprintf(last_path, sizeof(last_path), "%s.last", prog);
+#ifdef __SANITIZE_ADDRESS__
+	__sanitizer_set_death_callback(save_current);
+#endif
+	signal(SIGSEGV, on_signal);
+	signal(SIGBUS, on_signal);
+	signal(SIGFPE, on_signal);
+	signal(SIGABRT, on_signal);
+	for (size_t i = 0; i < ninputs; i++)
+		run(inputs[i].data, inputs[i].size);
+	buf = malloc(REPLAY_MAX);
 	if (!buf)
 		return 2;
 	for (unsigned long k = 0; k < mutations; k++) {
 		const struct input *in = &inputs[below(&seed, ninputs)];
 		size_t n = in->size, edits = below(&seed, 4) + 1;
-		uint8_t *copy;
 
 		memcpy(buf, in->data, n);
 		for (size_t j = 0; j < edits; j++)
-			mutate_once(buf, &n, MAX_INPUT, &seed);
-		save_last(buf, n);
-		copy = malloc(n ? n : 1);
-		if (!copy)
-			return 2;
-		memcpy(copy, buf, n);
-		LLVMFuzzerTestOneInput(copy, n);
-		free(copy);
+			mutate_once(buf, &n, REPLAY_MAX, &seed);
+		run(buf, n);
 	}
 	printf("%s: %zu corpus input(s) and %lu mutation(s) run\n", prog, ninputs, mutations);
 	for (size_t i = 0; i < ninputs; i++) {
