@@ -2,7 +2,8 @@
 /*
  * Fuzz target: the reader of --check's journal (journal.c). The input is
  * a journal file, atio.journal of a dataset of the shape its header names
- * (so that the reader gets past the shape check; at most 16 files).
+ * (so that the reader gets past the shape check; at most 16 files, each a
+ * whole number of 4 KiB).
  * When it loads, the input's sectors are judged against its claims as
  * --check judges what it reads: from offset 0 and from each of the first
  * claims of each file, within the file's size.
@@ -76,11 +77,16 @@ static void judge(struct atio_journal_claims *jc, unsigned file, uint64_t off,
 	struct atio_check_bad bad;
 	struct atio_stamp found;
 	uint64_t from = off;
-	unsigned n = 0;
+	size_t n = 0;
 
-	while (n++ < 1024 &&
-	       atio_journal_judge(jc, file, off, sectors, len, &from, &bad, &found))
-		;
+	while (atio_journal_judge(jc, file, off, sectors, len, &from, &bad, &found)) {
+		/* Each bad sector is named once: more than there are is a loop. */
+		if (++n > len / ATIO_SECTOR) {
+			fprintf(stderr, "fuzz-journal: more bad sectors than the %zu read\n",
+				len / ATIO_SECTOR);
+			abort();
+		}
+	}
 }
 
 static void load(const uint8_t *data, size_t size, const struct atio_dataset *d)
@@ -129,7 +135,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t n = le64(data + 32);
 
 		d.nfiles = n >= 1 && n <= MAX_FILES ? (unsigned)n : 1;
-		d.file_size = le64(data + 40);
+		/* A dataset's files are whole 4 KiB (atio_dataset_file_size()). */
+		d.file_size = le64(data + 40) / 4096 * 4096;
 	}
 	load(data, size, &d);
 	if (size < ATIO_JOURNAL_HEAD + REC)
