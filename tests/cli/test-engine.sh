@@ -425,9 +425,15 @@ FIFO=$WORK/start
 mkfifo "$FIFO"
 exec 7<>"$FIFO"
 start_atio_ready "$FIFO" --engine "$ENGINE" --read --rand -s 4K -p "$P" -t "$T" -u 16M -f "$DS" --start-at -
-tables=$(fd_tables "$PID" 2>&1) || tables="fd_tables failed: $tables"
+if command -v python3 >/dev/null 2>&1; then
+	tables=$(fd_tables "$PID" 2>&1) || tables="fd_tables failed: $tables"
+else
+	tables=''
+fi
 loads=$(printf '%s\n' "$tables" | tail -n +2)
-if [ "$(printf '%s\n' "$loads" | grep -c .)" -ne "$P" ]; then
+if [ -z "$tables" ]; then
+	skip_check "$what: no two threads share one" "python3 is not installed (it compares the tables)"
+elif [ "$(printf '%s\n' "$loads" | grep -c .)" -ne "$P" ]; then
 	not_ok "$what: $P load threads beside the main one" "$tables" "command: $LAST"
 elif printf '%s\n' "$tables" | grep -q unknown; then
 	skip_check "$what: no two threads share one" "kcmp(2) cannot compare them here"
@@ -436,7 +442,7 @@ elif printf '%s\n' "$tables" | awk '$2 != 0 { bad = 1 } END { exit !bad }'; then
 else
 	ok "$what: no two threads share one"
 fi
-if [ "$ENGINE" = io_uring ]; then
+if [ "$ENGINE" = io_uring ] && [ -n "$tables" ]; then
 	if printf '%s\n' "$tables" | awk 'NR == 1 && $3 != 0 { bad = 1 } NR > 1 && $3 != 1 { bad = 1 }
 		END { exit bad }'; then
 		ok "$what: each ring is in its own thread's table only"

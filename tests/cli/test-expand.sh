@@ -129,7 +129,7 @@ grown_ok() {
 			why+=("$f: size $size is more than its share, $blocks blocks of $bs")
 		[ "$(data_end "$f")" -eq "$size" ] || why+=("$f: SEEK_HOLE finds a hole at $(data_end "$f") of $size")
 		not_sparse "$f" || why+=("$f: $(alloc_size "$f") bytes allocated for $size")
-		if [ "$size" -gt 0 ] && ! no_unwritten "$f"; then
+		if [ "$size" -gt 0 ] && command -v filefrag >/dev/null 2>&1 && ! no_unwritten "$f"; then
 			why+=("$f: filefrag shows an unwritten extent")
 		fi
 	done

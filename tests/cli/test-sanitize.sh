@@ -12,6 +12,8 @@ set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+command -v jq >/dev/null 2>&1 || skip "jq is not installed (it reads and edits the JSON documents)"
+
 # Stop at the first error, with the reports on stderr; leaks count.
 export ASAN_OPTIONS=abort_on_error=0:halt_on_error=1:detect_leaks=1:exitcode=86
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87
