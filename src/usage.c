@@ -210,7 +210,7 @@ void atio_cli_usage(FILE *f)
 "--json documents or atio-parallel.sh -o documents: MB/s or IOPS over time\n"
 "per node and summed, stalls marked; latency percentiles over time; the\n"
 "latency histogram; a driver's matrix as bars with min-max whiskers, each\n"
-"test's rate its average over its iterations (said so);\n"
+"test's figure its average over its iterations (said so);\n"
 "several files overlaid, with a table of ratios; their settings, versions\n"
 "and systems. PAGE.html is written whole or not at all (a temporary file\n"
 "renamed). No -o, or a FILE that is none of these: exit 2.\n"

@@ -70,8 +70,8 @@ static void unseen(void *arg, const struct atio_check_bad *b)
 	(void)b;
 }
 
-/* Judge @len bytes of @sectors at @off of file @file, as check.c does. */
-static void judge(struct atio_journal_claims *jc, unsigned file, uint64_t off,
+/* Judge @len bytes of @sectors at @off of file @file (stamp tag @tag), as check.c does. */
+static void judge(struct atio_journal_claims *jc, unsigned file, uint64_t tag, uint64_t off,
 		  const uint8_t *sectors, size_t len)
 {
 	struct atio_check_bad bad;
@@ -79,7 +79,8 @@ static void judge(struct atio_journal_claims *jc, unsigned file, uint64_t off,
 	uint64_t from = off;
 	size_t n = 0;
 
-	while (atio_journal_judge(jc, file, off, sectors, len, &from, &bad, &found)) {
+	while (atio_journal_judge(jc, file, off, sectors, len, tag, &from, &bad,
+				  &found)) {
 		/* Each bad sector is named once: more than there are is a loop. */
 		if (++n > len / ATIO_SECTOR) {
 			fprintf(stderr, "fuzz-journal: more bad sectors than the %zu read\n",
@@ -108,12 +109,12 @@ static void load(const uint8_t *data, size_t size, const struct atio_dataset *d)
 		abort();
 	memcpy(sectors, data, size < len ? size : len);
 	for (unsigned f = 0; f < d->nfiles && len; f++) {
-		judge(jc, f, 0, sectors, len);
+		judge(jc, f, atio_stamp_tag(d->id, f), 0, sectors, len);
 		for (size_t i = jc->first[f]; i < jc->first[f + 1] && i < jc->first[f] + 4; i++) {
 			uint64_t off = jc->c[i].off / ATIO_SECTOR * ATIO_SECTOR;
 
 			if (off < d->file_size && d->file_size - off >= len)
-				judge(jc, f, off, sectors, len);
+				judge(jc, f, atio_stamp_tag(d->id, f), off, sectors, len);
 		}
 	}
 	atio_journal_unseen(jc, unseen, NULL);

@@ -10,6 +10,7 @@
 
 #include "atio/iterations.h"
 #include "atio/merge.h"
+#include "atio/merge_check.h"
 #include "fuzz.h"
 
 static void run_document(const char *text)
@@ -23,9 +24,12 @@ static void run_document(const char *text)
 	docs[1] = docs[0];
 	atio_merge_init(&m);
 	if (atio_merge_add(&m, &docs[0], &e) == 0 && atio_merge_add(&m, &docs[1], &e) == 0) {
-		atio_merge_timeline(&m, docs, 2);
-		atio_merge_text(atio_fuzz_null(), &m, docs, 2);
-		atio_merge_json(atio_fuzz_null(), &m, docs, 2);
+		char warning[256];
+
+		for (unsigned k = 0; k < atio_merge_warnings(&m); k++)
+			atio_merge_warning(&m, k, warning, sizeof(warning));
+		atio_merge_text(atio_fuzz_null(), &m);
+		atio_merge_json(atio_fuzz_null(), &m);
 	}
 	atio_merge_free(&m);
 	atio_merge_doc_free(&docs[0]);
