@@ -490,7 +490,7 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 {
 	for (unsigned i = 0; !d->device && i < d->nfiles; i++) {
 		const struct atio_file *f = &d->files[i];
-		uint64_t want = d->expand ? f->grown : d->file_size;
+		uint64_t want = d->expand ? f->grown : d->file_size, end;
 		struct stat st, now;
 		const char *how = NULL;
 
@@ -511,6 +511,19 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 					      "%s: %s during the run (%llu bytes, planned %llu): "
 					      "another program works on the dataset; no result",
 					      f->path, how, (unsigned long long)st.st_size,
+					      (unsigned long long)want);
+		/*
+		 * The size alone misses a file cut and grown again (truncated,
+		 * then extended by a write at its end, or a hole punched):
+		 * reads of a hole return zeros from no device, writes into it
+		 * allocate anew. Every file was whole when the run began.
+		 */
+		if (atio_owner_data_end(f->fd, want, &end) == 0 && end < want)
+			return atio_error_set(e, ATIO_EXIT_FAIL, ESTALE,
+					      "%s: a hole appeared in it during the run (at byte "
+					      "%llu of %llu): another program works on the "
+					      "dataset; no result",
+					      f->path, (unsigned long long)end,
 					      (unsigned long long)want);
 	}
 	return 0;

@@ -253,6 +253,35 @@ expect_match "a file grown under a read test: named, with its size" "$ERR" \
 	"^atio: $K/atio.1: its size changed during the run \\(9437184 bytes, planned 8388608\\)"
 expect_count "a file grown under a read test: no result line" "$OUT" rate 0
 
+# A file cut and grown again to its size under a run: the size alone
+# misses it, the hole it leaves is named (reads of it would be zeros from
+# no device). The run is paced so that its own writes cannot fill the hole.
+if fallocate --punch-hole -o 0 -l 4096 "$K/atio.0" 2>/dev/null; then
+	run_atio --write -t 0.2 -s 1M -p 1 -u 16M -n 2 -f "$K"
+	expect_code "setup: the hole punched to see whether this filesystem can is filled" 0
+	start_atio --read --rand -s 4K -p 1 -u 16M -n 2 -t 3 -f "$K"
+	wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+	fallocate --punch-hole -o 1M -l 1M "$K/atio.1"
+	wait_exit 20
+	expect_code "a hole punched under a read test: exit 1" 1
+	expect_match "a hole punched under a read test: named, with where" "$ERR" \
+		"^atio: $K/atio.1: a hole appeared in it during the run \\(at byte 1048576 of 8388608\\)"
+	expect_count "a hole punched under a read test: no result line" "$OUT" rate 0
+	run_atio --write -t 0.2 -s 1M -p 1 -u 16M -n 2 -f "$K"
+	expect_code "setup: the hole punched under the read test is filled" 0
+	start_atio --write --rand -s 4K -p 1 -u 16M -n 2 -t 3 --rate 100 -f "$K"
+	wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+	truncate -s 0 "$K/atio.1"
+	dd if=/dev/zero of="$K/atio.1" bs=4096 seek=2047 count=1 conv=notrunc status=none
+	wait_exit 20
+	expect_code "a file truncated and grown again by a write under a write test: exit 1" 1
+	expect_match "a file truncated and grown again by a write under a write test: named" "$ERR" \
+		"^atio: $K/atio.1: a hole appeared in it during the run \\(at byte [0-9]+ of 8388608\\)"
+	expect_count "a file truncated and grown again under a write test: no result line" "$OUT" rate 0
+else
+	skip_check "a hole made in a file under a run" "fallocate --punch-hole does not work on $K"
+fi
+
 # Memory filesystems: refused unless asked for, and named in the header.
 run_atio -t 0.2 -s 64K -u 8M -f /dev/shm/atio-test-safety-$$
 refused "-f on /dev/shm (tmpfs): exit 2" 2 \
