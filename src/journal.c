@@ -295,7 +295,7 @@ static void squeeze(struct atio_journal_claims *jc)
 }
 
 /* Read the records after the header into claims; stop at the first bad one. */
-static int read_records(struct atio_journal_claims *jc, int fd, uint64_t size)
+static int read_records(struct atio_journal_claims *jc, int fd, uint64_t size, uint64_t fsize)
 {
 	struct atio_journal_rec buf[4096];
 	uint64_t pos = ATIO_JOURNAL_HEAD;
@@ -317,8 +317,16 @@ static int read_records(struct atio_journal_claims *jc, int fd, uint64_t size)
 			struct atio_journal_rec r = buf[i];
 
 			rec_order(&r);
+			/*
+			 * A record whose check word holds but that names no
+			 * whole block of the files (the run writes whole
+			 * blocks at multiples of the block size) is no
+			 * record of atio's: judged, its block would lie past
+			 * the bytes read.
+			 */
 			if (r.magic != ATIO_JOURNAL_MAGIC || r.sum != rec_sum(&r) ||
-			    r.file >= jc->nfiles) {
+			    r.file >= jc->nfiles || r.off % jc->bs || fsize < jc->bs ||
+			    r.off > fsize - jc->bs) {
 				jc->cut = size - pos;
 				return 0;
 			}
@@ -404,7 +412,7 @@ int atio_journal_load(struct atio_journal_claims **out, const struct atio_datase
 	}
 	jc->nfiles = d->nfiles;
 	jc->first = calloc(d->nfiles + 1, sizeof(*jc->first));
-	ret = jc->first ? read_records(jc, fd, (uint64_t)st.st_size) : -ENOMEM;
+	ret = jc->first ? read_records(jc, fd, (uint64_t)st.st_size, d->file_size) : -ENOMEM;
 	close(fd);
 	if (ret)
 		return atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot read: %s", jc->path,

@@ -40,7 +40,8 @@
  * older generation, another key, zeros, or no data there fail the check.
  * A record cut by a crash (the last, not yet made durable) fails its check
  * word: the journal is read up to it, and what follows is counted, not
- * trusted.
+ * trusted. So is a record whose check word holds but that names no whole
+ * block of the files (an offset off the block size, or past the end).
  *
  * Every other run that writes to the dataset (any write test but
  * --fsync/--fdatasync --verify, a fill, --expand, --prepare) removes the
