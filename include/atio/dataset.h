@@ -196,7 +196,7 @@ int atio_dataset_open(struct atio_dataset *d, const struct atio_opts *o, struct 
  * After the run: every file still has the name, the inode and the size it
  * had when the run began (with --expand, the size its appends since it
  * was last emptied give it: f->grown), and no hole before that size
- * (atio_owner_data_end()). A file that changed under the run (another
+ * (SEEK_HOLE). A file that changed under the run (another
  * program truncated, extended, replaced it, or cut it and grew it again,
  * or punched a hole in it) makes the measurement worthless. Returns 0, or -ESTALE with @e filled (exit 1).
  */
