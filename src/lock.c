@@ -12,12 +12,15 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "atio/lock.h"
 #include "atio/owner.h"
 
 #define LOCK_TEXT "atio lock file: atio holds it while it works on the files next to it\n"
+/* The mark a lock file gets when it is made, before its line (ATIO_OWNER_XATTR). */
+#define LOCK_MARK "atio-lock 1"
 
 /*
  * The processes /proc/locks shows holding a flock on the inode of @fd,
@@ -150,14 +153,32 @@ static int flock_exclusive(struct atio_lock *l, struct atio_error *e)
 	return ret;
 }
 
+/* Whether the open file @fd carries the mark of a lock file atio made. */
+static bool lock_marked(int fd)
+{
+	char v[sizeof(LOCK_MARK)];
+	ssize_t n = fgetxattr(fd, ATIO_OWNER_XATTR, v, sizeof(v));
+
+	return n == (ssize_t)strlen(LOCK_MARK) && memcmp(v, LOCK_MARK, (size_t)n) == 0;
+}
+
+/* What is at the lock file's name, by is_lock_file(). */
+enum lock_found {
+	LOCK_FOREIGN,              /* not an atio lock file: left alone */
+	LOCK_OURS,                 /* atio's: its line, or its mark */
+	LOCK_LEFTOVER,             /* what a crash may leave, without the mark */
+};
+
 /*
  * Whether the open file @fd is an atio lock file, by what it holds: its
  * line; or what a crash leaves of that line where it was never synced: an
  * empty file, a first part of the line, or zeros no longer than it. An
  * empty file may also be one that another atio has just made and not yet
- * written: that one is as good, its flock() tells.
+ * written: that one is as good, its flock() tells. Such a file is atio's
+ * to remove only with the mark atio gives the lock files it makes (a
+ * user's empty file at that name is used for the lock, and kept).
  */
-static bool is_lock_file(int fd)
+static enum lock_found is_lock_file(int fd)
 {
 	char buf[sizeof(LOCK_TEXT)];
 	size_t len = strlen(LOCK_TEXT);
@@ -165,10 +186,14 @@ static bool is_lock_file(int fd)
 	bool zeros = true;
 
 	if (n < 0 || (size_t)n > len)
-		return false;
+		return LOCK_FOREIGN;
+	if ((size_t)n == len && memcmp(buf, LOCK_TEXT, len) == 0)
+		return LOCK_OURS;
 	for (ssize_t i = 0; i < n; i++)
 		zeros &= buf[i] == '\0';
-	return zeros || memcmp(buf, LOCK_TEXT, (size_t)n) == 0;
+	if (!zeros && memcmp(buf, LOCK_TEXT, (size_t)n) != 0)
+		return LOCK_FOREIGN;
+	return lock_marked(fd) ? LOCK_OURS : LOCK_LEFTOVER;
 }
 
 /* open_lock_file()'s answer for a reader that can make no lock file: errno + this. */
@@ -185,11 +210,19 @@ static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error
 {
 	int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
 	size_t len = strlen(LOCK_TEXT);
+	enum lock_found found;
 
+	l->keep = false;
 	l->fd = open(l->path, flags | O_RDWR | O_CREAT | O_EXCL, 0644);
 	if (l->fd >= 0) {
-		if (write(l->fd, LOCK_TEXT, len) != (ssize_t)len) {
-			int err = errno ? errno : ENOSPC;
+		ssize_t n;
+
+		/* Marked first: what a crash leaves of it is still known as atio's. */
+		fsetxattr(l->fd, ATIO_OWNER_XATTR, LOCK_MARK, strlen(LOCK_MARK), 0);
+		errno = 0;
+		n = write(l->fd, LOCK_TEXT, len);
+		if (n != (ssize_t)len) {
+			int err = n >= 0 || !errno ? ENOSPC : errno;
 
 			/* Empty or cut short, it is still one: a full disk keeps it so. */
 			if (err == ENOSPC || err == EDQUOT)
@@ -216,7 +249,9 @@ static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error
 	if (l->fd < 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open the lock "
 				      "file: %s", l->path, strerror(errno));
-	if (!is_lock_file(l->fd))
+	found = is_lock_file(l->fd);
+	l->keep = found == LOCK_LEFTOVER;
+	if (found == LOCK_FOREIGN)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
 				      "%s: not atio's lock file, where atio keeps its lock: "
 				      "atio leaves it alone; move it away or choose another -f",
@@ -327,7 +362,7 @@ void atio_lock_release(struct atio_lock *l)
 {
 	if (l->fd >= 0) {
 		/* Remove the file only while no one else can hold it. */
-		if (l->file && (l->exclusive || flock(l->fd, LOCK_EX | LOCK_NB) == 0) &&
+		if (l->file && !l->keep && (l->exclusive || flock(l->fd, LOCK_EX | LOCK_NB) == 0) &&
 		    still_linked(l))
 			unlink(l->path);
 		close(l->fd);

@@ -12,11 +12,14 @@
  * write tests and fills hold it alone. A run that cannot have the lock at
  * once is refused, naming the process that holds it (from /proc/locks).
  *
- * The lock file is atio's: it is created with O_EXCL and holds one line of
- * text saying what it is. An existing file at that name is atio's when it
- * holds that line, or what a crash leaves of it where it was never synced
- * (nothing, a first part of it, or zeros no longer than it); any other is
- * foreign and is neither used nor changed. A run removes the lock file
+ * The lock file is atio's: it is created with O_EXCL, marked (the extended
+ * attribute user.atio, "atio-lock 1") and holds one line of text saying
+ * what it is. An existing file at that name is atio's when it holds that
+ * line, or what a crash leaves of it where it was never synced (nothing, a
+ * first part of it, or zeros no longer than it) with the mark; such a file
+ * without the mark (a user's empty file, or a filesystem without user
+ * extended attributes) is used for the lock and never removed; any other
+ * is foreign and is neither used nor changed. A run removes the lock file
  * when it ends holding the lock alone.
  *
  * A reader that cannot create the lock file (a read-only filesystem, a
@@ -35,6 +38,7 @@ struct atio_lock {
 	int fd;                    /* -1 when not held */
 	char *path;                /* lock file or device node */
 	bool file;                 /* a lock file of atio's (removed at the end) */
+	bool keep;                 /* a file without atio's line or mark: never removed */
 	bool exclusive;
 	bool dir;                  /* a reader's lock on the dataset's directory */
 	int why;                   /* with dir: errno of creating the lock file */

@@ -88,30 +88,60 @@ fi
 
 # --- The lock file as a crash leaves it: SIGKILL left it with its line
 # and no holder (above); a power loss leaves it empty where its data was
-# never synced, a first part of its line, or zeros. --check takes each as
-# atio's lock file and removes it at the end; a lock file emptied while an
+# never synced, a first part of its line, or zeros, with the mark atio
+# gave it when it made it. --check takes each as atio's lock file and
+# removes it at the end; the same without the mark (a user's empty file at
+# that name) is used for the lock and kept; a lock file emptied while an
 # atio holds it still locks.
 L=$D/atio.lock
+# crash_lock WHAT MARK COMMAND...: the lock file holds COMMAND's output,
+# marked as atio marks its lock files when MARK is "marked" (its whole
+# line alone tells it, "-").
 crash_lock() {
-	local what=$1
+	local what=$1 mark=$2
 
-	shift
+	shift 2
 	rm -f "$L"
 	"$@" >"$L"
+	if [ "$mark" = marked ]; then
+		setfattr -n user.atio -v "atio-lock 1" "$L"
+	fi
 	run_atio --check -p 2 -u 64M -f "$D"
 	expect_code "a crash image, lock file $what: --check exits 0" 0
 	expect_match "a crash image, lock file $what: every sector good" "$OUT" '^check: 2 file\(s\), 64\.00 MiB .* 0 bad sector\(s\); ok$'
 	check "a crash image, lock file $what: removed by the check" [ ! -e "$L" ]
 }
-crash_lock "empty" true
-crash_lock "holding the first 12 bytes of its line" printf 'atio lock fi'
-crash_lock "holding 20 zero bytes" head -c 20 /dev/zero
-crash_lock "holding its line" printf 'atio lock file: atio holds it while it works on the files next to it\n'
+crash_lock "holding its line" - printf 'atio lock file: atio holds it while it works on the files next to it\n'
+if command -v setfattr >/dev/null 2>&1 && touch "$L" && setfattr -n user.atio -v x "$L" 2>/dev/null; then
+	crash_lock "empty, marked" marked true
+	crash_lock "holding the first 12 bytes of its line, marked" marked printf 'atio lock fi'
+	crash_lock "holding 20 zero bytes, marked" marked head -c 20 /dev/zero
+else
+	skip_check "a crash image's lock file with atio's mark" "setfattr (package attr) or user extended attributes missing here"
+fi
+for what in "empty" "holding the first 12 bytes of its line"; do
+	rm -f "$L"
+	if [ "$what" = empty ]; then
+		: >"$L"
+	else
+		printf 'atio lock fi' >"$L"
+	fi
+	run_atio --check -p 2 -u 64M -f "$D"
+	expect_code "a lock file $what without atio's mark: --check exits 0" 0
+	check "a lock file $what without atio's mark: kept (it may be a user's)" [ -e "$L" ]
+done
+rm -f "$L"
 start_atio --read --seq -s 1M -p 2 -u 64M -t 30 -f "$D"
 READER=$PID
 OUT=$WORK/stdout2
 ERR=$WORK/stderr2
 wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+if command -v getfattr >/dev/null 2>&1; then
+	check "the lock file atio made carries its mark" \
+		[ "$(getfattr --only-values -n user.atio "$L" 2>/dev/null)" = "atio-lock 1" ]
+else
+	skip_check "the lock file atio made carries its mark" "getfattr (package attr) missing here"
+fi
 truncate -s 0 "$L"
 run_atio --write --seq -s 1M -p 2 -u 64M -t 0.2 -f "$D"
 expect_code "a lock file emptied while a reader holds it: a write test exits 1" 1
