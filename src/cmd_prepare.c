@@ -193,9 +193,12 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated, "
 	    "%u taken over; writing %.2f MiB", ds->nfiles, atio_mib(ds->file_size), fs.created,
 	    fs.resumed, fs.reused, fs.truncated, fs.taken, atio_mib(fs.to_write));
-	if (fs.older)
+	if (fs.older > fs.strays)
 		say("%u file(s) made by an older atio (stamp version 1, which this atio does "
-		    "not check) are made again", fs.older);
+		    "not check) are made again", fs.older - fs.strays);
+	if (fs.strays)
+		say("%u file(s) of atio's whose mark names another dataset than the other "
+		    "files' are made again as this dataset's", fs.strays);
 	t0 = atio_now_ns();
 	if (pthread_create(&th, NULL, fill_main, &fa) != 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN, "cannot start the fill thread");

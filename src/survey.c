@@ -194,8 +194,26 @@ static int survey_file(struct atio_dataset *d, const struct atio_opts *o,
 	f->ino = st.st_ino;
 	f->size = (uint64_t)st.st_size;
 	owner = f->owner;
+	/*
+	 * A file of atio's, at its own name, marked for another dataset: one
+	 * of an earlier dataset at these names (a run with fewer files made a
+	 * new one beside it) or one put there. A run makes it again as this
+	 * dataset's and says so; a read test with --verify, asked to check
+	 * what is there, leaves it alone and refuses it.
+	 */
+	if (owner == ATIO_OWNER_OTHER_DATASET && !(o->verify && o->mode == ATIO_MODE_READ)) {
+		owner = ATIO_OWNER_OLD;
+		fs->strays++;
+	}
 	why = not_ours(owner);
-	if (why && !o->take_over) {
+	if (owner == ATIO_OWNER_OTHER_DATASET && !o->take_over) {
+		ret = atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
+				     "%s: a file of atio's whose mark names another dataset than "
+				     "the other files' (put in its place?): a read test with "
+				     "--verify reads the dataset as it is and refuses it; atio "
+				     "--check names its sectors, a run without --verify makes it "
+				     "again as this dataset's", f->path);
+	} else if (why && !o->take_over) {
 		ret = atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
 				     "%s: not a file atio made: %s; atio does not truncate, "
 				     "fill, reuse or remove files it did not make: move it "

@@ -124,6 +124,7 @@ struct atio_fill_stats {
 	unsigned truncated;        /* longer than planned */
 	unsigned taken;            /* foreign, taken over with --take-over */
 	unsigned older;            /* atio's, of an older format (stamp version 1): rewritten */
+	unsigned strays;           /* atio's, marked for another dataset: rewritten (in older too) */
 	uint64_t to_write;         /* bytes the fill has to write */
 };
 

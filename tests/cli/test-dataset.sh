@@ -274,4 +274,30 @@ else
 	done
 fi
 
+
+# --- Files of an earlier dataset at the same names: -n 4, two of them
+# removed, -n 2 makes a new dataset of atio.0 and atio.1, then -n 4 again
+# finds two files of each. They are atio's own: a run makes the others
+# again as its dataset's and says so; a read test with --verify, which
+# checks what is there, refuses them naming why; --check then finds none.
+SQ=$WORK/sequence
+mkdir -p "$SQ"
+run_atio --prepare -s 4K -n 4 -p 1 -u 16M -f "$SQ"
+expect_code "setup: a dataset of 4 files" 0
+rm -f "$SQ/atio.0" "$SQ/atio.1"
+run_atio --prepare -s 4K -n 2 -p 1 -u 8M -f "$SQ"
+expect_code "setup: -n 2 over two of them, a new dataset" 0
+run_atio --read --verify -s 4K -t 0.2 -n 4 -p 1 -u 16M -f "$SQ"
+expect_code "files of two datasets, a read test with --verify: refused, exit 2" 2
+expect_match "files of two datasets, a read test with --verify: says why" "$ERR" \
+	"^atio: $SQ/atio\.[0-3]: a file of atio's whose mark names another dataset than the other files'"
+run_atio --read -s 4K -t 0.2 -n 4 -p 1 -u 16M -f "$SQ"
+expect_code "files of two datasets, a read test: exit 0" 0
+expect_match "files of two datasets, a read test: says two are made again" "$ERR" \
+	"^atio: 2 file\(s\) of atio's whose mark names another dataset than the other files' are made again as this dataset's$"
+run_atio --check -s 4K -n 4 -p 1 -u 16M -f "$SQ"
+expect_code "files of two datasets, after that run: --check exits 0" 0
+expect_match "files of two datasets, after that run: --check finds all good" "$OUT" \
+	'^check: 4 file\(s\), 16\.00 MiB .* 0 bad sector\(s\); ok$'
+
 finish
