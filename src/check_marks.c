@@ -19,7 +19,8 @@ static int older(struct atio_error *e, const char *path, const char *what)
 			      "%s: made by an older atio (%s of version 1): its sectors carry "
 			      "stamps of version 1, without the tag and check word this atio "
 			      "checks; make the dataset again with --prepare (it rewrites "
-			      "atio's files of the older format) and check that", path, what);
+			      "atio's files of the older format; over a block device, a --seq "
+			      "write test over all of it) and check that", path, what);
 }
 
 /*

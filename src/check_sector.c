@@ -78,7 +78,8 @@ void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
 		break;
 	case ATIO_CHECK_OLD_VERSION:
 		snprintf(buf, len, "a stamp of an older atio (version 1), which this atio does "
-			 "not check (re-create the dataset with --prepare)");
+			 "not check (make the data again: --prepare for files, a --seq write test "
+			 "over the whole of a block device)");
 		break;
 	case ATIO_CHECK_HOLE:
 		snprintf(buf, len, "no data: a hole inside the file (lost data)");
