@@ -13,10 +13,10 @@
 
 #include "atio/buf.h"
 #include "atio/check.h"
+#include "atio/clock.h"
 #include "atio/journal.h"
 #include "atio/pool.h"
 #include "atio/stamp.h"
-#include "atio/worker.h"
 
 /* What one thread owns. */
 struct checker {

@@ -2,14 +2,14 @@
 /*
  * One block's sectors against their stamps and against the write expected
  * there: what --check, --verify and the journal's check share. See
- * include/atio/check.h.
+ * include/atio/check_sector.h.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "atio/check.h"
+#include "atio/check_sector.h"
 #include "atio/pool.h"
 #include "atio/stamp.h"
 

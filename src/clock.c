@@ -14,6 +14,12 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* See clock.h. */
+uint64_t atio_now_ns(void)
+{
+	return mono_ns();
+}
+
 /* Whether the kernel keeps time with the TSC: then the counter is reliable. */
 static bool kernel_uses_tsc(void)
 {

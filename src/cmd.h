@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "atio/cli.h"
+#include "atio/opts.h"
 #include "atio/dataset.h"
 #include "atio/error.h"
 #include "atio/journal.h"

@@ -27,7 +27,7 @@
 #include <liburing.h>
 
 #include "atio/engine.h"
-#include "atio/worker.h"
+#include "atio/opts.h"
 
 /* The kernel registers at most 1 GiB per buffer. */
 #define MAX_FIXED_BUF (1UL << 30)
@@ -104,7 +104,7 @@ static int make_ring(struct io_uring *ring, unsigned entries)
 	return ret;
 }
 
-static int uring_init(struct atio_worker *w)
+static int uring_init(struct atio_engine_io *w)
 {
 	struct uring *u = calloc(1, sizeof(*u) + w->depth * sizeof(u->cqes[0]));
 	struct iovec iov = { .iov_base = w->buf_base, .iov_len = w->buf_len };
@@ -126,7 +126,7 @@ static int uring_init(struct atio_worker *w)
 	return 0;
 }
 
-static enum atio_q uring_queue(struct atio_worker *w, struct atio_req *r)
+static enum atio_q uring_queue(struct atio_engine_io *w, struct atio_req *r)
 {
 	struct uring *u = w->engine_data;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
@@ -161,13 +161,13 @@ static enum atio_q uring_queue(struct atio_worker *w, struct atio_req *r)
 }
 
 /* Sending waits for reap(), which submits and waits in one system call. */
-static int uring_submit(struct atio_worker *w)
+static int uring_submit(struct atio_engine_io *w)
 {
 	return 0;
 }
 
 /* Hand the completions waiting in the ring back, at most @max. */
-static int take(struct atio_worker *w, struct uring *u, unsigned max)
+static int take(struct atio_engine_io *w, struct uring *u, unsigned max)
 {
 	unsigned n = io_uring_peek_batch_cqe(&u->ring, u->cqes, max);
 
@@ -181,7 +181,7 @@ static int take(struct atio_worker *w, struct uring *u, unsigned max)
 	return (int)n;
 }
 
-static int uring_reap(struct atio_worker *w, unsigned min, unsigned max)
+static int uring_reap(struct atio_engine_io *w, unsigned min, unsigned max)
 {
 	struct uring *u = w->engine_data;
 	int ret;
@@ -195,7 +195,7 @@ static int uring_reap(struct atio_worker *w, unsigned min, unsigned max)
 }
 
 /* Submit, and wait for one completion at most @timeout_ns (-ETIME: none). */
-static int uring_reap_timed(struct atio_worker *w, unsigned max, uint64_t timeout_ns)
+static int uring_reap_timed(struct atio_engine_io *w, unsigned max, uint64_t timeout_ns)
 {
 	struct uring *u = w->engine_data;
 	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000u),
@@ -218,7 +218,7 @@ static int uring_reap_timed(struct atio_worker *w, unsigned max, uint64_t timeou
  * the kernel has let go of them, so the files are closed for real when
  * atio exits.
  */
-static void uring_cleanup(struct atio_worker *w)
+static void uring_cleanup(struct atio_engine_io *w)
 {
 	struct uring *u = w->engine_data;
 

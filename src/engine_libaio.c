@@ -13,6 +13,7 @@
  * it, and IOCB_CMD_FSYNC is not supported by every filesystem.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,7 +22,7 @@
 #include <libaio.h>
 
 #include "atio/engine.h"
-#include "atio/worker.h"
+#include "atio/opts.h"
 
 struct aio {
 	io_context_t ctx;
@@ -91,7 +92,7 @@ static void aio_free(struct aio *a)
 	free(a);
 }
 
-static int aio_init(struct atio_worker *w)
+static int aio_init(struct atio_engine_io *w)
 {
 	struct aio *a = calloc(1, sizeof(*a));
 	int ret;
@@ -114,7 +115,7 @@ static int aio_init(struct atio_worker *w)
 	return 0;
 }
 
-static enum atio_q aio_queue(struct atio_worker *w, struct atio_req *r)
+static enum atio_q aio_queue(struct atio_engine_io *w, struct atio_req *r)
 {
 	struct aio *a = w->engine_data;
 	struct iocb *cb = &a->iocbs[r->index];
@@ -138,7 +139,7 @@ static enum atio_q aio_queue(struct atio_worker *w, struct atio_req *r)
 	return ATIO_Q_QUEUED;
 }
 
-static int aio_submit(struct atio_worker *w)
+static int aio_submit(struct atio_engine_io *w)
 {
 	struct aio *a = w->engine_data;
 	unsigned done = 0;
@@ -190,7 +191,7 @@ static unsigned ring_take(io_context_t ctx, struct io_event *ev, unsigned max)
 }
 
 /* Hand the @n events taken back as completed requests. */
-static int give(struct atio_worker *w, struct aio *a, int n)
+static int give(struct atio_engine_io *w, struct aio *a, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct atio_req *r = a->events[i].data;
@@ -202,7 +203,7 @@ static int give(struct atio_worker *w, struct aio *a, int n)
 	return n;
 }
 
-static int aio_reap(struct atio_worker *w, unsigned min, unsigned max)
+static int aio_reap(struct atio_engine_io *w, unsigned min, unsigned max)
 {
 	struct aio *a = w->engine_data;
 	int n = (int)ring_take(a->ctx, a->events, max);
@@ -221,7 +222,7 @@ static int aio_reap(struct atio_worker *w, unsigned min, unsigned max)
 }
 
 /* What is there, else wait for one completion at most @timeout_ns. */
-static int aio_reap_timed(struct atio_worker *w, unsigned max, uint64_t timeout_ns)
+static int aio_reap_timed(struct atio_engine_io *w, unsigned max, uint64_t timeout_ns)
 {
 	struct aio *a = w->engine_data;
 	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000u),
@@ -238,7 +239,7 @@ static int aio_reap_timed(struct atio_worker *w, unsigned max, uint64_t timeout_
 	return give(w, a, n);
 }
 
-static void aio_cleanup(struct atio_worker *w)
+static void aio_cleanup(struct atio_engine_io *w)
 {
 	struct aio *a = w->engine_data;
 

@@ -5,34 +5,35 @@
  * and stamping a write window, two clock reads and the histogram.
  */
 #include "atio/engine.h"
+#include "atio/opts.h"
 
 static int null_probe(void)
 {
 	return 0;
 }
 
-static int null_init(struct atio_worker *w)
+static int null_init(struct atio_engine_io *w)
 {
 	return 0;
 }
 
-static enum atio_q null_queue(struct atio_worker *w, struct atio_req *r)
+static enum atio_q null_queue(struct atio_engine_io *w, struct atio_req *r)
 {
 	r->res = r->op <= ATIO_REQ_WRITE ? (int64_t)r->len : 0;
 	return ATIO_Q_COMPLETED;
 }
 
-static int null_submit(struct atio_worker *w)
+static int null_submit(struct atio_engine_io *w)
 {
 	return 0;
 }
 
-static int null_reap(struct atio_worker *w, unsigned min, unsigned max)
+static int null_reap(struct atio_engine_io *w, unsigned min, unsigned max)
 {
 	return 0;
 }
 
-static void null_cleanup(struct atio_worker *w)
+static void null_cleanup(struct atio_engine_io *w)
 {
 }
 

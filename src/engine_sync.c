@@ -15,13 +15,14 @@
 #include <unistd.h>
 
 #include "atio/engine.h"
+#include "atio/opts.h"
 
 static int sync_probe(void)
 {
 	return 0;
 }
 
-static int sync_init(struct atio_worker *w)
+static int sync_init(struct atio_engine_io *w)
 {
 	return 0;
 }
@@ -69,7 +70,7 @@ static int64_t transfer(struct atio_req *r)
 	return (int64_t)done;
 }
 
-static enum atio_q sync_queue(struct atio_worker *w, struct atio_req *r)
+static enum atio_q sync_queue(struct atio_engine_io *w, struct atio_req *r)
 {
 	switch (r->op) {
 	case ATIO_REQ_READ:
@@ -86,17 +87,17 @@ static enum atio_q sync_queue(struct atio_worker *w, struct atio_req *r)
 	return ATIO_Q_COMPLETED;
 }
 
-static int sync_submit(struct atio_worker *w)
+static int sync_submit(struct atio_engine_io *w)
 {
 	return 0;
 }
 
-static int sync_reap(struct atio_worker *w, unsigned min, unsigned max)
+static int sync_reap(struct atio_engine_io *w, unsigned min, unsigned max)
 {
 	return 0;
 }
 
-static void sync_cleanup(struct atio_worker *w)
+static void sync_cleanup(struct atio_engine_io *w)
 {
 }
 

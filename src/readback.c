@@ -13,6 +13,7 @@
 #include "atio/buf.h"
 #include "atio/genmap.h"
 #include "atio/readback.h"
+#include "atio/clock.h"
 #include "atio/worker.h"
 
 static bool stopped(const struct atio_worker *w)

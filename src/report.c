@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The text report: the settings header, the result line and the lines
- * below it, and --prepare's lines; with them the figures both renderers
- * derive from a struct atio_result (the reported value, per-second rates,
- * the share of a --rate cap, signal and engine names), declared in
- * report_util.h for report_json.c, so the text and the JSON of one run
- * cannot disagree. Everything goes to the FILE the caller gives; nothing
- * here prints to stderr or exits.
+ * below it, and --prepare's lines. The figures it shares with the JSON
+ * report (the reported value, per-second rates, the share of a --rate cap,
+ * signal and engine names) are report_figures.c's, so the text and the
+ * JSON of one run cannot disagree. Everything goes to the FILE the caller
+ * gives; nothing here prints to stderr or exits.
  *
  * The text output keeps at_io_iops' shapes: scripts run
  * grep rate | awk '{print $6}', so the word "rate" is written on the result
@@ -23,77 +22,10 @@
 #include "atio/check_report.h"
 #include "atio/expand.h"
 #include "atio/interval.h"
-#include "atio/pace.h"
 #include "atio/report.h"
 #include "atio/units.h"
-#include "report_util.h"
+#include "report_figures.h"
 
-#define NS_PER_SEC 1000000000.0
-
-/* See report_util.h. */
-double atio_report_sec(uint64_t ns)
-{
-	return (double)ns / NS_PER_SEC;
-}
-
-/* See report_util.h. */
-double atio_report_per_sec(uint64_t n, uint64_t ns)
-{
-	return ns ? (double)n / atio_report_sec(ns) : 0.0;
-}
-
-/* See report_util.h. */
-double atio_report_mb_per_sec(uint64_t bytes, uint64_t ns)
-{
-	return atio_mib(atio_report_per_sec(bytes, ns));
-}
-
-static bool sync_mode(enum atio_mode m)
-{
-	return m == ATIO_MODE_FSYNC || m == ATIO_MODE_FDATASYNC;
-}
-
-/*
- * The reported value. In the sync modes with --iops the figure users want
- * is how many syncs the storage completed per second (the write count
- * would only be -q times that), hence "sync/s"; otherwise operations or
- * MiB per second. A run of zero length reports 0 rather than NaN.
- */
-double atio_result_value(const struct atio_result *r)
-{
-	const struct atio_opts *o = r->opts;
-
-	if (r->elapsed_ns == 0)
-		return 0.0;
-	if (o->unit == ATIO_UNIT_MBS)
-		return atio_report_mb_per_sec(r->total.bytes, r->elapsed_ns);
-	if (sync_mode(o->mode))
-		return atio_report_per_sec(r->total.syncs, r->elapsed_ns);
-	return atio_report_per_sec(r->total.ops, r->elapsed_ns);
-}
-
-/*
- * See report_util.h. The value over the cap, but never more than the I/Os
- * done over those the schedule made due in the measured time (up to -t:
- * none is due after it). The count of due I/Os rounds up, so over a time
- * that is not a whole number of intervals the value exceeds the cap: a cap
- * of 0.001 IOPS over 1 s makes one I/O due, at the start, and that I/O
- * done is all of it, not 1000 times it. A slow final sync, inside the
- * time, still lowers the share through the value.
- */
-double atio_report_reached(const struct atio_result *r)
-{
-	const struct atio_opts *o = r->opts;
-	uint64_t span = r->elapsed_ns < o->time_ns ? r->elapsed_ns : o->time_ns;
-	uint64_t due = atio_pace_count(o->rate_interval_ns, o->warmup_ns, o->warmup_ns + span);
-	double share, done;
-
-	if (!(o->rate > 0))
-		return 0.0;
-	share = atio_result_value(r) / o->rate;
-	done = due ? (double)r->total.ops / ((double)due * o->threads) : share;
-	return share < done ? share : done;
-}
 
 /*
  * Below this share of the cap the storage is said to have fallen behind.
@@ -121,35 +53,6 @@ static void format_trimmed(char *buf, size_t len, double x)
 		*--end = '\0';
 	if (end > buf && end[-1] == '.')
 		*--end = '\0';
-}
-
-/* See report.h: a user-supplied string, kept on its line and off grep rate. */
-void atio_report_put_text(FILE *f, const char *s)
-{
-	for (const char *p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (strncmp(p, "rate", 4) == 0) {
-			fputs("r\\x61", f);
-			p++;            /* the loop's p++ then skips the 'a' */
-		} else if (c == '\n') {
-			fputs("\\n", f);
-		} else if (c == '\t') {
-			fputs("\\t", f);
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\x%02x", c);
-		} else {
-			putc(c, f);
-		}
-	}
-}
-
-/* See report_util.h. */
-const char *atio_report_engine_name(const struct atio_opts *o, const char *engine)
-{
-	if (engine)
-		return engine;
-	return o->engine ? o->engine : "(none)";
 }
 
 /*
@@ -253,7 +156,7 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 {
 	char cmd[256], t[32], w[32], kb[32], op[64];
 
-	atio_cli_cmdline(cmd, sizeof(cmd), o);
+	atio_opts_cmdline(cmd, sizeof(cmd), o);
 	fputs("Title: atio\nCmdline: ", f);
 	atio_report_put_text(f, cmd);
 	putc('\n', f);
@@ -301,24 +204,6 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 		put_cap_header(f, o);
 }
 
-/* See report_util.h. */
-const char *atio_report_signal_name(int signo, char *buf, size_t len)
-{
-	switch (signo) {
-	case SIGINT:
-		return "SIGINT";
-	case SIGTERM:
-		return "SIGTERM";
-	case SIGHUP:
-		return "SIGHUP";
-	case SIGQUIT:
-		return "SIGQUIT";
-	default:
-		snprintf(buf, len, "signal %d", signo);
-		return buf;
-	}
-}
-
 /*
  * One latency line: "NAME (usec): min A, mean B, p50 ..., max G", or
  * "NAME (usec): none" when nothing completed. Percentiles are the
@@ -338,12 +223,6 @@ static void put_latency(FILE *f, const char *name, const struct atio_hist *h)
 		(double)atio_hist_percentile(h, 99.0) / 1000.0,
 		(double)atio_hist_percentile(h, 99.9) / 1000.0,
 		(double)h->max / 1000.0);
-}
-
-/* See report_util.h. */
-uint64_t atio_report_thread_ns(const struct atio_result *r, const struct atio_stats *s)
-{
-	return s->elapsed_ns ? s->elapsed_ns : r->elapsed_ns;
 }
 
 /*

@@ -4,7 +4,7 @@
  * with (alone for -a --json), the result document with its totals, merged
  * histograms and buckets, wall-clock span and each thread's figures, and
  * --prepare's document. Every derived figure comes from the helpers of
- * report_util.h, the ones the text report uses, so the two cannot
+ * report_figures.h, the ones the text report uses, so the two cannot
  * disagree. Everything goes to the FILE the caller gives; nothing here
  * prints to stderr or exits.
  */
@@ -17,7 +17,7 @@
 #include "atio/json.h"
 #include "atio/report.h"
 #include "atio/sysinfo.h"
-#include "report_util.h"
+#include "report_figures.h"
 
 /*
  * The settings of durable writes, sizing by the node and --prepare:
@@ -55,7 +55,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	char cmd[256], seed[24];
 
 	atio_json_object_begin(j, "settings");
-	atio_cli_cmdline(cmd, sizeof(cmd), o);
+	atio_opts_cmdline(cmd, sizeof(cmd), o);
 	atio_json_string(j, "cmdline", cmd);
 	atio_json_string(j, "mode", atio_mode_name(o->mode));
 	atio_json_string(j, "pattern", o->random ? "rand" : "seq");
@@ -144,53 +144,6 @@ void atio_report_settings_json(FILE *f, const struct atio_opts *o, const char *v
 	atio_json_object_end(&j);
 }
 
-/*
- * A histogram in nanoseconds: count, exact min/mean/max, the percentiles
- * as atio_hist_percentile() gives them, and, when @buckets, every non-empty
- * bucket as [index, lowest value, count].
- *
- * The buckets are what makes results mergeable: the bucket index of a value
- * depends on the value alone (and on sub_bits, written alongside), so adding
- * the counts of equal indices across threads, runs or hosts yields exactly
- * the histogram a single recorder of all those values would have held, and
- * its percentiles are the true cluster-wide percentiles, not an average of
- * per-host ones. "low" is redundant with the index but lets a reader that
- * does not know the index formula still place each bucket.
- *
- * An empty histogram writes count 0, zeros for every figure (its min is
- * UINT64_MAX internally) and an empty bucket list.
- */
-static void json_hist(struct atio_json *j, const char *key, const struct atio_hist *h,
-		      bool buckets)
-{
-	bool empty = h->count == 0;
-
-	atio_json_object_begin(j, key);
-	atio_json_uint(j, "count", h->count);
-	atio_json_uint(j, "min", empty ? 0 : h->min);
-	atio_json_double(j, "mean", empty ? 0.0 : atio_hist_mean(h));
-	atio_json_uint(j, "p50", empty ? 0 : atio_hist_percentile(h, 50.0));
-	atio_json_uint(j, "p90", empty ? 0 : atio_hist_percentile(h, 90.0));
-	atio_json_uint(j, "p99", empty ? 0 : atio_hist_percentile(h, 99.0));
-	atio_json_uint(j, "p99.9", empty ? 0 : atio_hist_percentile(h, 99.9));
-	atio_json_uint(j, "max", empty ? 0 : h->max);
-	atio_json_uint(j, "sub_bits", ATIO_HIST_SUB_BITS);
-	if (buckets) {
-		atio_json_array_begin(j, "buckets");
-		for (unsigned i = 0; i < ATIO_HIST_BUCKETS && !empty; i++) {
-			if (!h->bucket[i])
-				continue;
-			atio_json_array_begin(j, NULL);
-			atio_json_uint(j, NULL, i);
-			atio_json_uint(j, NULL, atio_hist_bucket_low(i));
-			atio_json_uint(j, NULL, h->bucket[i]);
-			atio_json_array_end(j);
-		}
-		atio_json_array_end(j);
-	}
-	atio_json_object_end(j);
-}
-
 /* A timespec that was never taken (e.g. the run failed before it began). */
 static bool instant_unset(const struct timespec *ts)
 {
@@ -277,9 +230,9 @@ static void json_thread(struct atio_json *j, const struct atio_result *r, unsign
 	atio_json_double(j, "cpu_user_sec", atio_report_sec(s->cpu_user_ns));
 	atio_json_double(j, "cpu_sys_sec", atio_report_sec(s->cpu_sys_ns));
 	atio_json_uint(j, "truncations", s->truncations);
-	json_hist(j, "latency_ns", &s->lat, false);
+	atio_report_json_hist(j, "latency_ns", &s->lat, false);
 	if (r->opts->rate > 0)
-		json_hist(j, "service_latency_ns", &s->service, false);
+		atio_report_json_hist(j, "service_latency_ns", &s->service, false);
 	if (r->timeline)
 		atio_ival_json(j, "intervals", r->thread_ivals[id], false);
 	atio_json_object_end(j);
@@ -314,8 +267,8 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		atio_json_null(&j, "result");
 	else
 		json_result(&j, r);
-	json_hist(&j, "latency_ns", &r->total.lat, true);
-	json_hist(&j, "sync_latency_ns", &r->total.sync_lat, true);
+	atio_report_json_hist(&j, "latency_ns", &r->total.lat, true);
+	atio_report_json_hist(&j, "sync_latency_ns", &r->total.sync_lat, true);
 	/* --mix: each direction beside the totals; null in the other modes. */
 	for (unsigned i = 0; i < ATIO_DIRS; i++) {
 		const char *key = atio_dir_name(i);
@@ -328,7 +281,7 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 			atio_json_null(&j, key);
 	}
 	if (r->opts->rate > 0)
-		json_hist(&j, "service_latency_ns", &r->total.service, true);
+		atio_report_json_hist(&j, "service_latency_ns", &r->total.service, true);
 	/* --verify: what was checked; a run that read bad data has no result. */
 	if (r->readback)
 		atio_check_report_readback_json(&j, r->readback);
@@ -347,13 +300,6 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		json_thread(&j, r, i);
 	atio_json_array_end(&j);
 	atio_json_object_end(&j);
-}
-
-/* See report.h: json_hist() for report_mix.c. */
-void atio_report_json_hist(struct atio_json *j, const char *key, const struct atio_hist *h,
-			   bool buckets)
-{
-	json_hist(j, key, h, buckets);
 }
 
 /*

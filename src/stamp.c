@@ -2,7 +2,7 @@
 /* Reading the stamp back: see include/atio/stamp.h for the format. */
 #include <errno.h>
 
-#include "atio/pool.h"
+#include "atio/keystream.h"
 #include "atio/stamp.h"
 
 /* The inverse of odd @k modulo 2^64, by Newton's iteration. */

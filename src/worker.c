@@ -88,14 +88,6 @@
 #include "atio/expand.h"
 #include "atio/worker.h"
 
-uint64_t atio_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Where the next I/O goes and how many writes since the last sync. */
 struct cursor {
 	unsigned seg;              /* current segment (sequential) */
@@ -211,11 +203,11 @@ static int64_t execute(struct atio_worker *w, struct atio_req *r)
 	const struct atio_engine_ops *eng = w->engine;
 	int n;
 
-	if (eng->queue(w, r) == ATIO_Q_COMPLETED)
+	if (eng->queue(&w->io, r) == ATIO_Q_COMPLETED)
 		return r->res;
-	n = eng->submit(w);
+	n = eng->submit(&w->io);
 	if (n >= 0)
-		n = eng->reap(w, 1, 1);
+		n = eng->reap(&w->io, 1, 1);
 	if (n == 0)
 		n = -EIO;
 	return n < 0 ? n : w->done[0]->res;
@@ -500,7 +492,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const enum atio_req_op sync_op = o->mode == ATIO_MODE_FSYNC ? ATIO_REQ_FSYNC
 								  : ATIO_REQ_FDATASYNC;
-	enum atio_q (*const queue)(struct atio_worker *, struct atio_req *) = w->engine->queue;
+	enum atio_q (*const queue)(struct atio_engine_io *, struct atio_req *) = w->engine->queue;
 	const bool expanding = o->mode == ATIO_MODE_EXPAND;
 	struct atio_req *r = &w->reqs[0];
 
@@ -525,7 +517,7 @@ run_inline(struct atio_worker *w, struct cursor *c, uint64_t end, const bool ran
 		if (tracing)
 			trace_submit(w, r);
 		t0 = atio_ticks();
-		queue(w, r);
+		queue(&w->io, r);
 		t1 = atio_ticks();
 		if (verifying)
 			verify_issue(w, r);
@@ -606,7 +598,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 				}
 			}
 			aim(w, c, r, random, writing, mixing, verifying);
-			if (eng->queue(w, r) == ATIO_Q_BUSY) {
+			if (eng->queue(&w->io, r) == ATIO_Q_BUSY) {
 				/* The block goes out later: an append skipped would leave a hole. */
 				if (expanding) {
 					c->seg = was_seg;
@@ -634,7 +626,7 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			for (unsigned i = 0; i < nb; i++)
 				w->batch[i]->issued = t;
 			inflight += nb;
-			n = eng->submit(w);
+			n = eng->submit(&w->io);
 			if (n < 0)
 				return fail(w, w->batch[0], n);
 		}
@@ -678,10 +670,10 @@ run_async(struct atio_worker *w, struct cursor *c, uint64_t end, const bool rand
 			uint64_t left = atio_ticks_to_ns(due - now);
 
 			left = left > ATIO_PACE_SPIN_NS ? left - ATIO_PACE_SPIN_NS : 0;
-			n = eng->reap_timed(w, inflight < batch ? inflight : batch,
+			n = eng->reap_timed(&w->io, inflight < batch ? inflight : batch,
 					    left < ATIO_PACE_NAP_NS ? left : ATIO_PACE_NAP_NS);
 		} else {
-			n = eng->reap(w, 1, inflight < batch ? inflight : batch);
+			n = eng->reap(&w->io, 1, inflight < batch ? inflight : batch);
 		}
 		if (n < 0)
 			return fail(w, w->batch[0], n);
@@ -842,7 +834,7 @@ void *atio_worker_main(void *arg)
 	w->st.cpu_sys_ns = sys1 - sys0;
 out:
 	if (engine_up)
-		w->engine->cleanup(w);
+		w->engine->cleanup(&w->io);
 	/* An eventfd write of 1 cannot fail short of a kernel bug. */
 	(void)!write(sh->done_fd, &one, sizeof(one));
 	return NULL;

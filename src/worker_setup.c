@@ -149,7 +149,7 @@ void atio_worker_teardown(struct atio_worker *w)
 int atio_worker_engine_start(struct atio_worker *w)
 {
 	char why[320];
-	int ret = w->engine->init(w);
+	int ret = w->engine->init(&w->io);
 
 	if (ret)
 		atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret, "thread %u: the %s engine cannot "

@@ -43,6 +43,10 @@ extern struct atio_clock atio_clock;
  */
 bool atio_clock_init(void);
 
+/* CLOCK_MONOTONIC in nanoseconds: the time of events between threads and
+ * processes (start, end, signals), not the per-I/O clock. */
+uint64_t atio_now_ns(void);
+
 /* Now, in ticks. */
 static inline uint64_t atio_ticks(void)
 {

@@ -49,7 +49,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "atio/cli.h"
+#include "atio/opts.h"
 #include "atio/error.h"
 #include "atio/lock.h"
 

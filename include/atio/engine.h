@@ -32,7 +32,28 @@
 #include "config.h"
 #include "atio/error.h"
 
-struct atio_worker;
+/*
+ * What an engine sees of a load thread: its state, its file table, the
+ * memory its requests point into and its requests. A struct atio_worker
+ * (atio/worker.h) holds one as its first member, so that the worker hands
+ * its engine this and the engine knows nothing of the rest of it.
+ */
+#define ATIO_ENGINE_IO_FIELDS \
+	void *engine_data;         /* the engine's private state */ \
+	int *fds;                  /* the thread's files; r->slot indexes this */ \
+	unsigned nfds; \
+	void *buf_base;            /* every buffer a request can point into */ \
+	size_t buf_len; \
+	bool buf_huge;             /* buf_base is advised for huge pages (THP is on) */ \
+	unsigned depth;            /* requests in flight at most */ \
+	struct atio_req *reqs;     /* [depth] */ \
+	struct atio_req **done;    /* [depth]: completions handed back by reap() */
+
+struct atio_req;
+
+struct atio_engine_io {
+	ATIO_ENGINE_IO_FIELDS
+};
 
 enum atio_req_op {
 	ATIO_REQ_READ,
@@ -80,11 +101,11 @@ struct atio_engine_ops {
 	 * runs; another negative errno when the kernel cannot tell.
 	 */
 	int (*depth_limit)(unsigned threads, unsigned depth, unsigned *max);
-	int (*init)(struct atio_worker *w);
-	enum atio_q (*queue)(struct atio_worker *w, struct atio_req *r);
-	int (*submit)(struct atio_worker *w);
-	int (*reap)(struct atio_worker *w, unsigned min, unsigned max);
-	void (*cleanup)(struct atio_worker *w);
+	int (*init)(struct atio_engine_io *w);
+	enum atio_q (*queue)(struct atio_engine_io *w, struct atio_req *r);
+	int (*submit)(struct atio_engine_io *w);
+	int (*reap)(struct atio_engine_io *w, unsigned min, unsigned max);
+	void (*cleanup)(struct atio_engine_io *w);
 	/*
 	 * Optional, for --rate at depth: like reap(w, 1, max), but return 0
 	 * when nothing has completed within @timeout_ns (0: look and return
@@ -92,7 +113,7 @@ struct atio_engine_ops {
 	 * time while others are in flight. The worker measures the time; the
 	 * engine only passes the timeout to the kernel.
 	 */
-	int (*reap_timed)(struct atio_worker *w, unsigned max, uint64_t timeout_ns);
+	int (*reap_timed)(struct atio_engine_io *w, unsigned max, uint64_t timeout_ns);
 };
 
 extern const struct atio_engine_ops atio_engine_sync;

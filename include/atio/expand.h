@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "atio/cli.h"
+#include "atio/opts.h"
 #include "atio/worker.h"
 
 /*

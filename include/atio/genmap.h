@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "atio/cli.h"
+#include "atio/opts.h"
 
 #define ATIO_GENMAP_BUSY 0x80000000u
 #define ATIO_GENMAP_MOD 0x7fffffffu

@@ -53,8 +53,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "atio/check.h"
-#include "atio/cli.h"
+#include "atio/check_sector.h"
+#include "atio/opts.h"
 #include "atio/dataset.h"
 #include "atio/error.h"
 

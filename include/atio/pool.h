@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "atio/keystream.h"
 #include "atio/stamp.h"
 
 #define ATIO_POOL_MIN (8u << 20)
@@ -104,36 +105,6 @@ int atio_pool_init_tail(struct atio_pool *p, size_t window, unsigned inflight, u
 
 /* Release the pool's memory; the pool may be initialised again. */
 void atio_pool_free(struct atio_pool *p);
-
-/*
- * A keystream key for the data of one run on this host: @seed mixed with
- * the host name and with @salt (a thread number, a file path's hash), so
- * that no two hosts, threads or files write the same bytes, not even on
- * shared storage that deduplicates across clients.
- */
-uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n);
-
-/*
- * Fill @len bytes at @buf with keystream of @key, starting at keystream
- * byte @pos (a multiple of 16). Used by atio_pool_init(), the dataset fill
- * and atio_stamp_check(). Returns 0, -ENOMEM or -EIO.
- */
-int atio_keystream(void *buf, size_t len, uint64_t key, uint64_t pos);
-
-/*
- * The same with a cipher context kept in @ks (zeroed before first use,
- * released with atio_keystream_end()), for callers that make keystream
- * many times: the key is expanded again only when it changes.
- */
-struct atio_keystream {
-	void *ctx;                 /* OpenSSL's EVP_CIPHER_CTX */
-	uint64_t key;              /* the key ctx holds */
-	bool keyed;
-};
-
-int atio_keystream_at(struct atio_keystream *ks, void *buf, size_t len, uint64_t key,
-		      uint64_t pos);
-void atio_keystream_end(struct atio_keystream *ks);
 
 /* atio_pool_take() when window @w is held by a request in flight. */
 void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off,

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "atio/cli.h"
+#include "atio/opts.h"
 #include "atio/readback.h"
 #include "atio/stats.h"
 

@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "atio/cli.h"
+#include "atio/opts.h"
 #include "atio/error.h"
 
 enum atio_target_kind {

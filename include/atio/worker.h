@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "atio/check.h"
-#include "atio/cli.h"
+#include "atio/opts.h"
 #include "atio/dataset.h"
 #include "atio/engine.h"
 #include "atio/error.h"
@@ -40,24 +40,21 @@ struct atio_shared {
 };
 
 struct atio_worker {
+	/*
+	 * What the engine sees (atio/engine.h), first: the engine state, the
+	 * file table and buffers engines may register with the kernel in
+	 * init(), the requests; w->fds and the like name its fields.
+	 */
+	union {
+		struct atio_engine_io io;
+		struct { ATIO_ENGINE_IO_FIELDS };
+	};
 	unsigned id;
 	struct atio_shared *sh;
 	pthread_t thread;
 	const struct atio_segment *segs;
 	unsigned nsegs;
 	const struct atio_engine_ops *engine;
-	void *engine_data;         /* the engine's private state */
-
-	/* What engines may register with the kernel in init(). */
-	int *fds;                  /* the thread's files; r->slot indexes this */
-	unsigned nfds;
-	void *buf_base;            /* every buffer a request can point into */
-	size_t buf_len;
-	bool buf_huge;             /* buf_base is advised for huge pages (THP is on) */
-
-	unsigned depth;            /* requests in flight at most */
-	struct atio_req *reqs;     /* [depth] */
-	struct atio_req **done;    /* [depth]: completions handed back by reap() */
 	struct atio_req **spare;   /* [depth]: requests not in flight */
 	struct atio_req **batch;   /* [depth]: requests queued since the last submit */
 
@@ -120,7 +117,5 @@ void *atio_worker_main(void *arg);
 /* Free what atio_worker_setup() allocated. */
 void atio_worker_teardown(struct atio_worker *w);
 
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t atio_now_ns(void);
 
 #endif

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 	if (atio_cli_parse(argc, argv, &o, &e) == ATIO_CLI_RUN) {
 		atio_opts_batch(&o, 8);
-		atio_cli_cmdline(line, sizeof(line), &o);
+		atio_opts_cmdline(line, sizeof(line), &o);
 	}
 	free(text);
 	return 0;

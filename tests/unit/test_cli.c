@@ -103,7 +103,7 @@ static void expect_cmdline(const char *line, const char *want)
 	int n;
 
 	parse_ok(line, &o);
-	n = atio_cli_cmdline(buf, sizeof(buf), &o);
+	n = atio_opts_cmdline(buf, sizeof(buf), &o);
 	assert_string_equal(buf, want);
 	assert_int_equal(n, (int)strlen(want));
 }
@@ -673,7 +673,7 @@ static void test_cmdline(void **state)
 		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G");
 	/* snprintf semantics on a short buffer */
 	parse_ok("-f d", &o);
-	assert_int_equal(atio_cli_cmdline(buf, 8, &o),
+	assert_int_equal(atio_opts_cmdline(buf, 8, &o),
 			 (int)strlen("--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G"));
 	assert_string_equal(buf, "--read ");
 	(void)state;
@@ -1025,7 +1025,7 @@ static void test_rate(void **state)
 	parse_ok("--read --rand -p 4 -f /d --rate 2000", &o);
 	assert_true(o.rate == 2000.0);
 	assert_true(o.rate_interval_ns > 1999999.0 && o.rate_interval_ns < 2000001.0);
-	atio_cli_cmdline(buf, sizeof(buf), &o);
+	atio_opts_cmdline(buf, sizeof(buf), &o);
 	assert_non_null(strstr(buf, " --rate 2000"));
 	assert_int_equal(strlen(strstr(buf, " --rate 2000")), strlen(" --rate 2000"));
 	parse_ok("--read --seq -s 1M -f /d --rate 2.5", &o);
@@ -1034,7 +1034,7 @@ static void test_rate(void **state)
 	assert_true(o.rate_interval_ns > 999999.0 && o.rate_interval_ns < 1000001.0);
 	parse_ok("--read --rand -f /d", &o);
 	assert_true(o.rate == 0.0);
-	atio_cli_cmdline(buf, sizeof(buf), &o);
+	atio_opts_cmdline(buf, sizeof(buf), &o);
 	assert_null(strstr(buf, "rate"));
 	expect_error("--read -f /d --rate 0", "--rate 0:");
 	expect_error("--read -f /d --rate 1e3", "--rate 1e3:");

@@ -2,7 +2,7 @@
 /*
  * Unit test of one I/O engine, named by argv[1] (meson runs it once per
  * engine). The engine is driven the way the worker drives it, through
- * struct atio_engine_ops and a struct atio_worker built by hand, and must
+ * struct atio_engine_ops and a struct atio_engine_io built by hand, and must
  * move the right bytes to the right places:
  *
  *  - 512 distinct 4 KiB blocks written at shuffled offsets of a 16 MiB
@@ -40,7 +40,6 @@
 
 #include "atio/engine.h"
 #include "atio/pool.h"
-#include "atio/worker.h"
 
 #define BLK       4096u                 /* bytes per request */
 #define DEPTH     32u                   /* requests in flight at most */
@@ -62,7 +61,7 @@ struct fixture {
 	char path[4096];
 	int fd;
 	bool engine_up;
-	struct atio_worker w;
+	struct atio_engine_io w;
 	int fds[1];
 	struct atio_req reqs[DEPTH];
 	struct atio_req *done[DEPTH];
@@ -136,7 +135,7 @@ static int teardown(void **state)
  */
 static void start_engine(struct fixture *f, int fd)
 {
-	struct atio_worker *w = &f->w;
+	struct atio_engine_io *w = &f->w;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
@@ -144,7 +143,6 @@ static void start_engine(struct fixture *f, int fd)
 	for (unsigned i = 0; i < DEPTH; i++)
 		f->reqs[i].index = i;
 	f->fds[0] = fd;
-	w->engine = eng;
 	w->depth = DEPTH;
 	w->reqs = f->reqs;
 	w->done = f->done;
@@ -185,7 +183,7 @@ static struct atio_req *completed(struct fixture *f, struct atio_req *r, bool *i
 static void transfer(struct fixture *f, bool writing, const unsigned *order, unsigned n,
 		     size_t len, bool verify)
 {
-	struct atio_worker *w = &f->w;
+	struct atio_engine_io *w = &f->w;
 	unsigned char *half = f->area + (writing ? 0 : HALF);
 	unsigned spare[DEPTH], nspare = DEPTH, block_of[DEPTH];
 	bool inflight[DEPTH] = { false };
@@ -264,7 +262,7 @@ static void transfer(struct fixture *f, bool writing, const unsigned *order, uns
  */
 static int64_t one(struct fixture *f, enum atio_req_op op, void *buf, size_t len, uint64_t off)
 {
-	struct atio_worker *w = &f->w;
+	struct atio_engine_io *w = &f->w;
 	struct atio_req *r = &f->reqs[0];
 	enum atio_q q;
 	int got;

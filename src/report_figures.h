@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ATIO_REPORT_UTIL_H
-#define ATIO_REPORT_UTIL_H
+#ifndef ATIO_REPORT_FIGURES_H
+#define ATIO_REPORT_FIGURES_H
 
 /*
- * The figures the text report (report.c, where they are defined) and the
- * JSON report (report_json.c) both derive from a struct atio_result: one
+ * The figures the text report (report.c) and the
+ * JSON report (report_json.c) both derive from a struct atio_result
+ * (defined in report_figures.c): one
  * implementation of each, so the two renderings of a run cannot disagree.
  * Internal to those two files.
  */
@@ -12,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "atio/cli.h"
+#include "atio/opts.h"
 #include "atio/report.h"
 #include "atio/stats.h"
 
