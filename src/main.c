@@ -16,22 +16,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "config.h"
-#include "atio/buf.h"
-#include "atio/check_report.h"
-#include "atio/cli.h"
-#include "atio/clock.h"
-#include "atio/dataset.h"
-#include "atio/engine.h"
-#include "atio/genmap.h"
-#include "atio/journal.h"
-#include "atio/node.h"
-#include "atio/pool.h"
-#include "atio/report.h"
-#include "atio/target.h"
-#include "atio/units.h"
-#include "atio/worker.h"
+#include "atio/base/buf.h"
+#include "atio/out/check_report.h"
+#include "atio/cli/cli.h"
+#include "atio/base/clock.h"
+#include "atio/data/dataset.h"
+#include "atio/engine/engine.h"
+#include "atio/run/genmap.h"
+#include "atio/data/journal.h"
+#include "atio/base/node.h"
+#include "atio/data/pool.h"
+#include "atio/out/report.h"
+#include "atio/data/target.h"
+#include "atio/base/units.h"
+#include "atio/run/worker.h"
 
 /*
  * Warn when the page cache may hold much of a --cached dataset. Not with
@@ -256,7 +256,7 @@ static int run(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 }
 /*
  * --verify on writes, after the run: read back every block written, one
- * thread per load thread, while watching for signals (atio/readback.h).
+ * thread per load thread, while watching for signals (atio/run/readback.h).
  */
 static int read_back(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
 		     struct atio_readback *rb, struct atio_error *e)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atio/stamp.h"
+#include "atio/data/stamp.h"
 
 int main(int argc, char **argv)
 {

@@ -20,7 +20,7 @@ bands, bars, whiskers. report-gen.py intervals DOC prints how many
 intervals a document has.
 
 Latency values are placed in atio's histogram buckets (sub_bits 7) with the
-bucket formula of include/atio/hist.h; no percentile is computed here: the
+bucket formula of include/atio/stats/hist.h; no percentile is computed here: the
 documents' percentile fields are left null, the report reads the buckets.
 """
 import html.parser

@@ -33,7 +33,7 @@ print(os.lseek(fd, 0, os.SEEK_HOLE) if os.fstat(fd).st_size else 0)' "$1"
 # its check word right, the tag of FILE's dataset and index (from its
 # user.atio mark), no two sectors alike and, where python3's cryptography
 # module is there, bytes 56..511 the keystream the stamp names
-# (include/atio/stamp.h). Prints "ok N" with the number of keystreams
+# (include/atio/data/stamp.h). Prints "ok N" with the number of keystreams
 # checked, or what is wrong.
 stamps() {
 	python3 - "$1" "$2" <<'EOF'

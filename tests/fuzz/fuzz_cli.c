@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atio/cli.h"
+#include "atio/cli/cli.h"
 #include "fuzz.h"
 
 #define MAX_ARGS 64

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atio/dataset.h"
-#include "atio/journal.h"
-#include "atio/stamp.h"
+#include "atio/data/dataset.h"
+#include "atio/data/journal.h"
+#include "atio/data/stamp.h"
 #include "fuzz.h"
 
 #define MAX_FILES 16u

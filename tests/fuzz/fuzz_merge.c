@@ -8,9 +8,9 @@
  */
 #include <stdlib.h>
 
-#include "atio/iterations.h"
-#include "atio/merge.h"
-#include "atio/merge_check.h"
+#include "atio/out/iterations.h"
+#include "atio/out/merge.h"
+#include "atio/out/merge_check.h"
 #include "fuzz.h"
 
 static void run_document(const char *text)

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_OPTS_H
+#define ATIO_OPTS_H
+
+/*
+ * The options of a run, as every layer reads them: the modes, the limits
+ * and struct atio_opts, with what is said of them in words (names, the
+ * canonical command line). Parsing them is atio/cli/cli.h's.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum atio_mode {
+	ATIO_MODE_READ,
+	ATIO_MODE_WRITE,
+	ATIO_MODE_FSYNC,           /* write, fsync() every -q writes */
+	ATIO_MODE_FDATASYNC,       /* write, fdatasync() every -q writes */
+	ATIO_MODE_MIX,             /* --mix R: each I/O a read with R% chance, else a write */
+	ATIO_MODE_EXPAND,          /* --expand: append to files that grow from zero */
+};
+
+/* How the files are opened for the run: each write durable when it returns. */
+enum atio_open_sync {
+	ATIO_OPEN_PLAIN,
+	ATIO_OPEN_DSYNC,           /* --dsync: O_DSYNC, the data and what reads it need */
+	ATIO_OPEN_OSYNC,           /* --osync: O_SYNC, also every metadata change */
+};
+
+enum atio_unit {
+	ATIO_UNIT_MBS,             /* MB/s, 2^20 bytes */
+	ATIO_UNIT_IOPS,            /* IOPS; sync/s in the sync modes */
+};
+
+/* Limits that make a value absurd rather than merely large. */
+#define ATIO_MIN_BS        512ULL
+#define ATIO_MAX_BS        (1ULL << 30)
+#define ATIO_MAX_THREADS   4096u
+#define ATIO_MAX_FILES     65536u
+#define ATIO_MAX_QSYNC     (1u << 20)
+#define ATIO_DIRECT_ALIGN  4096ULL
+#define ATIO_MAX_IODEPTH   65536u
+#define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
+
+struct atio_opts {
+	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
+	bool random;               /* --rand; --seq otherwise */
+	bool direct;               /* --uncached (O_DIRECT); --cached otherwise */
+	enum atio_unit unit;       /* --mbs --iops */
+	uint64_t bs;               /* -s, bytes */
+	unsigned threads;          /* -p */
+	unsigned nfiles;           /* -n */
+	uint64_t time_ns;          /* -t */
+	uint64_t warmup_ns;        /* -w */
+	uint64_t total;            /* -u, bytes of all files together */
+	unsigned qsync;            /* -q */
+	bool skip_sync;            /* -S */
+	const char *path;          /* -f */
+	bool settings_only;        /* -a */
+	int verbose;               /* -v count */
+	bool json;                 /* --json */
+	uint64_t seed;             /* --seed, or chosen at random */
+	bool seed_given;
+	int64_t start_at_ns;       /* --start-at, ns since the epoch, 0 if none */
+	bool start_at_stdin;       /* --start-at -: read it from stdin when ready */
+	bool remove;               /* --remove */
+	bool keep_cache;           /* --keep-cache */
+	bool thp;                  /* huge-page buffers; false with --no-thp */
+	const char *engine;        /* --engine, NULL when not given */
+	unsigned iodepth;          /* --iodepth */
+	unsigned iodepth_batch;    /* --iodepth-batch, or chosen: atio_opts_batch() */
+	bool iodepth_batch_auto;   /* chosen by atio, not given */
+	bool take_over;            /* --take-over: rewrite files atio did not make */
+	bool allow_memory_fs;      /* --allow-memory-fs: tmpfs, ramfs, devtmpfs */
+	bool allow_device_write;   /* --allow-device-write: write tests on a device */
+	bool total_given;          /* -u was given */
+	bool nfiles_given;         /* -n was given */
+	const char *fstype;        /* filesystem of -f, set by main; NULL if unknown */
+	/* Write pools, set by main (plan_pool()); 0 in modes that do not write. */
+	uint64_t pool_cover;       /* keystream bytes of each thread's pool (its windows) */
+	uint64_t pool_share;       /* bytes of the largest thread's share of the files */
+	/* --mix */
+	unsigned mix;              /* --mix R: the read percentage, 1..99; 0 otherwise */
+	/* Durable writes, sizing by the node, --prepare. */
+	enum atio_open_sync open_sync; /* --dsync, --osync */
+	bool threads_auto;         /* -p auto: threads = atio_node_cpus() */
+	bool total_auto;           /* -u auto: total = twice MemTotal */
+	unsigned node_cpus;        /* with -p auto: the CPUs counted */
+	uint64_t node_mem_total;   /* with -u auto: MemTotal in bytes */
+	bool prepare;              /* --prepare: make the files, measure the fill, exit */
+	bool check;                /* --check: read the dataset and check every sector */
+	/* --rate */
+	double rate;               /* --rate N in the report's unit, 0 when not given */
+	const char *rate_text;     /* N as given, for the command line; NULL if none */
+	double rate_interval_ns;   /* one thread's time between two scheduled I/Os */
+	bool verify;               /* --verify: check every block read against its stamp */
+	uint64_t interval_ns;      /* --interval: the length of an interval, 1 s by default */
+	const char *interval_text; /* as given; NULL for the default */
+};
+
+/*
+ * Write the canonical command line of @o, in at_io_iops' order, e.g.
+ * "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S", then
+ * --dsync or --osync and --prepare when given. -p auto and -u auto are
+ * written as "auto" (and -n, when it follows -p auto, left out), so that
+ * the line sizes the test again on another node.
+ * Returns what snprintf returns.
+ */
+int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o);
+
+/*
+ * Whether mode @m writes: every mode but --read. The options that only make
+ * sense for writes (--dsync, --osync) ask this rather than list the modes.
+ */
+bool atio_mode_writes(enum atio_mode m);
+
+/* "O_DSYNC", "O_SYNC", or NULL for a plain open. */
+const char *atio_open_sync_flag(enum atio_open_sync s);
+
+/* Names of the workload modes and the unit of the result line. */
+const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync",
+                                                        "mix", "expand" */
+const char *atio_unit_name(const struct atio_opts *o); /* "MB/s", "IOPS", "sync/s" */
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_CLI_H
+#define ATIO_CLI_H
+
+/*
+ * Command line: at_io_iops options with their spellings and meanings, plus
+ * atio's long options. Parsing never prints and never exits; errors come
+ * back in a struct atio_error whose message names the bad value and the rule.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "atio/base/error.h"
+#include "atio/base/opts.h"
+#include "atio/base/units.h"
+
+enum atio_cli_action {
+	ATIO_CLI_RUN,
+	ATIO_CLI_HELP,
+	ATIO_CLI_VERSION,
+};
+
+/*
+ * Parse argv into @o, apply the defaults that depend on other options
+ * (block size and unit from --seq/--rand, -n from -p) and validate every
+ * combination that can be judged without touching the filesystem. On
+ * success returns the action to take (>= 0). On bad usage returns -EINVAL
+ * with e->exit = ATIO_EXIT_USAGE and a message naming the value and the rule.
+ * The seed is left for the caller to draw when none was given, and
+ * --iodepth-batch, when not given, for atio_opts_batch() once the engine
+ * is known.
+ */
+int atio_cli_parse(int argc, char **argv, struct atio_opts *o, struct atio_error *e);
+
+/*
+ * --iodepth-batch when not given: for random O_DIRECT I/O deeper than the
+ * engine's @direct_batch, that many completions before the queue is
+ * refilled, so that the device gets new requests in small system calls
+ * rather than one large one after a burst of completions (see run_async()
+ * in worker.c); else the whole depth. Sequential runs keep the whole
+ * depth, since neighbouring requests sent in one call merge into larger
+ * ones; so do runs through the page cache, where requests complete as they
+ * are submitted. A batch that was given stays.
+ */
+void atio_opts_batch(struct atio_opts *o, unsigned direct_batch);
+
+/*
+ * Parse a --start-at instant @arg, seconds since the epoch with optional
+ * decimals, between 2001 and 2200, into @ns. Returns 0, or -EINVAL with @e
+ * filled (exit status 2) naming @arg.
+ */
+int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
+
+/*
+ * Parse a --rate value @arg: a number above 0, decimals allowed, digits
+ * and one point only. Returns 0 with *@rate set, or -EINVAL with @e filled
+ * (exit status 2) naming @arg.
+ */
+int atio_cli_rate(const char *arg, double *rate, struct atio_error *e);
+
+/* Print the --help text to @f (src/cli/usage.c). */
+void atio_cli_usage(FILE *f);
+
+#endif

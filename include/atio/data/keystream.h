@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_KEYSTREAM_H
+#define ATIO_KEYSTREAM_H
+
+/*
+ * The data atio writes: AES-128-CTR keystream of a 64-bit key, at any
+ * byte position, and the keys of a run's data. The write pool
+ * (atio/data/pool.h), the dataset fill and the stamp check read it.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A keystream key for the data of one run on this host: @seed mixed with
+ * the host name and with @salt (a thread number, a file path's hash), so
+ * that no two hosts, threads or files write the same bytes, not even on
+ * shared storage that deduplicates across clients.
+ */
+uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n);
+
+/*
+ * Fill @len bytes at @buf with keystream of @key, starting at keystream
+ * byte @pos (a multiple of 16). Used by atio_pool_init(), the dataset fill
+ * and atio_stamp_check(). Returns 0, -ENOMEM or -EIO.
+ */
+int atio_keystream(void *buf, size_t len, uint64_t key, uint64_t pos);
+
+/*
+ * The same with a cipher context kept in @ks (zeroed before first use,
+ * released with atio_keystream_end()), for callers that make keystream
+ * many times: the key is expanded again only when it changes.
+ */
+struct atio_keystream {
+	void *ctx;                 /* OpenSSL's EVP_CIPHER_CTX */
+	uint64_t key;              /* the key ctx holds */
+	bool keyed;
+};
+
+int atio_keystream_at(struct atio_keystream *ks, void *buf, size_t len, uint64_t key,
+		      uint64_t pos);
+void atio_keystream_end(struct atio_keystream *ks);
+
+#endif

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_MERGE_H
+#define ATIO_MERGE_H
+
+/*
+ * Merging atio --json results: one document per node of a cluster run (or
+ * several runs of one node) read back (json_read.c), their counters added
+ * and their latency histograms merged with atio_stats_merge(), the code
+ * that merges threads, so the cluster percentiles are those of one
+ * histogram holding every node's values (merge.c).
+ *
+ * The sum is at_io_iops' sum: the nodes' reported values added, each the
+ * exact double its document holds (not a rounded one). Start skew is the
+ * spread of the documents' start instants (start_epoch), end skew that of
+ * their end instants: how far the runs were from running side by side.
+ *
+ * A merge is folded one document at a time (atio_merge_add()): the
+ * caller may free each document once added, and the merge keeps only a
+ * line per document, so that N documents need memory for N lines and one
+ * document, not N documents.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "atio/base/error.h"
+#include "atio/stats/interval.h"
+#include "atio/stats/stats.h"
+
+#define ATIO_MERGE_UNIT_LEN 16
+#define ATIO_MERGE_NSETTINGS 18    /* the settings compared (merge_check.c) */
+#define ATIO_MERGE_SETTING_LEN 48
+
+/* The settings of a run that merge compares, each as its document writes it. */
+struct atio_merge_settings {
+	char val[ATIO_MERGE_NSETTINGS][ATIO_MERGE_SETTING_LEN]; /* "" where the document has none */
+};
+
+/* What one atio --json result says, as merge needs it. */
+struct atio_merge_doc {
+	const char *file;          /* the name it was read from (not owned) */
+	char unit[ATIO_MERGE_UNIT_LEN]; /* "MB/s", "IOPS" or "sync/s" */
+	double value;              /* result.value, in unit */
+	double time_sec;           /* result.time_sec */
+	double start_epoch;        /* start of the measured time, seconds */
+	double end_epoch;          /* its end */
+	bool interrupted;
+	struct atio_stats st;      /* counters, CPU and the histograms */
+	/* --mix */
+	bool mixed;                /* has "read" and "write" objects */
+	struct atio_dir_stats dir[ATIO_DIRS]; /* reads, writes */
+	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* as the document has them */
+	/* --rate */
+	double target;             /* result.target, 0 when the run had no cap */
+	/* --interval: its intervals and stalls; NULL for a document without (older atio) */
+	struct atio_ival_series *ivals;
+	struct atio_merge_settings set;
+};
+
+/*
+ * What the merge keeps of a document once it is added: its line in the
+ * output. The document itself (its histograms: ~300 KB) can then be
+ * freed, so that merging N documents holds one at a time.
+ */
+struct atio_merge_entry {
+	const char *file;          /* not owned: must outlive the merge */
+	double value, time_sec, start_epoch, end_epoch;
+	bool interrupted;
+	uint64_t ops, bytes, syncs;
+	/* --interval: its rate per interval and its stalls (has_ivals false without) */
+	bool has_ivals;
+	size_t nvals;
+	double *vals;
+	size_t stalls;
+	double longest_stall_sec;
+};
+
+/* How the documents' settings differ from the first's (merge_check.c). */
+struct atio_merge_differ {
+	unsigned n;                /* documents whose setting differs from the first's */
+	const char *file;          /* the first of them */
+	char val[ATIO_MERGE_SETTING_LEN]; /* its setting */
+};
+
+/* The documents merged so far. */
+struct atio_merge {
+	unsigned ndocs;
+	unsigned ninterrupted;
+	char unit[ATIO_MERGE_UNIT_LEN];
+	double sum;                /* of the documents' values */
+	double first_start, last_start;
+	double first_end, last_end;
+	struct atio_stats total;   /* atio_stats_merge() of every document */
+	/* --mix: every document is a mixed run, or none is */
+	bool mixed;
+	struct atio_dir_stats dir[ATIO_DIRS]; /* atio_dir_stats_merge() of every document */
+	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* sums, as the value's */
+	/* --rate */
+	double target;             /* the documents' caps summed */
+	unsigned ntargets;         /* documents that had one */
+	/* Each document's line, [ndocs]. */
+	struct atio_merge_entry *docs;
+	unsigned cap;
+	/*
+	 * The cluster's intervals, folded in document by document: NULL
+	 * without, or once a document had none or intervals of another
+	 * length than the first's (then lost_by names it).
+	 */
+	struct atio_ival_series *timeline;
+	uint64_t interval_ns;      /* the first document's, 0 when it had none */
+	const char *lost_by;
+	uint64_t lost_interval_ns; /* its interval length, 0 when it had none */
+	/* The settings: the first document's, and where the others differ. */
+	struct atio_merge_settings first;
+	struct atio_merge_differ differ[ATIO_MERGE_NSETTINGS];
+};
+
+/*
+ * Read the atio --json result document in file @path into @d (d->file is
+ * set to @path, which must outlive @d). Returns 0, or -EINVAL with @e
+ * filled (e->err the errno when the file could not be opened), exit
+ * status 2, and a message
+ * that names @path and says what is wrong: not readable, empty, not JSON
+ * (with the line and column), truncated, not an atio run's result
+ * (another program's JSON, atio's -a settings document, a --check or
+ * --prepare result, a run that measured nothing), a histogram that does
+ * not add up, or rates that its counts and times contradict
+ * (atio_merge_check_figures()).
+ */
+int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_error *e);
+
+/*
+ * Read a result document from the string @text; @name stands for its file
+ * in messages. Same contract as atio_merge_read().
+ */
+int atio_merge_read_string(const char *text, const char *name, struct atio_merge_doc *d,
+			   struct atio_error *e);
+
+/* Free what atio_merge_read() allocated in @d. */
+void atio_merge_doc_free(struct atio_merge_doc *d);
+
+/* Free what @m holds (its documents' lines and timeline). */
+void atio_merge_free(struct atio_merge *m);
+
+/* Start an empty merge. */
+void atio_merge_init(struct atio_merge *m);
+
+/*
+ * Add document @d to @m: its counters, histograms, intervals (folded into
+ * m->timeline) and its line; @d may be freed after. Returns 0; -EINVAL
+ * with @e filled (exit 2), @m unchanged, when its unit differs from the
+ * documents' before it: MB/s and IOPS do not add up; when it is a --mix
+ * run and those before it are not, or the other way round: a sum of reads
+ * and writes is neither, and its read and write figures would be partial;
+ * when it reads and those before it write, or the other way round (the
+ * same reason); when the sum would no longer be a finite number; -ENOMEM
+ * (exit 1) when memory ran out. A setting that differs from the first
+ * document's (atio_merge_warning()) and intervals that cannot be summed
+ * are not refused.
+ */
+int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct atio_error *e);
+
+/*
+ * The merge @m as text: the sum line "Sum value = { X } UNIT;", for --mix
+ * runs a "read:" and a "write:" line as atio's own result has them, the
+ * start and end skew, the merged latency, the totals, then one line per
+ * document with its share of the sum. Writes to @f only.
+ */
+void atio_merge_text(FILE *f, const struct atio_merge *m);
+
+/* The same as one JSON document on one line ("read" and "write" null unless --mix). */
+void atio_merge_json(FILE *f, const struct atio_merge *m);
+
+#endif

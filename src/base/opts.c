@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* The options in words: names and the canonical command line (atio/base/opts.h). */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "atio/base/opts.h"
+#include "atio/base/units.h"
+
+/*
+ * See opts.h. at_io_iops' options first, in its order, so its scripts still
+ * match; then the atio options that change what is done (--dsync, --osync,
+ * --prepare). The other atio options are not shown.
+ */
+int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
+{
+	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
+	char p[16] = "auto", n[24] = "";
+	char rate[96] = "";
+	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
+		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
+
+	atio_format_size(bs, sizeof(bs), o->bs);
+	if (o->total_auto)
+		snprintf(total, sizeof(total), "auto");
+	else
+		atio_format_size(total, sizeof(total), o->total);
+	/*
+	 * -p auto and -u auto stay "auto", so that the line run on another
+	 * node sizes the test by that node; -n that follows -p is left out.
+	 */
+	if (!o->threads_auto)
+		snprintf(p, sizeof(p), "%u", o->threads);
+	if (!o->threads_auto || o->nfiles_given)
+		snprintf(n, sizeof(n), " -n %u", o->nfiles);
+	atio_format_time(t, sizeof(t), o->time_ns);
+	if (sync)
+		snprintf(q, sizeof(q), " -q %u", o->qsync);
+	if (o->warmup_ns) {
+		atio_format_time(w, sizeof(w), o->warmup_ns);
+		snprintf(wopt, sizeof(wopt), " -w %s", w);
+	}
+	/*
+	 * --prepare runs no test: its line has only what shapes the files, so
+	 * that it runs again as it is.
+	 */
+	if (o->prepare)
+		return snprintf(buf, len, "--prepare -s %s -p %s%s --%s -u %s", bs, p, n,
+				o->direct ? "uncached" : "cached", total);
+	/* --mix carries its read percentage: "--mix 70". */
+	if (o->mode == ATIO_MODE_MIX)
+		snprintf(mode, sizeof(mode), "mix %u", o->mix);
+	else
+		snprintf(mode, sizeof(mode), "%s", atio_mode_name(o->mode));
+	if (o->rate_text)
+		snprintf(rate, sizeof(rate), " --rate %s", o->rate_text);
+	return snprintf(buf, len,
+			"%s--%s --%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s",
+			o->settings_only ? "-a " : "", mode,
+			o->random ? "rand" : "seq", bs, q,
+			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
+			p, n, t, wopt,
+			o->direct ? "uncached" : "cached", total,
+			o->skip_sync ? " -S" : "", osync, rate, o->verify ? " --verify" : "");
+}
+
+/* See opts.h. */
+bool atio_mode_writes(enum atio_mode m)
+{
+	return m != ATIO_MODE_READ;
+}
+
+/* See opts.h. */
+const char *atio_open_sync_flag(enum atio_open_sync s)
+{
+	return s == ATIO_OPEN_DSYNC ? "O_DSYNC" : s == ATIO_OPEN_OSYNC ? "O_SYNC" : NULL;
+}
+
+/* See opts.h; an unknown mode (a bug elsewhere) reads "?" rather than NULL. */
+const char *atio_mode_name(enum atio_mode m)
+{
+	static const char *const names[] = { "read", "write", "fsync", "fdatasync", "mix",
+					     "expand" };
+
+	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+}
+
+/* See opts.h: in the sync modes an "operation" counted by --iops is a sync. */
+const char *atio_unit_name(const struct atio_opts *o)
+{
+	if (o->unit == ATIO_UNIT_MBS)
+		return "MB/s";
+	return o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC
+		? "sync/s" : "IOPS";
+}

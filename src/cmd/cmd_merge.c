@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* atio merge: the command around the merge (atio/out/merge.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "atio/cli/cli.h"
+#include "atio/out/iterations.h"
+#include "atio/out/merge.h"
+#include "atio/out/merge_check.h"
+
+/*
+ * atio merge --iterations [--json] FILE...: every FILE an atio merge --json
+ * document of one iteration; print their summary. Exit 0, or 2 for bad
+ * usage or a file that is not such a document, naming it.
+ */
+static int iterations_main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct atio_iteration *its;
+	struct atio_iterations s;
+	bool json = false, options = true;
+	int n = 0, status = ATIO_EXIT_OK;
+
+	its = calloc((size_t)argc, sizeof(*its));
+	if (!its) {
+		say("merge: out of memory for %d documents", argc);
+		return ATIO_EXIT_FAIL;
+	}
+	atio_iterations_init(&s);
+	for (int i = 1; i < argc && status == ATIO_EXIT_OK; i++) {
+		const char *a = argv[i];
+
+		if (options && strcmp(a, "--") == 0) {
+			options = false;
+		} else if (options && strcmp(a, "--iterations") == 0) {
+			continue;
+		} else if (options && strcmp(a, "--json") == 0) {
+			json = true;
+		} else if (options && a[0] == '-' && a[1]) {
+			say("merge: %s: unknown option (merge --iterations takes --json and the "
+			    "files of atio merge --json)", a);
+			status = ATIO_EXIT_USAGE;
+		} else if (atio_iteration_read(a, &its[n], &e) ||
+			   (n++, atio_iterations_add(&s, &its[n - 1], &e))) {
+			say("merge: %s", e.msg);
+			status = e.exit ? e.exit : ATIO_EXIT_USAGE;
+		}
+	}
+	if (status == ATIO_EXIT_OK && n < 1) {
+		say("merge: no file given: atio merge --iterations [--json] FILE... (atio merge "
+		    "--json documents, one an iteration)");
+		status = ATIO_EXIT_USAGE;
+	}
+	if (status == ATIO_EXIT_OK) {
+		if (json)
+			atio_iterations_json(stdout, &s, its, (unsigned)n);
+		else
+			atio_iterations_text(stdout, &s);
+		if (flush_stdout("the summary"))
+			status = ATIO_EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++)
+		atio_iteration_free(&its[i]);
+	free(its);
+	atio_iterations_free(&s);
+	return status;
+}
+
+/*
+ * atio merge [--json] [[--clock-offset SEC] FILE]...: read every file as an
+ * atio --json result, add them up and print the merge. --clock-offset
+ * gives how far the clock of the host that wrote the next FILE ran ahead
+ * of this one's: its start and end instants are moved back by it, so that
+ * the skew compares instants of one clock. Each document is read, added
+ * and freed before the next is read: the merge keeps only its line, so
+ * that thousands of documents need no more memory than their lines.
+ * Settings that differ and intervals left out are said on stderr. Exit 0;
+ * 1 when a document was of an interrupted run (its figures cover less than
+ * its time); 2 for bad usage or a file that is not a readable atio
+ * result, or one the others do not add up with, naming it.
+ */
+int merge_main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct atio_merge_doc *doc;
+	struct atio_merge m;
+	bool json = false, options = true, have_offset = false;
+	double offset = 0;
+	int status = ATIO_EXIT_OK;
+	char warning[2048];
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--iterations") == 0)
+			return iterations_main(argc, argv);
+	doc = malloc(sizeof(*doc));
+	if (!doc) {
+		say("merge: out of memory");
+		return ATIO_EXIT_FAIL;
+	}
+	atio_merge_init(&m);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char *end;
+
+		if (options && strcmp(a, "--") == 0) {
+			options = false;
+			continue;
+		}
+		if (options && strcmp(a, "--json") == 0) {
+			json = true;
+			continue;
+		}
+		if (options && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+			atio_cli_usage(stdout);
+			status = fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+			goto out;
+		}
+		if (options && strcmp(a, "--clock-offset") == 0) {
+			if (i + 1 == argc) {
+				say("merge: --clock-offset: give the seconds and the FILE they are for");
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
+			a = argv[++i];
+			errno = 0;
+			offset = strtod(a, &end);
+			if (!a[0] || *end || errno || offset != offset || offset > 1e6 || offset < -1e6) {
+				say("merge: --clock-offset %s: not a number of seconds", a);
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
+			have_offset = true;
+			continue;
+		}
+		if (options && a[0] == '-' && a[1]) {
+			say("merge: %s: unknown option (merge takes --json, --clock-offset, "
+			    "--iterations and files)", a);
+			fputs("Try 'atio --help' for more information.\n", stderr);
+			status = ATIO_EXIT_USAGE;
+			goto out;
+		}
+		if (atio_merge_read(a, doc, &e)) {
+			say("merge: %s", e.msg);
+			status = ATIO_EXIT_USAGE;
+			goto out;
+		}
+		if (have_offset) {
+			if (doc->start_epoch)
+				doc->start_epoch -= offset;
+			if (doc->end_epoch)
+				doc->end_epoch -= offset;
+		}
+		have_offset = false;
+		if (atio_merge_add(&m, doc, &e)) {
+			atio_merge_doc_free(doc);
+			say("merge: %s", e.msg);
+			status = e.exit ? e.exit : ATIO_EXIT_USAGE;
+			goto out;
+		}
+		if (doc->interrupted) {
+			say("merge: %s: an interrupted run: its figures cover less than its time",
+			    doc->file);
+			status = ATIO_EXIT_FAIL;
+		}
+		atio_merge_doc_free(doc);
+	}
+	if (have_offset || m.ndocs < 1) {
+		say("merge: %s: atio merge [--json] [[--clock-offset SEC] FILE]... "
+		    "(atio --json results)", have_offset ? "--clock-offset without a FILE after it"
+							  : "no file given");
+		status = ATIO_EXIT_USAGE;
+		goto out;
+	}
+	for (unsigned k = 0; k < atio_merge_warnings(&m); k++) {
+		atio_merge_warning(&m, k, warning, sizeof(warning));
+		say("merge: warning: %s", warning);
+	}
+	if (json)
+		atio_merge_json(stdout, &m);
+	else
+		atio_merge_text(stdout, &m);
+	if (fflush(stdout) != 0) {
+		say("merge: cannot write the result: %s", strerror(errno));
+		status = ATIO_EXIT_FAIL;
+	}
+out:
+	atio_merge_free(&m);
+	free(doc);
+	return status;
+}

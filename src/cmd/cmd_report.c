@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio report FILE... -o PAGE: the subcommand. It reads every document
+ * first, so that a bad one stops it before anything is written, then
+ * writes the page into a temporary file beside PAGE and renames it over
+ * PAGE (over the file it leads to, when PAGE is a symbolic link): a reader
+ * never sees half a page, and a failed write leaves PAGE as it was. Part of the command layer (cmd.h): it prints its errors (on
+ * stderr, prefixed "atio: report: ") and returns the exit status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "atio/out/report_page.h"
+
+#define USAGE "atio report [-o|--output PAGE.html] FILE..."
+
+/* Say "atio: report: " and the message on stderr; return @status. */
+static int refuse(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int refuse(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("atio: report: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+/* True when @a and @b name one file. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * Write the page of @files to @out through "@out.XXXXXX" in the same
+ * directory, with the mode a new file gets under the umask. Where @out is
+ * a symbolic link, the page goes to the file it leads to, which must
+ * exist, and the link stays. Returns the exit status.
+ */
+static int write_page(const char *given, const struct atio_rfile *files, unsigned n)
+{
+	char *real = NULL, *tmp;
+	const char *out = given;
+	mode_t mask = umask(0);
+	struct stat st;
+	size_t len;
+	FILE *f;
+	int fd, err;
+
+	umask(mask);
+	if (lstat(given, &st) == 0 && S_ISLNK(st.st_mode)) {
+		real = realpath(given, NULL);
+		if (!real)
+			return refuse(ATIO_EXIT_USAGE, "-o %s: a symbolic link that leads to no "
+				      "file (%s): give the file itself", given, strerror(errno));
+		out = real;
+	}
+	len = strlen(out);
+	tmp = malloc(len + 8);
+	if (!tmp) {
+		free(real);
+		return refuse(ATIO_EXIT_FAIL, "out of memory");
+	}
+	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		free(tmp);
+		free(real);
+		return refuse(ATIO_EXIT_USAGE, "-o %s: not a regular file", given);
+	}
+	memcpy(tmp, out, len);
+	memcpy(tmp + len, ".XXXXXX", 8);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		free(tmp);
+		free(real);
+		return refuse(ATIO_EXIT_USAGE, "-o %s: cannot write there: %s", given, strerror(err));
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
+		close(fd);
+		goto fail;
+	}
+	err = atio_report_page(f, files, n, ATIO_VERSION) ? EIO : 0;
+	if (fflush(f) != 0 && !err)
+		err = errno;
+	if (!err && fchmod(fd, 0666 & ~mask) != 0)
+		err = errno;
+	if (!err && fsync(fd) != 0)
+		err = errno;
+	if (fclose(f) != 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, out) != 0)
+		err = errno;
+	if (!err) {
+		free(tmp);
+		free(real);
+		return ATIO_EXIT_OK;
+	}
+fail:
+	unlink(tmp);
+	free(tmp);
+	free(real);
+	return refuse(ATIO_EXIT_FAIL, "-o %s: cannot write the page: %s", given, strerror(err));
+}
+
+int report_main(int argc, char **argv)
+{
+	struct atio_rfile *files = calloc(argc > 1 ? (size_t)argc : 1, sizeof(*files));
+	const char *out = NULL;
+	struct atio_error e = { 0 };
+	unsigned n = 0;
+	int status = ATIO_EXIT_OK;
+
+	if (!files)
+		return refuse(ATIO_EXIT_FAIL, "out of memory");
+	for (int i = 1; i < argc && status == ATIO_EXIT_OK; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (i + 1 >= argc || !argv[i + 1][0])
+				status = refuse(ATIO_EXIT_USAGE, "%s: give the file to write the page "
+					     "to (" USAGE ")", a);
+			else
+				out = argv[++i];
+		} else if (strncmp(a, "--output=", 9) == 0) {
+			out = a + 9;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			printf("usage: " USAGE "\n");
+			free(files);
+			return ATIO_EXIT_OK;
+		} else if (a[0] == '-' && a[1]) {
+			status = refuse(ATIO_EXIT_USAGE, "%s: unknown option (" USAGE ")", a);
+		} else if (atio_rfile_read(a, &files[n++], &e)) {
+			status = refuse(e.exit, "%s", e.msg);
+		}
+	}
+	if (status == ATIO_EXIT_OK && !n)
+		status = refuse(ATIO_EXIT_USAGE, "no document given (" USAGE ")");
+	if (status == ATIO_EXIT_OK && (!out || !out[0]))
+		status = refuse(ATIO_EXIT_USAGE, "no -o PAGE.html: say where to write the page (" USAGE
+			     ")");
+	/* Two files of one name (a/run.json, b/run.json) go by their paths. */
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = i + 1; j < n; j++)
+			if (strcmp(files[i].name, files[j].name) == 0)
+				files[i].clash = files[j].clash = true;
+	for (unsigned i = 0; i < n; i++)
+		if (files[i].clash)
+			files[i].name = files[i].path;
+	for (unsigned i = 0; i < n && status == ATIO_EXIT_OK; i++)
+		if (same_file(files[i].path, out))
+			status = refuse(ATIO_EXIT_USAGE, "-o %s: is the document %s: it would be "
+				     "overwritten", out, files[i].path);
+	if (status == ATIO_EXIT_OK)
+		status = write_page(out, files, n);
+	for (unsigned i = 0; i < n; i++)
+		atio_rfile_free(&files[i]);
+	free(files);
+	return status;
+}

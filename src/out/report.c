@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The text report: the settings header, the result line and the lines
+ * below it, and --prepare's lines. The figures it shares with the JSON
+ * report (the reported value, per-second rates, the share of a --rate cap,
+ * signal and engine names) are report_figures.c's, so the text and the
+ * JSON of one run cannot disagree. Everything goes to the FILE the caller
+ * gives; nothing here prints to stderr or exits.
+ *
+ * The text output keeps at_io_iops' shapes: scripts run
+ * grep rate | awk '{print $6}', so the word "rate" is written on the result
+ * line and nowhere else. The fixed texts below avoid it (also inside longer
+ * words), and strings that come from the user (path, command line) go
+ * through atio_report_put_text(), which breaks up any "rate" they contain and escapes
+ * control characters, so a path can neither add a matching line nor start a
+ * new line of its own.
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <string.h>
+
+#include "atio/out/check_report.h"
+#include "atio/run/expand.h"
+#include "atio/stats/interval.h"
+#include "atio/out/report.h"
+#include "atio/base/units.h"
+#include "report_figures.h"
+
+
+/*
+ * Below this share of the cap the storage is said to have fallen behind.
+ * A run that keeps up reaches the cap to within the wake-up of its last
+ * I/O; the final sync of a write run (inside the time unless -S) costs a
+ * little more.
+ */
+#define BEHIND 0.99
+
+/*
+ * Write "%.3f" of @x into @buf and drop trailing zeros and a trailing
+ * point: 60 -> "60", 1.5 -> "1.5", 0.25 -> "0.25". at_io_iops printed
+ * whole seconds; this keeps that form for whole values and still shows
+ * fractions down to a millisecond.
+ */
+static void format_trimmed(char *buf, size_t len, double x)
+{
+	char *end;
+
+	snprintf(buf, len, "%.3f", x);
+	if (!strchr(buf, '.'))
+		return;
+	end = buf + strlen(buf);
+	while (end > buf && end[-1] == '0')
+		*--end = '\0';
+	if (end > buf && end[-1] == '.')
+		*--end = '\0';
+}
+
+/*
+ * The workload as the Testcase line words it: at_io_iops' "read" and
+ * "write", and for the sync modes the write with its sync interval.
+ */
+static void format_op(char *buf, size_t len, const struct atio_opts *o)
+{
+	switch (o->mode) {
+	case ATIO_MODE_READ:
+		snprintf(buf, len, "read");
+		break;
+	case ATIO_MODE_WRITE:
+		snprintf(buf, len, "write");
+		break;
+	case ATIO_MODE_FSYNC:
+		snprintf(buf, len, "write+fsync every %u writes", o->qsync);
+		break;
+	case ATIO_MODE_FDATASYNC:
+		snprintf(buf, len, "write+fdatasync every %u writes", o->qsync);
+		break;
+	case ATIO_MODE_MIX:
+		snprintf(buf, len, "%u%% read / %u%% write", o->mix, 100 - o->mix);
+		break;
+	default:
+		snprintf(buf, len, "%s", atio_mode_name(o->mode));
+		break;
+	}
+}
+
+/* --expand: the end of the Testcase line, after the file names. */
+static void put_expand_testcase(FILE *f, const struct atio_opts *o, const char *kb)
+{
+	fprintf(f, ", truncate them to zero, start %u thread(s) and append %s %sKB blocks "
+		"to files that grow from zero to %.2f MB, each emptied again when full\n",
+		o->threads, o->direct ? "uncached" : "cached", kb,
+		atio_mib(atio_expand_max_size(o)));
+}
+
+/*
+ * The header lines of durable writes and sizing by the node, each only
+ * when it applies: how the files are opened, and where -u auto took the
+ * total size from.
+ */
+static void header_extras(FILE *f, const struct atio_opts *o)
+{
+	if (o->open_sync)
+		fprintf(f, "Open: %s: each write is durable when it returns\n",
+			atio_open_sync_flag(o->open_sync));
+	if (o->total_auto)
+		fprintf(f, "Size: %.2f MB (auto: twice MemTotal, %.2f MB)\n",
+			atio_mib(o->total), atio_mib(o->node_mem_total));
+	if (o->pool_cover && o->pool_cover >= o->pool_share)
+		fprintf(f, "Write pool: %.2f MiB of keystream a thread, covering its %.2f MiB: "
+			"no data repeats in a thread's share\n",
+			atio_mib(o->pool_cover), atio_mib(o->pool_share));
+	else if (o->pool_cover)
+		fprintf(f, "Write pool: %.2f MiB of keystream a thread, less than its %.2f MiB: "
+			"data repeats every %.2f MiB of a thread's share (with other stamps)\n",
+			atio_mib(o->pool_cover), atio_mib(o->pool_share), atio_mib(o->pool_cover));
+}
+
+/*
+ * --rate's figures as text: whole numbers as they are, fractions to three
+ * decimals, and what is smaller than that to three significant digits.
+ */
+static void format_amount(char *buf, size_t len, double x)
+{
+	if (x >= 1.0)
+		format_trimmed(buf, len, x);
+	else
+		snprintf(buf, len, "%.3g", x);
+}
+
+/*
+ * The header's "Cap:" line of --rate: the cap of the run and of a thread,
+ * in the unit of the result, and the interval between two intended starts
+ * of one thread.
+ */
+static void put_cap_header(FILE *f, const struct atio_opts *o)
+{
+	char run[32], thread[32], every[32];
+
+	format_amount(run, sizeof(run), o->rate);
+	format_amount(thread, sizeof(thread), o->rate / o->threads);
+	format_amount(every, sizeof(every), o->rate_interval_ns / 1000.0);
+	fprintf(f, "Cap: %s %s per run, %s per thread, an I/O every %s usec per thread on a "
+		"fixed schedule; latency from each I/O's intended start\n",
+		run, atio_unit_name(o), thread, every);
+}
+
+/*
+ * The at_io_iops header, line for line as at_io_iops printed it (with
+ * "atio" as the title), then atio's Engine, Buffers, Seed and Filesystem
+ * lines. The block size
+ * is in KB as at_io_iops had it; a size that is not a whole number of KiB
+ * (512 bytes, say) shows its fraction rather than rounding down to 0KB.
+ */
+void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
+			const char *engine)
+{
+	char cmd[256], t[32], w[32], kb[32], op[64];
+
+	atio_opts_cmdline(cmd, sizeof(cmd), o);
+	fputs("Title: atio\nCmdline: ", f);
+	atio_report_put_text(f, cmd);
+	putc('\n', f);
+
+	fputs("Version: ", f);
+	atio_report_put_text(f, version ? version : "unknown");
+	putc('\n', f);
+	fprintf(f, "Processes: %u%s\n", o->threads,
+		o->threads_auto ? " (auto: the CPUs atio may run on)" : "");
+
+	atio_format_time(t, sizeof(t), o->time_ns);
+	atio_format_time(w, sizeof(w), o->warmup_ns);
+	fprintf(f, "Time: %s sec\n", t);
+	fprintf(f, "Warmup: %s sec\n", w);
+
+	if (o->bs % 1024 == 0)
+		snprintf(kb, sizeof(kb), "%" PRIu64, o->bs / 1024);
+	else
+		format_trimmed(kb, sizeof(kb), (double)o->bs / 1024.0);
+	format_op(op, sizeof(op), o);
+	fprintf(f, "Testcase: create/open %u file(s) of total size %.2f MB named ",
+		o->nfiles, atio_mib(o->total));
+	atio_report_put_text(f, o->path ? o->path : "(none)");
+	if (o->mode == ATIO_MODE_EXPAND)
+		put_expand_testcase(f, o, kb);
+	else
+		fprintf(f, ", start %u thread(s) and do %s %s %s by %sKB blocks\n",
+			o->threads, o->direct ? "uncached" : "cached",
+			o->random ? "random" : "sequential", op, kb);
+
+	fputs("Engine: ", f);
+	atio_report_put_text(f, atio_report_engine_name(o, engine));
+	fprintf(f, ", iodepth %u", o->iodepth);
+	if (o->iodepth > 1)
+		fprintf(f, ", batch %u%s", o->iodepth_batch, o->iodepth_batch_auto ? " (auto)" : "");
+	fputc('\n', f);
+	fprintf(f, "Buffers: %s\n",
+		o->thp ? "transparent huge pages where 2M or more" : "base pages");
+	fprintf(f, "Seed: %" PRIu64 "\n", o->seed);
+	fputs("Filesystem: ", f);
+	atio_report_put_text(f, o->fstype ? o->fstype : "unknown");
+	putc('\n', f);
+	header_extras(f, o);
+	if (o->rate > 0)
+		put_cap_header(f, o);
+}
+
+/*
+ * One latency line: "NAME (usec): min A, mean B, p50 ..., max G", or
+ * "NAME (usec): none" when nothing completed. Percentiles are the
+ * histogram's (within 0.39% of the true value); min, max and mean are
+ * exact.
+ */
+static void put_latency(FILE *f, const char *name, const struct atio_hist *h)
+{
+	if (h->count == 0) {
+		fprintf(f, "%s (usec): none\n", name);
+		return;
+	}
+	fprintf(f, "%s (usec): min %.2f, mean %.2f, p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f\n",
+		name, (double)h->min / 1000.0, atio_hist_mean(h) / 1000.0,
+		(double)atio_hist_percentile(h, 50.0) / 1000.0,
+		(double)atio_hist_percentile(h, 90.0) / 1000.0,
+		(double)atio_hist_percentile(h, 99.0) / 1000.0,
+		(double)atio_hist_percentile(h, 99.9) / 1000.0,
+		(double)h->max / 1000.0);
+}
+
+/*
+ * The text result: the at_io_iops result line first and exactly in its
+ * format, then what at_io_iops never showed (interruption, latency, CPU,
+ * counts, seed), and with -v one line per thread. The per-thread MB/s and
+ * IOPS are over each thread's own elapsed time.
+ */
+void atio_report_text(FILE *f, const struct atio_result *r)
+{
+	const struct atio_opts *o = r->opts;
+	const struct atio_stats *t = &r->total;
+	char t_sec[32], sig[32];
+
+	if (r->nothing_measured) {
+		fprintf(f, "interrupted: by %s before the measured time began; nothing was "
+			"measured\n", atio_report_signal_name(r->signo, sig, sizeof(sig)));
+		fprintf(f, "seed: %" PRIu64 "\n", o->seed);
+		return;
+	}
+	fprintf(f, "time: %f sec; rate: { %.5f } %s;\n", atio_report_sec(r->elapsed_ns),
+		atio_result_value(r), atio_unit_name(o));
+	/* --mix: the value above counts both; each direction below it. */
+	for (unsigned i = 0; r->dir && i < ATIO_DIRS; i++)
+		atio_report_dir_text(f, atio_dir_name(i), &r->dir[i], t->ops,
+				     atio_report_per_sec(r->dir[i].ops, r->elapsed_ns),
+				     atio_report_mb_per_sec(r->dir[i].bytes, r->elapsed_ns));
+
+	if (r->interrupted) {
+		atio_format_time(t_sec, sizeof(t_sec), o->time_ns);
+		fputs("interrupted: ", f);
+		if (r->signo)
+			fprintf(f, "by %s ", atio_report_signal_name(r->signo, sig, sizeof(sig)));
+		if (r->in_final_sync)
+			fprintf(f, "in the final sync, after the %s sec of I/O (%.3f sec with "
+				"the sync); the figures cover the time run\n", t_sec,
+				atio_report_sec(r->elapsed_ns));
+		else
+			fprintf(f, "after %.3f of %s sec; the figures cover the time run\n",
+				atio_report_sec(r->elapsed_ns), t_sec);
+	}
+
+	if (o->rate > 0) {
+		char run[32], thread[32];
+
+		format_amount(run, sizeof(run), o->rate);
+		format_amount(thread, sizeof(thread), o->rate / o->threads);
+		fprintf(f, "cap: %s %s per run, %s per thread; reached %.1f%%%s\n", run,
+			atio_unit_name(o), thread, atio_report_reached(r) * 100.0,
+			atio_report_reached(r) < BEHIND ? ": the storage fell behind" : "");
+		put_latency(f, "latency from intended start", &t->lat);
+		put_latency(f, "service", &t->service);
+	} else {
+		put_latency(f, "latency", &t->lat);
+	}
+	if (t->syncs > 0)
+		put_latency(f, "sync latency", &t->sync_lat);
+	if (r->timeline)
+		atio_ival_text(f, r->timeline, atio_unit_name(o));
+	if (r->readback)
+		atio_check_report_readback_text(f, r->readback);
+	else if (o->verify)
+		fprintf(f, "verify: every block read checked against its stamps: %.2f MiB, "
+			"none bad\n", atio_mib(t->bytes));
+	fprintf(f, "cpu (sec): user %.3f, system %.3f\n",
+		atio_report_sec(t->cpu_user_ns), atio_report_sec(t->cpu_sys_ns));
+	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
+		t->ops, o->mode == ATIO_MODE_READ ? "reads" : o->mode == ATIO_MODE_MIX ? "ops" : "writes",
+		t->bytes, atio_mib(t->bytes), t->syncs);
+	if (o->mode == ATIO_MODE_EXPAND)
+		fprintf(f, "expand: %" PRIu64 " truncations to zero of files full at %.2f MiB\n",
+			t->truncations, atio_mib(atio_expand_max_size(o)));
+	fprintf(f, "seed: %" PRIu64 "\n", o->seed);
+
+	if (o->verbose < 1 || !r->threads)
+		return;
+	for (unsigned i = 0; i < r->nthreads; i++) {
+		const struct atio_stats *s = &r->threads[i];
+		uint64_t ns = atio_report_thread_ns(r, s);
+
+		fprintf(f, "thread %u: %" PRIu64 " ops, %.2f MB/s, %.2f IOPS, %" PRIu64
+			" syncs, p99 %.2f usec, elapsed %.3f sec\n",
+			i, s->ops, atio_report_mb_per_sec(s->bytes, ns), atio_report_per_sec(s->ops, ns),
+			s->syncs, (double)atio_hist_percentile(&s->lat, 99.0) / 1000.0,
+			atio_report_sec(ns));
+	}
+}
+
+/*
+ * --prepare's text: one "prepare:" line with what the fill wrote, its time
+ * and MB/s (2^20 bytes a second), or that the dataset was complete and
+ * nothing was written; then a "files:" line with what the survey found.
+ */
+void atio_report_prepare_text(FILE *f, const struct atio_prepare_result *p)
+{
+	if (p->written)
+		fprintf(f, "prepare: %.2f MiB written in %.3f sec; %.2f MB/s\n",
+			atio_mib(p->written), atio_report_sec(p->elapsed_ns),
+			atio_report_mb_per_sec(p->written, p->elapsed_ns));
+	else if (p->truncated)
+		fprintf(f, "prepare: nothing written: %u file(s) cut to size\n", p->truncated);
+	else
+		fputs("prepare: nothing written: the dataset was complete\n", f);
+	fprintf(f, "files: %u of %.2f MiB at ", p->files, atio_mib(p->file_size));
+	atio_report_put_text(f, p->opts->path ? p->opts->path : "(none)");
+	fprintf(f, ": %u new, %u resumed, %u reused, %u truncated, %u taken over\n",
+		p->created, p->resumed, p->reused, p->truncated, p->taken);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --mix: the figures of each direction, reads and writes, as text lines
+ * below the result line and as JSON objects, for a run (report.c and
+ * report_json.c) and for a merge of runs (merge.c) alike. Percentiles are
+ * the histogram's own (atio_hist_percentile()). No line written here holds
+ * the word the result line alone may hold: scripts grep for it.
+ */
+#include <inttypes.h>
+
+#include "atio/base/json.h"
+#include "atio/out/report.h"
+
+
+/* @part of @whole in percent; 0 of nothing. */
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part * 100.0 / (double)whole : 0.0;
+}
+
+void atio_report_dir_text(FILE *f, const char *name, const struct atio_dir_stats *d,
+			  uint64_t total_ops, double iops, double mbs)
+{
+	const struct atio_hist *h = &d->lat;
+
+	fprintf(f, "%s: %.2f IOPS, %.2f MB/s, %" PRIu64 " ops, %" PRIu64 " bytes, share %.2f%%, "
+		"latency (usec): ", name, iops, mbs, d->ops, d->bytes, share(d->ops, total_ops));
+	if (h->count == 0) {
+		fputs("none\n", f);
+		return;
+	}
+	fprintf(f, "p50 %.2f, p99 %.2f, p99.9 %.2f, max %.2f\n",
+		(double)atio_hist_percentile(h, 50.0) / 1000.0,
+		(double)atio_hist_percentile(h, 99.0) / 1000.0,
+		(double)atio_hist_percentile(h, 99.9) / 1000.0, (double)h->max / 1000.0);
+}
+
+void atio_report_dir_json(struct atio_json *j, const char *key, const struct atio_dir_stats *d,
+			  uint64_t total_ops, double iops, double mbs, bool buckets)
+{
+	atio_json_object_begin(j, key);
+	atio_json_uint(j, "ops", d->ops);
+	atio_json_uint(j, "bytes", d->bytes);
+	atio_json_double(j, "iops", iops);
+	atio_json_double(j, "mbs", mbs);
+	atio_json_double(j, "share", share(d->ops, total_ops));
+	atio_report_json_hist(j, "latency_ns", &d->lat, buckets);
+	atio_json_object_end(j);
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A load thread's setting up and tearing down: its requests, file table
+ * and interval records (on the main thread), its buffers (on the thread
+ * itself), and their release. The thread's run is worker.c's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atio/base/buf.h"
+#include "atio/run/worker.h"
+
+/*
+ * The records a run is likely to close, for --interval's first allocation;
+ * a long run's arrays grow when an interval closes, never per I/O.
+ */
+static size_t ival_expect(const struct atio_opts *o)
+{
+	uint64_t n = o->time_ns / o->interval_ns + 2;
+
+	return n > 256 ? 256 : (size_t)n;
+}
+
+int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
+{
+	struct atio_dataset *ds = sh->ds;
+	struct atio_segment *segs = &ds->segs[ds->first_seg[id]];
+	unsigned depth = sh->depth;
+
+	memset(w, 0, sizeof(*w));
+	w->id = id;
+	w->sh = sh;
+	w->engine = sh->engine;
+	w->depth = depth;
+	w->segs = segs;
+	w->nsegs = ds->first_seg[id + 1] - ds->first_seg[id];
+	atio_prng_seed(&w->rng, sh->opts->seed, id);
+	atio_stats_init(&w->st);
+
+	w->fds = calloc(w->nsegs, sizeof(*w->fds));
+	w->reqs = calloc(depth, sizeof(*w->reqs));
+	w->done = calloc(depth, sizeof(*w->done));
+	w->spare = calloc(depth, sizeof(*w->spare));
+	w->batch = calloc(depth, sizeof(*w->batch));
+	if (sh->opts->mode == ATIO_MODE_MIX) {
+		w->dir = malloc(ATIO_DIRS * sizeof(*w->dir));
+		if (w->dir)
+			atio_dir_stats_init(w->dir);
+		/* R% of 2^64, rounded down: a draw below it has the chance R/100. */
+		w->read_below = (uint64_t)(((unsigned __int128)sh->opts->mix << 64) / 100);
+	}
+	if (!w->fds || !w->reqs || !w->done || !w->spare || !w->batch ||
+	    (sh->opts->mode == ATIO_MODE_MIX && !w->dir) ||
+	    atio_ival_rec_init(&w->iv, &w->st, w->dir, sh->opts->interval_ns,
+			       ival_expect(sh->opts)))
+		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
+				      "out of memory for thread %u", id);
+
+	/* The thread's file table: each file once, in segment order. */
+	for (unsigned s = 0; s < w->nsegs; s++) {
+		unsigned i = 0;
+
+		while (i < w->nfds && w->fds[i] != segs[s].fd)
+			i++;
+		if (i == w->nfds)
+			w->fds[w->nfds++] = segs[s].fd;
+		segs[s].slot = i;
+	}
+	for (unsigned i = 0; i < depth; i++) {
+		w->reqs[i].index = i;
+		w->reqs[i].len = sh->opts->bs;
+		w->reqs[i].op = sh->opts->mode == ATIO_MODE_READ ? ATIO_REQ_READ : ATIO_REQ_WRITE;
+		w->spare[depth - 1 - i] = &w->reqs[i];
+	}
+	return 0;
+}
+
+/* See worker.h. */
+int atio_worker_buffers(struct atio_worker *w)
+{
+	const struct atio_opts *o = w->sh->opts;
+	int ret;
+
+	if (o->mode == ATIO_MODE_READ) {
+		size_t len = (size_t)o->bs * w->depth;
+
+		w->rbuf = atio_buf_alloc(len, o->thp);
+		if (!w->rbuf)
+			return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
+					      "out of memory for %zu bytes of read buffers", len);
+		for (unsigned i = 0; i < w->depth; i++)
+			w->reqs[i].buf = (char *)w->rbuf + (size_t)i * o->bs;
+		w->buf_base = w->rbuf;
+		w->buf_len = len;
+		w->buf_huge = atio_buf_huge(len, o->thp);
+		/* --verify: room to make one block's keystream. */
+		if (o->verify && !(w->vks = malloc((size_t)o->bs)))
+			return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
+					      "out of memory for %zu bytes to verify blocks in",
+					      (size_t)o->bs);
+		return 0;
+	}
+	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth, o->pool_cover,
+				  atio_data_key(o->seed, "pool", w->id), o->thp,
+				  o->mode == ATIO_MODE_MIX ? (size_t)o->bs * w->depth : 0);
+	w->mix_rbuf = w->pool.tail;
+	if (ret)
+		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
+				      "cannot prepare the write buffers: %s", strerror(-ret));
+	/* --verify on writes: the map, keystream for --mix reads, the journal's list. */
+	if (o->verify && (atio_genmap_init(&w->gm, w->nsegs, w->segs[0].blocks, o->thp) ||
+			  !(w->vks = malloc((size_t)o->bs)) ||
+			  (w->sh->journal && atio_journal_list_init(&w->jl, o->qsync))))
+		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM, "out of memory for "
+				      "--verify's map of %" PRIu64 " blocks",
+				      (uint64_t)w->nsegs * w->segs[0].blocks);
+	w->buf_base = w->pool.base;
+	w->buf_len = w->pool.size;
+	w->buf_huge = atio_buf_huge(w->buf_len, o->thp);
+	return 0;
+}
+
+void atio_worker_teardown(struct atio_worker *w)
+{
+	atio_pool_free(&w->pool);
+	atio_buf_free(w->rbuf, w->buf_len);
+	free(w->fds);
+	free(w->reqs);
+	free(w->done);
+	free(w->spare);
+	free(w->batch);
+	free(w->dir);
+	free(w->vks);
+	atio_keystream_end(&w->vctx);
+	atio_ival_rec_free(&w->iv);
+	atio_genmap_free(&w->gm);
+	atio_journal_list_free(&w->jl);
+	w->vks = NULL;
+	w->dir = NULL;
+	w->mix_rbuf = NULL;
+	w->rbuf = NULL;
+	w->fds = NULL;
+	w->reqs = NULL;
+	w->done = w->spare = w->batch = NULL;
+}
+
+int atio_worker_engine_start(struct atio_worker *w)
+{
+	char why[320];
+	int ret = w->engine->init(&w->io);
+
+	if (ret)
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret, "thread %u: the %s engine cannot "
+			       "start: %s", w->id, w->engine->name,
+			       atio_engine_why(w->engine, -ret, why, sizeof(why)));
+	return ret;
+}
