@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command line once every option is read: the defaults that depend on
+ * other options, sizing by the node, and every combination judged that can
+ * be judged before touching the filesystem (src/cli/cli_parse.h). Nothing
+ * here prints and nothing exits.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atio/base/error.h"
+#include "atio/base/node.h"
+#include "atio/cli/cli.h"
+#include "atio/engine/engine.h"
+#include "atio/run/genmap.h"
+#include "atio/run/pace.h"
+#include "cli_parse.h"
+
+/*
+ * -p auto and -u auto: one thread a CPU atio may run on (atio/base/node.h says
+ * why the affinity mask), at most ATIO_MAX_THREADS; files of twice the
+ * RAM together (MemTotal), so that the page cache cannot hold the dataset,
+ * as seed 000's guide sizes its fio jobs. A node that does not say is an
+ * error, not a default.
+ */
+static int size_by_node(struct atio_opts *o, struct atio_error *e)
+{
+	if (o->threads_auto) {
+		o->node_cpus = atio_node_cpus();
+		o->threads = o->node_cpus < ATIO_MAX_THREADS ? o->node_cpus : ATIO_MAX_THREADS;
+	}
+	if (o->total_auto) {
+		o->node_mem_total = atio_node_meminfo("MemTotal");
+		if (!o->node_mem_total)
+			return atio_error_set(e, ATIO_EXIT_FAIL, ENOENT, "-u auto: cannot read "
+					      "MemTotal from /proc/meminfo; give -u a size");
+		o->total = 2 * o->node_mem_total;
+	}
+	return 0;
+}
+
+/*
+ * The options --prepare refuses: they shape the measured run, and
+ * --prepare runs none. Taking them silently would let a user believe the
+ * fill was that test.
+ */
+static const int prepare_refuses[] = {
+	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
+	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE, OPT_EXPAND,
+	OPT_INTERVAL, OPT_IODEPTH_BATCH,
+};
+
+/* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
+static int check_sync_prepare(struct atio_opts *o, const struct pstate *st,
+			      struct atio_error *e)
+{
+	char a[24];
+
+	o->open_sync = st->osync == OPT_DSYNC ? ATIO_OPEN_DSYNC
+		: st->osync == OPT_OSYNC ? ATIO_OPEN_OSYNC : ATIO_OPEN_PLAIN;
+	if (st->osync && !atio_mode_writes(o->mode))
+		return USAGE("%s: makes writes durable when they return; a --read test "
+			     "writes nothing (use --write, --fsync or --fdatasync)",
+			     atio_cli_optname(st->osync, a, sizeof(a)));
+	if (!o->prepare)
+		return 0;
+	for (size_t i = 0; i < sizeof(prepare_refuses) / sizeof(prepare_refuses[0]); i++) {
+		int id = prepare_refuses[i];
+
+		if (st->seen[id])
+			return USAGE("--prepare and %s%s%s: --prepare only makes and fills the "
+				     "files and measures the fill; %s belongs to the test run",
+				     atio_cli_optname(id, a, sizeof(a)), st->given[id] ? " " : "",
+				     st->given[id] ? st->given[id] : "", a);
+	}
+	return 0;
+}
+
+/*
+ * --check reads the dataset of -p, -n, -u and -f and checks every sector:
+ * the options of a timed test mean nothing there, and are refused rather
+ * than ignored. It reads with O_DIRECT unless --cached is given, so that
+ * the device answers, not the page cache; -s is the size of its reads
+ * (4M by default).
+ */
+static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
+{
+	static const int timed[] = { 't', 'w', 'q', OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
+				     OPT_SEED, OPT_RATE, OPT_INTERVAL, OPT_IODEPTH_BATCH };
+	char a[24];
+
+	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++)
+		if (st->given[timed[i]])
+			return USAGE("%s %s: --check reads the dataset once and times "
+				     "nothing: leave %s out", atio_cli_optname(timed[i], a, sizeof(a)),
+				     st->given[timed[i]], atio_cli_optname(timed[i], a, sizeof(a)));
+	if (st->order || st->unit || o->skip_sync || o->remove || o->keep_cache ||
+	    o->take_over || o->allow_device_write || !o->thp || o->settings_only ||
+	    o->prepare || st->osync)
+		return USAGE("--check with %s: --check takes only -p, -n, -u, -s, -f, "
+			     "--cached or --uncached, --allow-memory-fs, --json and -v",
+			     o->settings_only ? "-a" : o->prepare ? "--prepare"
+			     : st->osync ? atio_cli_optname(st->osync, a, sizeof(a))
+			     : st->order ? atio_cli_optname(st->order, a, sizeof(a))
+			     : st->unit ? atio_cli_optname(st->unit, a, sizeof(a))
+			     : o->skip_sync ? "-S" : o->remove ? "--remove"
+			     : o->keep_cache ? "--keep-cache" : o->take_over ? "--take-over"
+			     : o->allow_device_write ? "--allow-device-write" : "--no-thp");
+	o->check = true;
+	o->direct = st->cache != OPT_CACHED;
+	o->random = false;
+	o->unit = ATIO_UNIT_MBS;
+	if (!st->bs)
+		o->bs = 4u << 20;
+	return 0;
+}
+
+/*
+ * --rate N against the settings that turn it into one thread's interval
+ * between two I/Os: the unit, the block size (MB/s), the writes per sync
+ * (sync/s) and the threads. An interval below 1 ns cannot be scheduled by
+ * any clock atio reads; one above an hour is almost surely a slip of the
+ * unit. Sets o->rate_interval_ns.
+ */
+static int check_rate(struct atio_opts *o, struct atio_error *e)
+{
+	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+	double ns = atio_pace_interval_ns(o->rate, o->unit == ATIO_UNIT_MBS ? o->bs : 0,
+					  sync ? o->qsync : 1, o->threads);
+
+	if (ns < ATIO_PACE_MIN_NS)
+		return USAGE("--rate %s: too high: %u thread(s) would each start an I/O every "
+			     "%.3g ns, below the 1 ns a schedule can hold", o->rate_text,
+			     o->threads, ns);
+	if (ns > ATIO_PACE_MAX_NS)
+		return USAGE("--rate %s: too low: %u thread(s) would each start an I/O every "
+			     "%.3g s, more than an hour apart", o->rate_text, o->threads,
+			     ns / 1e9);
+	o->rate_interval_ns = ns;
+	return 0;
+}
+
+/*
+ * See cli_parse.h. Once every option is known: turn the groups into settings, apply the
+ * defaults that depend on other options, and judge the combinations. The
+ * -u minimum: with n <= p files, k = ceil(p/n) threads share a file, so a
+ * file (u/n rounded down to 4096) must hold k blocks rounded up to 4096;
+ * with more files than threads, each file must hold one block.
+ */
+int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
+{
+	const struct atio_engine_ops *eng;
+	const char *s = st->bs, *why = NULL;
+	bool sync;
+	uint64_t k, min, bs;
+	char a[24], b[24], who[32] = "the thread";
+	int r;
+
+	o->mode = st->mode == OPT_WRITE ? ATIO_MODE_WRITE
+		: st->mode == OPT_FSYNC ? ATIO_MODE_FSYNC
+		: st->mode == OPT_FDATASYNC ? ATIO_MODE_FDATASYNC
+		: st->mode == OPT_MIX ? ATIO_MODE_MIX
+		: st->mode == OPT_EXPAND ? ATIO_MODE_EXPAND
+		: ATIO_MODE_READ;
+	sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
+	o->random = st->order == OPT_RAND;
+	o->direct = st->cache == OPT_UNCACHED;
+	o->unit = st->unit == OPT_IOPS || (!st->unit && o->random)
+		? ATIO_UNIT_IOPS : ATIO_UNIT_MBS;
+	if (!s)
+		o->bs = o->random ? 4096 : 16ULL << 20;
+	if ((r = size_by_node(o, e)) != 0)
+		return r;
+	if (!st->nfiles)
+		o->nfiles = o->threads;
+	o->nfiles_given = st->nfiles != NULL;
+	o->total_given = st->total != NULL;
+	if (st->mode == OPT_CHECK) {
+		r = check_opts(o, st, e);
+		if (r)
+			return r;
+	}
+
+	if (s && o->bs < ATIO_MIN_BS)
+		why = "at least 512";
+	else if (s && o->bs > ATIO_MAX_BS)
+		why = "at most 1G";
+	else if (s && o->bs % ATIO_MIN_BS)
+		why = "a multiple of 512";
+	else if (s && o->direct && o->bs % ATIO_DIRECT_ALIGN)
+		why = o->check && st->cache != OPT_UNCACHED ? "a multiple of 4096: --check "
+		      "reads with O_DIRECT unless --cached is given" : "a multiple of 4096 with --uncached";
+	if (why)
+		return USAGE("-s %s: block size must be %s", s, why);
+	/* --expand: each thread appends to files of its own, from start to end. */
+	if (o->mode == ATIO_MODE_EXPAND && o->random)
+		return USAGE("--expand --rand: --expand appends each file from zero to "
+			     "its end, in order; it has no random pattern (drop --rand)");
+	if (o->mode == ATIO_MODE_EXPAND && o->nfiles < o->threads)
+		return USAGE("-n %u: --expand needs a file of its own for each of the %u "
+			     "threads (-p %u), since threads appending to one file would "
+			     "overwrite each other's ends: give -n %u or more",
+			     o->nfiles, o->threads, o->threads, o->threads);
+	if (st->qsync && !sync)
+		return USAGE("-q %s: writes between syncs only apply to --fsync "
+			     "and --fdatasync", st->qsync);
+	if ((r = check_sync_prepare(o, st, e)) != 0)
+		return r;
+	eng = o->engine ? atio_engine_find(o->engine) : NULL;
+	if (eng && o->iodepth > eng->max_iodepth)
+		return USAGE("--iodepth %s: the %s engine runs one I/O at a "
+			     "time; use --iodepth 1 or --engine io_uring or libaio",
+			     st->iodepth, eng->name);
+	if (o->iodepth_batch > o->iodepth)
+		return USAGE("--iodepth-batch %s: more than the %u I/O(s) in flight "
+			     "(--iodepth %u): give at most %u", st->given[OPT_IODEPTH_BATCH],
+			     o->iodepth, o->iodepth, o->iodepth);
+	o->iodepth_batch_auto = !o->iodepth_batch;
+
+	/* --prepare without -s fills files for tests of any block size: 4K will do. */
+	bs = o->prepare && !s ? ATIO_DIRECT_ALIGN : o->bs;
+	k = o->nfiles <= o->threads ? (o->threads + o->nfiles - 1) / o->nfiles : 1;
+	min = o->nfiles * ((k * bs + ATIO_DIRECT_ALIGN - 1) & ~(ATIO_DIRECT_ALIGN - 1));
+	/* --check reads the files as they are, whatever the size of its reads. */
+	if (o->total < min && !o->check) {
+		atio_format_size(a, sizeof(a), bs);
+		atio_format_size(b, sizeof(b), min);
+		if (o->nfiles > o->threads)
+			snprintf(who, sizeof(who), "each of %u files", o->nfiles);
+		else if (o->threads > 1)
+			snprintf(who, sizeof(who), "each of %u threads", o->threads);
+		return USAGE("-u %s%s: too small: %s needs at least one %s block; "
+			     "use -u %s or more", st->total ? st->total : "16G",
+			     st->total ? "" : " (the default)", who, a, b);
+	}
+	if (o->rate_text && (r = check_rate(o, e)) != 0)
+		return r;
+	/*
+	 * --verify: every block read checked; with writes, every block written
+	 * read back after the run (atio/run/readback.h), never two I/Os of one
+	 * block in flight (atio/run/genmap.h), so a thread needs a block for each
+	 * I/O it may have in flight.
+	 */
+	if (o->verify && (o->prepare || o->check || o->mode == ATIO_MODE_EXPAND))
+		return USAGE("--verify checks every block a test reads or writes%s",
+			     o->check ? "; --check checks every block already"
+			     : o->prepare ? "; --prepare fills the files and measures nothing"
+			     : "; --expand truncates its files as it goes: check them with "
+			       "--check after the run");
+	if (o->verify && eng && eng->no_io &&
+	    (!atio_mode_writes(o->mode) || o->mode == ATIO_MODE_MIX))
+		return USAGE("--verify with --engine %s: that engine reads nothing to check",
+			     eng->name);
+	if (o->verify && atio_mode_writes(o->mode) && o->iodepth > 1 &&
+	    atio_genmap_thread_blocks(o, false) < o->iodepth) {
+		atio_format_size(a, sizeof(a), o->bs);
+		return USAGE("--verify --iodepth %u: a thread has %llu block(s) of -s %s, "
+			     "fewer than the I/Os it may have in flight; --verify never has "
+			     "two of one block in flight: use a larger -u or a smaller "
+			     "--iodepth", o->iodepth,
+			     (unsigned long long)atio_genmap_thread_blocks(o, false), a);
+	}
+	/* An engine that touches no file (null) needs no -f. */
+	if (!o->path && !o->settings_only && !(eng && eng->no_io))
+		return USAGE("-f is missing: give the directory (or file-name "
+			     "prefix) for the test files");
+	return 0;
+}

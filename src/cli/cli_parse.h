@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_CLI_PARSE_H
+#define ATIO_CLI_PARSE_H
+
+/*
+ * What cli.c (reading the options) and cli_judge.c (judging them once all
+ * are read) share: the ids of the options, what parsing remembers and the
+ * error of bad usage. Internal to src/cli/.
+ */
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "atio/base/error.h"
+#include "atio/base/opts.h"
+
+/* Every error here is bad usage; the functions that use this have an @e. */
+#define USAGE(...)     atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
+
+/* Long options get values above any character, so optopt tells them apart. */
+enum {
+	OPT_READ = 256, OPT_WRITE, OPT_FSYNC, OPT_FDATASYNC,
+	OPT_SEQ, OPT_RAND, OPT_MBS, OPT_IOPS, OPT_CACHED, OPT_UNCACHED,
+	OPT_JSON, OPT_SEED, OPT_START_AT, OPT_REMOVE, OPT_KEEP_CACHE, OPT_NO_THP,
+	OPT_ENGINE, OPT_IODEPTH, OPT_HELP, OPT_VERSION,
+	OPT_TAKE_OVER, OPT_ALLOW_MEMORY_FS, OPT_ALLOW_DEVICE_WRITE,
+	OPT_MIX,
+	OPT_DSYNC, OPT_OSYNC, OPT_PREPARE,
+	OPT_CHECK,
+	OPT_RATE,
+	OPT_VERIFY,
+	OPT_EXPAND,
+	OPT_INTERVAL,
+	OPT_IODEPTH_BATCH,
+	OPT_COUNT,                 /* the number of ids, for tables by id */
+};
+
+/*
+ * What parsing remembers beyond struct atio_opts: which option of each
+ * either-or group was seen (0 for none), and the text of the values that
+ * are judged only once every option is known, so that messages quote them
+ * as the user typed them. A NULL text means the default applies.
+ */
+struct pstate {
+	int mode, order, unit, cache;
+	const char *bs, *nfiles, *total, *qsync, *iodepth;
+	const char *given[OPT_COUNT];  /* value of each option seen, by id */
+	int osync;                 /* --dsync or --osync, 0 for neither */
+	bool seen[OPT_COUNT];      /* every option seen, flags too, by id */
+};
+
+/* The long options, by name and id; the last is all zeros (cli_options.c). */
+extern const struct option atio_cli_longopts[];
+
+/* The spelling of option @id for messages, "-s" or "--engine", in @buf if need be. */
+const char *atio_cli_optname(int id, char *buf, size_t len);
+
+/*
+ * Once every option is read into @o and @st: turn the groups into
+ * settings, apply the defaults that depend on other options, size by the
+ * node (-p auto, -u auto) and judge the combinations. Returns 0, or a
+ * negative errno with @e filled (bad usage: exit status 2).
+ */
+int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
+
+#endif
