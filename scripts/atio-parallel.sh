@@ -40,7 +40,11 @@ Usage: $PROG [options] -d DIR HOST...
 
 Start atio on every HOST over SSH at one instant: every node's atio
 prepares and says it is ready (--start-at -), then one start instant goes
-to all of them over their open sessions. For each thread count the
+to all of them over their open sessions. Each node is logged into once, in
+preparation: one session per node, FANOUT of them being opened at a time,
+carries every later command (runs, start instants, stops), so that a run
+pays no login; how long each login took is measured, and later waits on a
+node allow WAIT_FACTOR times it. For each thread count the
 files are prepared ("Loading"), a short warm-up runs, then each test runs
 ITERATIONS times with PAUSE seconds before each run. Each node's result
 line, the sum of every run and the average of every test are printed as
@@ -78,7 +82,15 @@ Options (each overrides the environment variable named beside it):
   --start-margin SEC  START_MARGIN: a run starts this long after the last
                       node is ready (0.5)
   --ready-timeout SEC READY_TIMEOUT: a node not ready this long after its
-                      launch is a FAILURE, the run goes on without it (120)
+                      launch is a FAILURE, the run goes on without it (120;
+                      or WAIT_FACTOR times the slowest login, when longer)
+  -f N                FANOUT: sessions being opened at once, the rest
+                      queued (32)
+  --login-timeout SEC LOGIN_TIMEOUT: a node whose session has not answered
+                      this long after it was opened is a FAILURE (120)
+  --wait-factor K     WAIT_FACTOR: a wait on a node (an answer, the ready
+                      line, a stop) allows K times its measured login when
+                      that is longer than the wait's own limit (4)
   --max-skew PCT      MAX_SKEW: an iteration whose start skew is above PCT
                       percent of its time is NOT CONCURRENT: out of the
                       average, exit status 1 (1)
@@ -549,6 +561,8 @@ nap() {
 # The program of the node's side of a session, run as /bin/sh -c PROGRAM.
 # shellcheck disable=SC2016 # expanded by the node's shell
 AGENT_SH='umask 077; D=$(mktemp -d "${TMPDIR:-/tmp}/atio-parallel.XXXXXX") || exit 1; trap '\''rm -rf "$D"'\'' EXIT; trap '\''exit 1'\'' HUP TERM; while IFS= read -r l; do eval "$l"; done'
+# The session's remote command: that program, in single quotes.
+AGENT_CMD="exec /bin/sh -c '${AGENT_SH//\'/\'\\\'\'}'"
 
 # Close, in the calling subshell, the descriptors of every session opened
 # so far: a process that outlived the script holding them would keep the
@@ -569,7 +583,14 @@ session_close_fds() {
 # login: the first answer tells when the session started (session_first).
 session_open() {
 	local i=$1 d=$SESS_DIR w r
-	rm -f "$d/$i.in" "$d/$i.out" "$d/$i.eo" "$d/$i.exit"
+	# A session that ended: its descriptors go, and its processes.
+	if [ -n "${SESS_IN[$i]:-}" ]; then
+		w=${SESS_IN[$i]} r=${SESS_OUT[$i]}
+		exec {w}>&- {r}<&-
+		wait "${SESS_PID[$i]}" 2>/dev/null || true
+		unset "SESS_IN[$i]" "SESS_OUT[$i]"
+	fi
+	rm -f "$d/$i.in" "$d/$i.out" "$d/$i.eo" "$d/$i.exit" "$d/$i.pid"
 	mkfifo "$d/$i.in" "$d/$i.out" "$d/$i.eo"
 	exec {w}<>"$d/$i.in"
 	(
@@ -583,7 +604,7 @@ session_open() {
 		session_close_fds
 		exec {w}>&-
 		rc=0
-		${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$i]}" "exec /bin/sh -c $(quote_words "$AGENT_SH")" \
+		${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$i]}" "$AGENT_CMD" \
 			<"$d/$i.in" >"$d/$i.out" 2>"$d/$i.eo" &
 		echo "$!" >"$d/$i.pid"
 		wait "$!" || rc=$?
@@ -679,7 +700,7 @@ session_answer() {
 			t=(-t "$(us_to_sec "$left")")
 		fi
 		rc=0
-		IFS= read -r "${t[@]}" line <&"$fd" || rc=$?
+		IFS= read -r ${t[@]+"${t[@]}"} line <&"$fd" || rc=$?
 		if [ "$rc" -gt 128 ]; then
 			session_why "$i" late "$limit"
 			return 254
@@ -1761,10 +1782,10 @@ dry_run() {
 	local i n t time path="$REMOTE_BINARIES_PATH/atio" tmp="$REMOTE_BINARIES_PATH/.atio-parallel.RUNID.tmp"
 	RUN_ID=RUNID
 	echo "Dry run: nothing is connected to, copied or run."
-	echo "Each COMMAND would run as: ssh $(quote_words ${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes \
+	echo "Each node's session (one login, at most $FANOUT being opened at once): ssh $(quote_words ${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes \
 		-o ConnectTimeout=5 -o ControlMaster=auto -o ControlPath=DIR/%C -o ControlPersist=600 \
-		-o ServerAliveInterval=5 -o ServerAliveCountMax=3) -- HOST COMMAND"
-	echo "--start-at -: once every node's atio says \"atio: ready:\" on stderr, the driver writes one EPOCH (that time + $START_MARGIN s) to every node's open session; RUNID: one per session."
+		-o ServerAliveInterval=5 -o ServerAliveCountMax=3) -- HOST $AGENT_CMD"
+	echo "Every COMMAND below is one line written to that session; \$D is its directory on the node. --start-at -: once every node's atio says \"atio: ready:\" on stderr, the driver writes one EPOCH (that time + $START_MARGIN s) to every node's session; N: the run's number, TOKEN: the answer's."
 	for i in "${!HOSTS[@]}"; do
 		printf '[%d] %s\n  connect, and say what the node is: %s\n  clock: date +%%s.%%N\n' "$((i + 1))" \
 			"${HOSTS[$i]}" "$(remote_identity_cmd)"
@@ -1776,20 +1797,21 @@ dry_run() {
 		echo "    then: chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")"
 		for n in "${THREAD_LIST[@]}"; do
 			atio_args load "$n" "$LOAD_TIME"
-			echo "  load ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json)"
+			echo "  load ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${ARGS[@]}" --json)"
 			for t in warmup "${TEST_LIST[@]}"; do
 				time=$TIME
 				[ "$t" != warmup ] || time=$WARMUP_TIME
 				atio_args "$t" "$n" "$time"
 				if [ "$t" = check ]; then
-					echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}")"
+					echo "  $t ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${ARGS[@]}")"
 				else
-					echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json --start-at -) <<<EPOCH"
+					echo "  $t ($n threads): $(remote_run_cmd "$i" N start TOKEN "$path" "${ARGS[@]}" --json --start-at -)"
+					echo "    then: printf '%s\\n' EPOCH >&4; exec 4>&-"
 				fi
 			done
 		done
-		echo "  stop (Ctrl-C, overrun, failure): $(remote_stop_cmd "$i")"
-		echo "  at the end: rm -f $(pidfile "$i")"
+		echo "  stop (Ctrl-C, overrun, failure): $(remote_stop_cmd)"
+		echo "  at the end: the session's input closed (its shell removes \$D)"
 	done
 }
 
