@@ -45,8 +45,9 @@ files are prepared ("Loading"), a short warm-up runs, then each test runs
 ITERATIONS times with PAUSE seconds before each run. Each node's result
 line, the sum of every run and the average of every test are printed as
 at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
-HOST is a name, an address, user@host or an ssh-config alias; ssh must log
-in without a password (BatchMode). A node runs the atio on its login PATH
+HOST is a name, an address, user@host or an ssh-config alias, or a host
+list that names many (see Host lists); ssh must log in without a password
+(BatchMode). A node runs the atio on its login PATH
 (as the RPM installs it) when that is this atio's version, else
 REMOTE_BINARIES_PATH/atio, which is copied there when missing (the
 directory is created). The sums, skew and cluster latency come from the
@@ -84,7 +85,8 @@ Options (each overrides the environment variable named beside it):
                       average, exit status 1 (1)
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
-  -h FILE             hosts file: one host per line, # starts a comment
+  -h FILE             hosts file: one host or host list per line, # starts
+                      a comment
   -o FILE             also write every result as one JSON document (FILE
                       a regular file, which it replaces, or a new name; a
                       link to a regular file leads it there)
@@ -127,13 +129,26 @@ says so. With --verify in ATIO_OPTS each node says that its reads
 verified, or that every block it wrote read back right after the run, and
 a node whose data was bad is a FAILURE naming the file and offset.
 
+Host lists, as ClusterShell's nodeset and pdsh write them, in arguments
+and -h lines: node[001-128] is node001 ... node128 (a bound with a leading
+zero sets the width), 10.0.0.[1-64] 64 addresses, n[1-3,7,10-12/2] numbers,
+ranges and ranges with a step, r[1-2]n[1-4] every combination (r1n1 r1n2
+... r2n4), node[1-2],login1 several lists (a comma in brackets belongs to
+the range), root@node[1-4] with a user. A name without brackets or commas
+(an IPv6 address such as fe80::1, an ssh-config alias) is taken as
+written; an IPv6 address is written without brackets. A bad range (from
+high to low, unclosed, empty, not digits) or more than 100000 hosts is
+refused, naming it, and so is a host that two lists name. Quote a list
+in an argument ('node[001-128]'): the shell expands [...] to file names.
+
 Each node once: hosts that ssh -G takes to one place (X and root@X, an
 alias and its address), or whose nodes say they are one machine with one
 test directory, are refused.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
-(also a node given twice, an -o that is not a regular file); 130
+(also a bad host list, a node given twice, an -o that is not a regular
+file); 130
 interrupted (atio stopped on every node).
 EOF
 }
