@@ -233,9 +233,15 @@ nodeset_die() {
 # NODESET_MAX hosts. $2, if given, says where the list comes from. No
 # command is forked, whatever the number of hosts.
 nodeset_expand() {
-	# Most hosts are one name: at once.
+	# Most hosts are one name: at once (bash copies a function's body at
+	# each call: this one stays small).
 	NODESET=("$1")
 	[[ $1 == *[][,]* || -z $1 ]] || return 0
+	nodeset_patterns "$@"
+}
+
+# nodeset_expand of a list $1 with brackets or commas (or an empty one).
+nodeset_patterns() {
 	local list=$1 where=${2:-} rest=$1 lit text group item lo hi step width count total=0 n i j
 	local -a segs items ranges names cur grown
 	NODESET=()
@@ -334,6 +340,15 @@ host_origin() {
 	printf '%s%s' "$(shown "${HOST_LISTS[$1]}")" "${where:+ ($where)}"
 }
 
+# Exit 2: host $1, already in HOSTS, is named again by the last host list
+# of HOST_LISTS. Name it and both lists (only it, when both are just it).
+host_twice() {
+	local i=${HOST_INDEX[$1]} a b
+	a=$(host_origin "${HOST_LIST_OF[i]}") b=$(host_origin "$((${#HOST_LISTS[@]} - 1))")
+	[ "$a" != "'$1'" ] || [ "$b" != "'$1'" ] || die "host $(shown "$1") is given twice: each node once"
+	die "host $(shown "$1") is given twice, by $a and by $b: each node once"
+}
+
 # Add the hosts of host list $1 (nodeset_expand; $2, if not empty, where it
 # comes from, as "-h FILE line N") to HOSTS. Exit 2 for a host already
 # there, naming it and the lists that gave it each time, or for more than
@@ -341,19 +356,13 @@ host_origin() {
 # HOST_LIST_OF[PLACE] the place of the list that gave it in HOST_LISTS
 # and HOST_WHERES.
 add_hosts() {
-	local h i k=${#HOST_LISTS[@]} a b
+	local h k=${#HOST_LISTS[@]}
 	nodeset_expand "$1" "${2:-}"
 	HOST_LISTS+=("$1") HOST_WHERES+=("${2:-}")
 	[ "$((${#HOSTS[@]} + ${#NODESET[@]}))" -le "$NODESET_MAX" ] ||
 		die "more than $NODESET_MAX hosts in all (the host arguments and -h files)"
 	for h in "${NODESET[@]}"; do
-		i=${HOST_INDEX[$h]:-}
-		if [ -n "$i" ]; then
-			a=$(host_origin "${HOST_LIST_OF[i]}") b=$(host_origin "$k")
-			[ "$a" != "'$h'" ] || [ "$b" != "'$h'" ] ||
-				die "host $(shown "$h") is given twice: each node once"
-			die "host $(shown "$h") is given twice, by $a and by $b: each node once"
-		fi
+		[ -z "${HOST_INDEX[$h]:-}" ] || host_twice "$h"
 		HOST_INDEX[$h]=${#HOSTS[@]}
 		HOSTS+=("$h") HOST_LIST_OF+=("$k")
 	done

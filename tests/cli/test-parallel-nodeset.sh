@@ -182,6 +182,11 @@ dup "two overlapping ranges" "host 'node3' is given twice, by 'node\[1-4\]' and 
 dup "a range and a plain name" "host 'node03' is given twice, by 'node\[01-04\]' and by 'node03'" 'node[01-04]' node03
 dup "twice in one group" "host 'n2' is given twice, by 'n\[1-3,2\]' and by 'n\[1-3,2\]'" 'n[1-3,2]'
 dup "a plain name twice" "^atio-parallel.sh: host 'node1' is given twice: each node once$" node1 node2 node1
+# A name that a shell would run, twice: refused as a name, never run (the
+# duplicate check looks names up, never evaluates them).
+evil="\$(touch $WORK/ran)"
+dup "a name holding \$(...), twice" "host '\\\$\(touch .*/ran\)' is given twice" "$evil" 'n[1-2]' "$evil"
+check "a name holding \$(...): nothing ran" test ! -e "$WORK/ran"
 printf 'a[1-3]\n# b\nb[1-2]\n' >"$WORK/dup"
 dup "a -h file's line and an argument" \
 	"host 'b2' is given twice, by 'b\[1-2\]' \(-h $WORK/dup line 3\) and by 'b\[2-3\]'" -h "$WORK/dup" 'b[2-3]'
