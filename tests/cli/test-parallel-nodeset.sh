@@ -213,7 +213,7 @@ fi
 # drive ARG...: the driver, stdout on $OUT, stderr on $ERR, status in $RC.
 drive() {
 	LAST="atio-parallel.sh $*"
-	if timeout -k 10 120 env AT_IO_LOCAL_PATH="$ATIO" SSH_OPTS="-F /dev/null" TIME=1 THREADS=1 \
+	if ${LIMIT[@]+"${LIMIT[@]}"} env AT_IO_LOCAL_PATH="$ATIO" SSH_OPTS="-F /dev/null" TIME=1 THREADS=1 \
 		TESTS=seqread ITERATIONS=1 PAUSE=0 FILE_SIZE=16M "$DRIVER" --dry-run -d /mnt/bench "$@" \
 		</dev/null >"$OUT" 2>"$ERR"; then
 		RC=0
