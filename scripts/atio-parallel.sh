@@ -49,8 +49,9 @@ files are prepared ("Loading"), a short warm-up runs, then each test runs
 ITERATIONS times with PAUSE seconds before each run. Each node's result
 line, the sum of every run and the average of every test are printed as
 at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
-HOST is a name, an address, user@host or an ssh-config alias; ssh must log
-in without a password (BatchMode). A node runs the atio on its login PATH
+HOST is a name, an address, user@host or an ssh-config alias, or a host
+list that names many (see Host lists); ssh must log in without a password
+(BatchMode). A node runs the atio on its login PATH
 (as the RPM installs it) when that is this atio's version, else
 REMOTE_BINARIES_PATH/atio, which is copied there when missing (the
 directory is created). The sums, skew and cluster latency come from the
@@ -96,7 +97,8 @@ Options (each overrides the environment variable named beside it):
                       average, exit status 1 (1)
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
-  -h FILE             hosts file: one host per line, # starts a comment
+  -h FILE             hosts file: one host or host list per line, # starts
+                      a comment
   -o FILE             also write every result as one JSON document (FILE
                       a regular file, which it replaces, or a new name; a
                       link to a regular file leads it there)
@@ -139,13 +141,26 @@ says so. With --verify in ATIO_OPTS each node says that its reads
 verified, or that every block it wrote read back right after the run, and
 a node whose data was bad is a FAILURE naming the file and offset.
 
+Host lists, as ClusterShell's nodeset and pdsh write them, in arguments
+and -h lines: node[001-128] is node001 ... node128 (a bound with a leading
+zero sets the width), 10.0.0.[1-64] 64 addresses, n[1-3,7,10-12/2] numbers,
+ranges and ranges with a step, r[1-2]n[1-4] every combination (r1n1 r1n2
+... r2n4), node[1-2],login1 several lists (a comma in brackets belongs to
+the range), root@node[1-4] with a user. A name without brackets or commas
+(an IPv6 address such as fe80::1, an ssh-config alias) is taken as
+written; an IPv6 address is written without brackets. A bad range (from
+high to low, unclosed, empty, not digits) or more than 100000 hosts is
+refused, naming it, and so is a host that two lists name. Quote a list
+in an argument ('node[001-128]'): the shell expands [...] to file names.
+
 Each node once: hosts that ssh -G takes to one place (X and root@X, an
 alias and its address), or whose nodes say they are one machine with one
 test directory, are refused.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
-(also a node given twice, an -o that is not a regular file); 130
+(also a bad host list, a node given twice, an -o that is not a regular
+file); 130
 interrupted (atio stopped on every node).
 EOF
 }
@@ -183,17 +198,186 @@ shown() {
 	if [[ $1 == *[[:cntrl:]]* ]]; then printf '%q' "$1"; else printf "'%s'" "$1"; fi
 }
 
-# Print the hosts of hosts file $1, one a line, without comments and blanks;
-# a line may end in CR LF.
+# Print the host lists of hosts file $1 (a host, or a NodeSet such as
+# node[001-128], see nodeset_expand), one a line as "LINENO LIST", without
+# comments and blanks; a line may end in CR LF.
 read_hosts_file() {
-	local line words
+	local line word n=0 blank=$' \t'
+	local -a lines
 	[ -r "$1" ] || die "-h $1: cannot read the hosts file"
-	while IFS= read -r line || [ -n "$line" ]; do
-		line=${line%$'\r'}
-		read -ra words <<<"${line%%#*}" || true
-		[ "${#words[@]}" -le 1 ] || die "-h $1: $(shown "$line"): one host per line"
-		[ "${#words[@]}" -eq 0 ] || printf '%s\n' "${words[0]}"
-	done <"$1"
+	mapfile -t lines <"$1" || die "-h $1: cannot read the hosts file"
+	for line in ${lines[@]+"${lines[@]}"}; do
+		line=${line%$'\r'} n=$((n + 1))
+		# Without comment and blanks around, by pattern: no fork, no
+		# here-string a line.
+		word=${line%%#*}
+		word=${word#"${word%%[!"$blank"]*}"}
+		word=${word%"${word##*[!"$blank"]}"}
+		[[ $word != *["$blank"]* ]] || die "-h $1 line $n: $(shown "$line"): one host or host list per line"
+		[ -z "$word" ] || printf '%s %s\n' "$n" "$word"
+	done
+}
+
+# The most hosts the host arguments and -h files may name together: a
+# range that names more is a slip (node[1-100000] for node[1-1000]).
+NODESET_MAX=100000
+
+# Exit 2 saying that host list $1 (from $2, as "-h FILE line N", if not
+# empty) is bad: $3.
+nodeset_die() {
+	die "${2:+$2: }host $(shown "$1"): $3"
+}
+
+# Set NODESET to the hosts that host list $1 names, in order, as
+# ClusterShell's nodeset and pdsh read it: patterns separated by commas
+# outside brackets (node[1-2],login1), each pattern text with [...] groups
+# of numbers and ranges separated by commas: N, N-M, and N-M/S for every
+# S-th number from N to M (n[1-3,7,10-12/2]). A bound written with a
+# leading zero sets the width of every number of its range (node[001-128]
+# is node001 ... node128). Several groups in a pattern name every
+# combination, the first group varying slowest (r[1-2]n[1-2] is r1n1 r1n2
+# r2n1 r2n2). A list without brackets or commas, such as an IPv6 address
+# (fe80::1) or an ssh-config alias, is one host as written. Exit 2, naming
+# the bad text, for an unclosed or stray bracket, an empty group, item or
+# name, a range from high to low, a step of 0, bounds of different widths
+# where one is zero-padded, a group with anything but digits, - , and /
+# (an IPv6 address is written bare: [::1] is refused), or more than
+# NODESET_MAX hosts. $2, if given, says where the list comes from. No
+# command is forked, whatever the number of hosts.
+nodeset_expand() {
+	# Most hosts are one name: at once (bash copies a function's body at
+	# each call: this one stays small).
+	NODESET=("$1")
+	[[ $1 == *[][,]* || -z $1 ]] || return 0
+	nodeset_patterns "$@"
+}
+
+# nodeset_expand of a list $1 with brackets or commas (or an empty one).
+nodeset_patterns() {
+	local list=$1 where=${2:-} rest=$1 lit text group item lo hi step width count total=0 n i j
+	local -a segs items ranges names cur grown
+	NODESET=()
+	[ -n "$list" ] || nodeset_die "$list" "$where" "an empty host name"
+	while :; do
+		# One pattern, up to a comma outside brackets, into segs: its
+		# text and groups in turn (text, group, ..., text), a group as
+		# "WIDTH FIRST LAST STEP" of each of its ranges. Its hosts are
+		# counted before any is made.
+		segs=() count=1 lit=""
+		while :; do
+			text=${rest%%[][,]*}
+			lit+=$text rest=${rest:${#text}}
+			case $rest in
+			']'*) nodeset_die "$list" "$where" "a ']' without its '['" ;;
+			'['*) ;;
+			*) break ;;
+			esac
+			[[ $rest == *']'* ]] || nodeset_die "$list" "$where" "a '[' without its ']'"
+			group=${rest:1} group=${group%%]*} rest=${rest#*]}
+			[[ $group != *'['* ]] ||
+				nodeset_die "$list" "$where" "a '[' inside $(shown "[$group]"): brackets do not nest"
+			[ -n "$group" ] || nodeset_die "$list" "$where" "an empty []: give numbers and ranges, such as [1-4,7]"
+			[[ ,$group, != *,,* ]] || nodeset_die "$list" "$where" "an empty item in $(shown "[$group]")"
+			[[ $group != *:* ]] ||
+				nodeset_die "$list" "$where" "$(shown "[$group]") is no range of numbers: write an IPv6 address without brackets ($(shown "$group"))"
+			items=() text=$group,
+			while [ -n "$text" ]; do
+				items+=("${text%%,*}") text=${text#*,}
+			done
+			ranges=() n=0
+			for item in "${items[@]}"; do
+				if ! [[ $item =~ ^([0-9]{1,18})(-([0-9]{1,18})(/([0-9]{1,18}))?)?$ ]]; then
+					[[ ! $item =~ ^[0-9/-]+$ ]] || [[ ! $item =~ [0-9]{19} ]] ||
+						nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]"): a number of more than 18 digits"
+					nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]") is not a number N, a range N-M or a range with a step N-M/S"
+				fi
+				lo=${BASH_REMATCH[1]} hi=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}} step=${BASH_REMATCH[5]:-1}
+				width=1
+				[[ $lo != 0?* ]] || width=${#lo}
+				if [ "${#hi}" -lt "$width" ] || { [[ $hi == 0?* ]] && [ "${#hi}" != "$width" ]; }; then
+					nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]"): its bounds have different widths; write both with as many digits (zero-padded), such as 01-10"
+				fi
+				[ "$((10#$lo))" -le "$((10#$hi))" ] ||
+					nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]") goes from high to low: write $hi-$lo"
+				[ "$((10#$step))" -gt 0 ] || nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]"): a step of 0"
+				n=$((n + (10#$hi - 10#$lo) / 10#$step + 1))
+				[ "$n" -le "$NODESET_MAX" ] ||
+					nodeset_die "$list" "$where" "$(shown "[$group]") names more than $NODESET_MAX hosts"
+				ranges+=("$width $((10#$lo)) $((10#$hi)) $((10#$step))")
+			done
+			count=$((count * n))
+			[ "$((total + count))" -le "$NODESET_MAX" ] ||
+				nodeset_die "$list" "$where" "names more than $NODESET_MAX hosts"
+			segs+=("$lit" "${ranges[*]}") lit=""
+		done
+		segs+=("$lit")
+		[ -n "${segs[*]}" ] || nodeset_die "$list" "$where" "an empty name before or after a comma"
+		total=$((total + count))
+		# The hosts: after each name so far, the next text and each
+		# number of the next group.
+		cur=("")
+		for ((i = 0; i + 1 < ${#segs[@]}; i += 2)); do
+			read -ra ranges <<<"${segs[i + 1]}"
+			names=()
+			for ((j = 0; j < ${#ranges[@]}; j += 4)); do
+				if [ "${ranges[j]}" = 1 ]; then
+					for ((n = ranges[j + 1]; n <= ranges[j + 2]; n += ranges[j + 3])); do
+						names+=("$n")
+					done
+				else
+					for ((n = ranges[j + 1]; n <= ranges[j + 2]; n += ranges[j + 3])); do
+						printf -v item '%0*d' "${ranges[j]}" "$n"
+						names+=("$item")
+					done
+				fi
+			done
+			grown=()
+			for item in "${cur[@]}"; do
+				grown+=("${names[@]/#/"$item${segs[i]}"}")
+			done
+			cur=("${grown[@]}")
+		done
+		NODESET+=("${cur[@]/%/"${segs[i]}"}")
+		case $rest in
+		,*) rest=${rest:1} ;;
+		*) break ;;
+		esac
+	done
+}
+
+# Print where host list number $1 (of HOST_LISTS) comes from, for a
+# message: 'LIST', and " (-h FILE line N)" for a line of a hosts file.
+host_origin() {
+	local where=${HOST_WHERES[$1]}
+	printf '%s%s' "$(shown "${HOST_LISTS[$1]}")" "${where:+ ($where)}"
+}
+
+# Exit 2: host $1, already in HOSTS, is named again by the last host list
+# of HOST_LISTS. Name it and both lists (only it, when both are just it).
+host_twice() {
+	local i=${HOST_INDEX[$1]} a b
+	a=$(host_origin "${HOST_LIST_OF[i]}") b=$(host_origin "$((${#HOST_LISTS[@]} - 1))")
+	[ "$a" != "'$1'" ] || [ "$b" != "'$1'" ] || die "host $(shown "$1") is given twice: each node once"
+	die "host $(shown "$1") is given twice, by $a and by $b: each node once"
+}
+
+# Add the hosts of host list $1 (nodeset_expand; $2, if not empty, where it
+# comes from, as "-h FILE line N") to HOSTS. Exit 2 for a host already
+# there, naming it and the lists that gave it each time, or for more than
+# NODESET_MAX hosts in all. HOST_INDEX[HOST] is a host's place in HOSTS;
+# HOST_LIST_OF[PLACE] the place of the list that gave it in HOST_LISTS
+# and HOST_WHERES.
+add_hosts() {
+	local h k=${#HOST_LISTS[@]}
+	nodeset_expand "$1" "${2:-}"
+	HOST_LISTS+=("$1") HOST_WHERES+=("${2:-}")
+	[ "$((${#HOSTS[@]} + ${#NODESET[@]}))" -le "$NODESET_MAX" ] ||
+		die "more than $NODESET_MAX hosts in all (the host arguments and -h files)"
+	for h in "${NODESET[@]}"; do
+		[ -z "${HOST_INDEX[$h]:-}" ] || host_twice "$h"
+		HOST_INDEX[$h]=${#HOSTS[@]}
+		HOSTS+=("$h") HOST_LIST_OF+=("$k")
+	done
 }
 
 # Print where ssh takes host $1 with SSH_EXTRA, as `ssh -G` resolves it
@@ -914,7 +1098,10 @@ parse_args() {
 	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
 	FANOUT=${FANOUT:-32} LOGIN_TIMEOUT=${LOGIN_TIMEOUT:-120} WAIT_FACTOR=${WAIT_FACTOR:-4}
 	DRY_RUN=0 REPLACE=0 OUT_JSON="" OUT_PATH="" HOSTS=() VERBOSE=0
+	HOST_LISTS=() HOST_WHERES=() HOST_LIST_OF=()
+	declare -gA HOST_INDEX=()
 	local opt val h list
+	local -a lines
 	while [ $# -gt 0 ]; do
 		opt=$1
 		case $opt in
@@ -922,7 +1109,9 @@ parse_args() {
 		--dry-run) DRY_RUN=1; shift; continue ;;
 		--replace) REPLACE=1; shift; continue ;;
 		-vv) VERBOSE=2; shift; continue ;;
-		--) shift; HOSTS+=("$@"); break ;;
+		--) shift
+			for h in "$@"; do add_hosts "$h"; done
+			break ;;
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
@@ -930,7 +1119,7 @@ parse_args() {
 			[ $# -ge 2 ] || die "$opt: needs a value"
 			val=$2; shift 2 ;;
 		-*) die "$opt: unknown option (see --help)" ;;
-		*) HOSTS+=("$opt"); shift; continue ;;
+		*) add_hosts "$opt"; shift; continue ;;
 		esac
 		case $opt in
 		-t) TIME=$val ;; -u) FILE_SIZE=$val ;; -p) THREADS=$val ;; -i) ITERATIONS=$val ;;
@@ -943,7 +1132,10 @@ parse_args() {
 		--profile) PROFILE=$val ;;
 		-f) FANOUT=$val ;; --login-timeout) LOGIN_TIMEOUT=$val ;; --wait-factor) WAIT_FACTOR=$val ;;
 		-h) list=$(read_hosts_file "$val") || exit 2
-			while IFS= read -r h; do [ -z "$h" ] || HOSTS+=("$h"); done <<<"$list" ;;
+			mapfile -t lines <<<"$list"
+			for h in "${lines[@]}"; do
+				[ -z "$h" ] || add_hosts "${h#* }" "-h $val line ${h%% *}"
+			done ;;
 		*) die "$opt: unknown option (see --help)" ;;
 		esac
 	done
@@ -1032,13 +1224,10 @@ validate() {
 	done
 	read -ra SSH_EXTRA <<<"$SSH_OPTS" || true
 	[ "${#HOSTS[@]}" -gt 0 ] || die "no host given (HOST arguments or -h FILE)"
-	for n in "${!HOSTS[@]}"; do
-		h=${HOSTS[n]}
+	# A host given twice (two atio on one data set, summed twice) was
+	# refused as it was read (add_hosts).
+	for h in "${HOSTS[@]}"; do
 		valid_host "$h" || die "host $(shown "$h"): only letters, digits and ._:@%- are allowed, and not a leading -"
-		# Twice the same node would be two atio on one dataset, summed twice.
-		for t in "${HOSTS[@]:0:n}"; do
-			[ "$t" != "$h" ] || die "host '$h' is given twice: each node once"
-		done
 	done
 	same_destinations
 	[ -z "$OUT_JSON" ] || out_target
