@@ -540,6 +540,7 @@ remote_run_cmd() {
 	if [ "$in" = start ]; then
 		# shellcheck disable=SC2016 # expanded by the node's shell
 		open='rm -f "$D/s" && mkfifo "$D/s" && command exec 4<>"$D/s" && '
+		# shellcheck disable=SC2016 # expanded by the node's shell
 		src='"$D/s"'
 	fi
 	# shellcheck disable=SC2016 # expanded by the node's shell
@@ -832,7 +833,7 @@ session_alive() {
 # Write command line $2 to node $1's session; false when it is closed.
 session_send() {
 	session_alive "$1" || return 1
-	printf '%s\n' "$2" >&"${SESS_IN[$1]}" 2>/dev/null
+	{ printf '%s\n' "$2" >&"${SESS_IN[$1]}"; } 2>/dev/null
 }
 
 # Set SESS_WHY to why node $1's session gave no answer: $2 = lost (it
@@ -844,7 +845,7 @@ session_why() {
 		return 0
 	fi
 	# The ssh's status comes a moment after its output ends.
-	wait_file "$SESS_DIR/$i.exit" 20 && read -r rc <"$SESS_DIR/$i.exit" || true
+	if wait_file "$SESS_DIR/$i.exit" 20; then read -r rc <"$SESS_DIR/$i.exit" || true; fi
 	first=$(grep -av $'^\036' "$SESS_DIR/$i.err" 2>/dev/null | tail -n 1) || true
 	case $rc in
 	255) SESS_WHY="ssh failed (exit 255): the connection to the node was lost, or could not be made${first:+: $first}" ;;
@@ -894,7 +895,7 @@ session_answer() {
 		fi
 		[[ $line == *$'\036R '"$tok "* ]] || continue
 		read -r st size SESS_EXTRA <<<"${line##*$'\036R '"$tok "}"
-		[[ $st =~ ^[0-9]+$ ]] && [[ $size =~ ^[0-9]+$ ]] || continue
+		if ! [[ $st =~ ^[0-9]+$ && $size =~ ^[0-9]+$ ]]; then continue; fi
 		if [ "$size" -gt 0 ]; then
 			head -c "$size" <&"$fd" >"$out" || true
 		else
@@ -1675,7 +1676,7 @@ prepare_nodes() {
 	MAX_LOGIN=0 slow=""
 	for i in "${!HOSTS[@]}"; do
 		NODE_LOGIN[i]=0
-		[ ! -e "$dir/$i.login" ] || read -r NODE_LOGIN[i] <"$dir/$i.login"
+		[ ! -e "$dir/$i.login" ] || read -r "NODE_LOGIN[$i]" <"$dir/$i.login"
 		if awk -v a="${NODE_LOGIN[i]}" -v b="$MAX_LOGIN" 'BEGIN { exit !(a > b) }'; then
 			MAX_LOGIN=${NODE_LOGIN[i]} slow=${HOSTS[$i]}
 		fi
@@ -1995,7 +1996,7 @@ dry_run() {
 					echo "  $t ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${ARGS[@]}")"
 				else
 					echo "  $t ($n threads): $(remote_run_cmd "$i" N start TOKEN "$path" "${ARGS[@]}" --json --start-at -)"
-					echo "    then: printf '%s\\n' EPOCH >&4; exec 4>&-"
+					printf '    then: printf %s EPOCH >&4; exec 4>&-\n' "'%s\\n'"
 				fi
 			done
 		done
