@@ -515,12 +515,17 @@ atio_args() {
 	ARGS+=(-f "$REMOTE_PCS_MOUNT_PATH" ${ATIO_EXTRA[@]+"${ATIO_EXTRA[@]}"})
 }
 
-# Print words $@ quoted for a POSIX shell, separated by spaces.
+# Print words $@ quoted for a POSIX shell (the nodes' sessions run
+# /bin/sh, which may be dash: no $'...'), separated by spaces: a word of
+# letters, digits and ./_:=@%+,- as it is, any other in single quotes.
 quote_words() {
-	local w q out=""
+	local w out=""
 	for w in "$@"; do
-		printf -v q '%q' "$w"
-		out+="$q "
+		if [[ -n $w && $w != *[!A-Za-z0-9./_:=@%+,-]* ]]; then
+			out+="$w "
+		else
+			out+="'${w//\'/\'\\\'\'}' "
+		fi
 	done
 	printf '%s' "${out% }"
 }
@@ -792,7 +797,7 @@ session_open() {
 		${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$i]}" "$AGENT_CMD" \
 			<"$d/$i.in" >"$d/$i.out" 2>"$d/$i.eo" &
 		echo "$!" >"$d/$i.pid"
-		wait "$!" || rc=$?
+		wait "$!" 2>/dev/null || rc=$?
 		echo "$rc" >"$d/$i.exit"
 	) &
 	SESS_PID[i]=$!
@@ -830,9 +835,12 @@ session_alive() {
 	[ -n "${SESS_IN[$1]:-}" ] && [ ! -e "$SESS_DIR/$1.exit" ]
 }
 
-# Write command line $2 to node $1's session; false when it is closed.
+# Write command line $2 to node $1's session; false when it is closed (or
+# the command is not one line: quote_words keeps words on it, and the
+# settings that reach a command have no control characters).
 session_send() {
 	session_alive "$1" || return 1
+	[[ $2 != *$'\n'* ]] || { warn "${HOSTS[$1]}: a command of more than one line is not sent"; return 1; }
 	{ printf '%s\n' "$2" >&"${SESS_IN[$1]}"; } 2>/dev/null
 }
 
@@ -854,12 +862,15 @@ session_why() {
 	esac
 }
 
-# Wait until file $1 exists, $2 tenths of a second at most.
+# Wait until file $1 exists, $2 tenths of a second at most. For the
+# node jobs: it naps by a `read -t` on a FIFO nobody writes to, which
+# starts no process (the script's own shell, whose traps must run where
+# they belong, naps with nap).
 wait_file() {
 	local n
 	for ((n = 0; n < $2; n++)); do
 		[ ! -e "$1" ] || return 0
-		nap 0.1
+		read -r -t 0.1 _ <>"$SESS_DIR/nap" || true
 	done
 	[ -e "$1" ]
 }
@@ -1510,7 +1521,7 @@ live_line() {
 # failed, and its JSON record.
 run_job() {
 	local i=$1 dir=$2 cmd=$3 tok=$4 rc=0 m t v u s e p50 p99 p999 ops bytes why=""
-	local ivals=null stalls=null longest=null
+	local ivals=null stalls=null longest=null doc
 	if session_send "$i" "$cmd"; then
 		session_answer "$i" "$tok" "$dir/$i.out" 0 || rc=$?
 	else
@@ -1568,7 +1579,7 @@ run_job() {
 			why=${why:-atio failed (exit $rc)}
 			[ ! -e "$dir/overran" ] || [ "$rc" = 255 ] || why="stopped: the run overran its time by $OVERRUN s; $why" ;;
 		esac
-		[ ! -e "$dir/$i.notready" ] || why=$(cat "$dir/$i.notready")
+		[ ! -e "$dir/$i.notready" ] || why=$(<"$dir/$i.notready")
 	fi
 	{ [ -z "$why" ] || echo "$why"; node_err "$dir/$i.err" | head -n 5; } >"$dir/$i.why" || true
 	if [ -z "$why" ]; then
@@ -1587,8 +1598,9 @@ run_job() {
 		fi
 		# What the node ran on, as its atio says it (kernel, device, filesystem).
 		system=null fs=null
-		[[ $(cat "$dir/$i.out") =~ \"system\":(\{[^{}]*\}) ]] && system=${BASH_REMATCH[1]}
-		json_get fs filesystem "$(cat "$dir/$i.out")"
+		doc=$(<"$dir/$i.out")
+		[[ $doc =~ \"system\":(\{[^{}]*\}) ]] && system=${BASH_REMATCH[1]}
+		json_get fs filesystem "$doc"
 		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"interval_values":%s,"stalls":%s,"longest_stall_sec":%s,"system":%s,"filesystem":%s,"stderr":%s}\n' \
 			"$(json_str "${HOSTS[$i]}")" "$v" "$u" "$t" "$ops" "$bytes" "$s" "$e" \
 			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
@@ -1596,7 +1608,7 @@ run_job() {
 		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
 		# --verify: say that the node's data checked out, and how much: the
 		# blocks read, or with writes the blocks read back after the run.
-		if [[ $(cat "$dir/$i.out") =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)(,\"read_back\":true)? ]]; then
+		if [[ $doc =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)(,\"read_back\":true)? ]]; then
 			if [ -n "${BASH_REMATCH[2]}" ]; then
 				printf 'verify: every block written read back and checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
 			else
@@ -2159,6 +2171,7 @@ main() {
 	SSH_PIDS=$WORK/ssh-pids
 	SESS_DIR=$WORK/sessions
 	mkdir "$SSH_PIDS" "$SESS_DIR"
+	mkfifo "$SESS_DIR/nap"
 	RUN_ID="$(date +%s).$$.$RANDOM"
 	# One socket per node in a private directory: one handshake per node.
 	SSH_BASE=(${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes -o ConnectTimeout=5
