@@ -780,7 +780,7 @@ session_open() {
 		wait "${SESS_PID[$i]}" 2>/dev/null || true
 		unset "SESS_IN[$i]" "SESS_OUT[$i]"
 	fi
-	rm -f "$d/$i.in" "$d/$i.out" "$d/$i.eo" "$d/$i.exit" "$d/$i.pid"
+	rm -f "$d/$i.in" "$d/$i.out" "$d/$i.eo" "$d/$i.exit" "$d/$i.pid" "$d/$i.up"
 	mkfifo "$d/$i.in" "$d/$i.out" "$d/$i.eo"
 	exec {w}<>"$d/$i.in"
 	(
@@ -855,10 +855,17 @@ session_why() {
 	# The ssh's status comes a moment after its output ends.
 	if wait_file "$SESS_DIR/$i.exit" 20; then read -r rc <"$SESS_DIR/$i.exit" || true; fi
 	first=$(grep -av $'^\036' "$SESS_DIR/$i.err" 2>/dev/null | tail -n 1) || true
+	if [ ! -e "$SESS_DIR/$i.up" ]; then
+		# It never answered.
+		case $rc in
+		255) SESS_WHY="could not connect (ssh exit 255)${first:+: $first}" ;;
+		*) SESS_WHY="connected, but the session ended before the node answered (ssh exit ${rc:-unknown}: its login shell or sshd ended it)${first:+: $first}" ;;
+		esac
+		return 0
+	fi
 	case $rc in
-	255) SESS_WHY="ssh failed (exit 255): the connection to the node was lost, or could not be made${first:+: $first}" ;;
-	"") SESS_WHY="the session to the node ended${first:+: $first}" ;;
-	*) SESS_WHY="the node's login shell ended the session (ssh exit $rc)${first:+: $first}" ;;
+	255) SESS_WHY="ssh failed (exit 255): the connection to the node was lost${first:+: $first}" ;;
+	*) SESS_WHY="the session to the node ended (ssh exit ${rc:-unknown})${first:+: $first}" ;;
 	esac
 }
 
@@ -907,6 +914,7 @@ session_answer() {
 		[[ $line == *$'\036R '"$tok "* ]] || continue
 		read -r st size SESS_EXTRA <<<"${line##*$'\036R '"$tok "}"
 		if ! [[ $st =~ ^[0-9]+$ && $size =~ ^[0-9]+$ ]]; then continue; fi
+		[ -e "$SESS_DIR/$i.up" ] || : >"$SESS_DIR/$i.up"
 		if [ "$size" -gt 0 ]; then
 			head -c "$size" <&"$fd" >"$out" || true
 		else
@@ -1576,7 +1584,7 @@ run_job() {
 		130) why="atio was interrupted (exit 130)"
 			[ ! -e "$dir/overran" ] || why="stopped: the run overran its time by $OVERRUN s (atio exit 130)" ;;
 		*) why=$(exit_reason "$i" "$dir" "$rc")
-			why=${why:-atio failed (exit $rc)}
+			why=${why:-atio exited with status $rc}
 			[ ! -e "$dir/overran" ] || [ "$rc" = 255 ] || why="stopped: the run overran its time by $OVERRUN s; $why" ;;
 		esac
 		[ ! -e "$dir/$i.notready" ] || why=$(<"$dir/$i.notready")

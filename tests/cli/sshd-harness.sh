@@ -30,6 +30,7 @@
 # node_pids (the sshd pids), node_procs I [NAME] (pids of the processes in
 # node I's namespace, only those named NAME when given), node_log I (its sshd
 # log), node_logins I (how many logins its sshd accepted so far),
+# node_sessions I (how many sessions it started: commands, scp),
 # node_path_setup I and node_path_clear I (a directory of node I's own on
 # its login PATH, $(node_dir I)/path here, for a packaged atio or a fake
 # command), node_which I NAME (what node I's login shell runs for NAME).
@@ -193,6 +194,12 @@ node_which() {
 # node_logins I: logins accepted so far by node I's sshd.
 node_logins() {
 	count_lines "$(node_log "$1")" 'Accepted publickey for root'
+}
+
+# node_sessions I: sessions (commands, scp) node I's sshd started so far;
+# over a connection master, one login carries many.
+node_sessions() {
+	count_lines "$(node_log "$1")" 'Starting session: '
 }
 
 # all_logins: logins accepted so far by all the nodes together.
