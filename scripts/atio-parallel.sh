@@ -770,7 +770,7 @@ session_close_fds() {
 # status written to SESS_DIR/INDEX.exit when it ends, and the reader of
 # its stderr. Sets SESS_IN, SESS_OUT, SESS_PID and SESS_T0 (the instant it
 # was opened, in microseconds) of the node. Opening does not wait for the
-# login: the first answer tells when the session started (session_first).
+# login: the first answer tells when the session started (prep_connect).
 session_open() {
 	local i=$1 d=$SESS_DIR w r
 	# A session that ended: its descriptors go, and its processes.
