@@ -41,8 +41,9 @@
 # Helpers: node_dir I (the host directory behind node I's mounts: data/ and
 # bin/ under it), node_exec I CMD... (run CMD in node I's mount namespace),
 # node_pids (the sshd pids), node_procs I [NAME] (pids of the processes in
-# node I's namespace, only those named NAME when given), node_log I (its sshd
-# log), node_logins I (how many logins its sshd accepted so far),
+# node I's namespace, only those named NAME when given), node_sessions I
+# (the same but its listening sshd: its connections and what they run),
+# node_log I (its sshd log), node_logins I (how many logins its sshd accepted so far),
 # node_path_setup I and node_path_clear I (a directory of node I's own on
 # its login PATH, $(node_dir I)/path here, for a packaged atio or a fake
 # command), node_which I NAME (what node I's login shell runs for NAME).
@@ -182,6 +183,14 @@ node_procs() {
 			}
 			print pid
 		}'
+}
+
+# node_sessions I: the pids of node I's sessions: every process in its
+# mount namespace but its listening sshd (the sshd of each connection, the
+# shells and what they run), one a line. Killing them is a connection
+# lost; stopping them (SIGSTOP), a node that answers nothing on it.
+node_sessions() {
+	node_procs "$1" | grep -vx -- "${NODE_PID[$1]}" || true
 }
 
 # node_path_setup I: give node I a directory of its own on its login PATH
