@@ -120,9 +120,14 @@ readies() {
 	[ -e "$D/err" ] && [ "$(count_lines "$D/err" '^atio: ready:')" -ge "$1" ]
 }
 
-# atio_pid: node2's atio (the newest).
+# atio_pid: node2's atio (the newest), the real one: not its wrapper,
+# nor a shell the wrapper forks.
 atio_pid() {
-	node_procs 2 atio | tail -n 1
+	local p
+
+	for p in $(node_procs 2 atio); do
+		[ "$(readlink "/proc/$p/exe" 2>/dev/null)" != "$LOCAL_ATIO" ] || echo "$p"
+	done | tail -n 1
 }
 
 # atio_up: node2 runs an atio.
@@ -130,8 +135,23 @@ atio_up() {
 	[ -n "$(atio_pid)" ]
 }
 
+# wrapper_pid: node2's atio wrapper, stopped before it runs atio.
+wrapper_pid() {
+	local p
+
+	for p in $(node_procs 2 atio); do
+		[ "$(awk '/^State:/ { print $2 }' "/proc/$p/status" 2>/dev/null)" != T ] || echo "$p"
+	done | tail -n 1
+}
+
+# wrapper_stopped: node2's atio wrapper has stopped itself.
+wrapper_stopped() {
+	[ -n "$(wrapper_pid)" ]
+}
+
 # cpu_ticks PID: the CPU time process PID has used, in clock ticks.
 cpu_ticks() {
+	[ -n "$1" ] || { echo 0; return 0; }
 	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0
 }
 
@@ -355,8 +375,8 @@ what="Loading, node2's atio killed"
 if want "$what"; then
 	echo "stop load" >"$D/act"
 	start_driver "${RUN[@]}" node1 node2
-	if wait_for 60 test ! -e "$D/act" && wait_for 10 atio_up; then
-		kill -KILL "$(atio_pid)" 2>/dev/null || true
+	if wait_for 60 test ! -e "$D/act" && wait_for 10 wrapper_stopped; then
+		kill -KILL "$(wrapper_pid)" 2>/dev/null || true
 		wait_exit "$BOUND"
 		expect_failure "$what" node2 'killed'
 	else
@@ -371,7 +391,7 @@ fi
 what="waiting for ready, node2's atio never ready"
 if want "$what"; then
 	echo "stop run" >"$D/act"
-	start_driver "${RUN[@]}" READY_TIMEOUT=5 OVERRUN=2 node1 node2
+	start_driver "${RUN[@]}" READY_TIMEOUT=5 OVERRUN=5 node1 node2
 	wait_exit "$BOUND"
 	if [ -e "$D/act" ]; then
 		not_reached "$what" "a run with its atio"
@@ -404,6 +424,7 @@ fi
 start_run() {
 	wait_for 90 readies 2 && wait_for 10 atio_up || return 1
 	APID=$(atio_pid)
+	[ -n "$APID" ] || return 1
 	t=$(cpu_ticks "$APID")
 	wait_for 30 running "$APID" "$t"
 }
@@ -411,7 +432,7 @@ start_run() {
 # --- The measured run: node2's connection lost.
 what="the measured run, node2's connection lost"
 if want "$what"; then
-	start_driver "${RUN[@]}" TIME=4 node1 node2
+	start_driver "${RUN[@]}" TIME=6 node1 node2
 	if start_run; then
 		kill_sessions KILL
 		wait_exit "$BOUND"
@@ -424,10 +445,10 @@ if want "$what"; then
 fi
 
 # --- The stop after an overrun: node2's atio, stopped (SIGSTOP) in the
-# run, cannot obey the driver's stop (OVERRUN 1 s).
+# run, cannot obey the driver's stop (OVERRUN 3 s).
 what="the stop, node2's atio does not obey"
 if want "$what"; then
-	start_driver "${RUN[@]}" TIME=2 OVERRUN=1 node1 node2
+	start_driver "${RUN[@]}" TIME=6 OVERRUN=3 node1 node2
 	if start_run; then
 		FROZEN=("$APID")
 		kill -STOP "$APID" 2>/dev/null || true
@@ -445,7 +466,7 @@ fi
 # on the stopped atio).
 what="the stop, node2's connection lost"
 if want "$what"; then
-	start_driver "${RUN[@]}" TIME=2 OVERRUN=1 node1 node2
+	start_driver "${RUN[@]}" TIME=6 OVERRUN=3 node1 node2
 	if start_run; then
 		kill -STOP "$APID" 2>/dev/null || true
 		if wait_for 60 sigint_pending "$APID"; then
