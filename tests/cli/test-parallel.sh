@@ -222,7 +222,7 @@ fi
 # alias and address.
 HOSTS=(root@node1 node2 127.0.0.4)
 for i in 1 2 3; do
-	SESSIONS[i]=$(node_sessions "$i")
+	SESSIONS[i]=$(node_session_count "$i")
 done
 run_driver THREADS=1 TESTS="seqread seqwrite randread randwrite randfsync" ITERATIONS=1 "${HOSTS[@]}"
 echo "# five tests: $WALL_MS ms"
@@ -232,7 +232,7 @@ check_matrix "five tests" "1" "seqread seqwrite randread randwrite randfsync" 1
 # one session carried the checks and all 7 runs (loading, warm-up, five
 # tests), their start instants included.
 for i in 1 2 3; do
-	n=$(($(node_sessions "$i") - SESSIONS[i]))
+	n=$(($(node_session_count "$i") - SESSIONS[i]))
 	if [ "$n" = 1 ]; then
 		ok "five tests: node$i: one ssh session for the checks and the 7 runs"
 	else
