@@ -68,6 +68,8 @@ case " \$* " in
 *" --version "*) kind=version ;;
 *" --start-at "*) kind=run ;;
 esac
+# Its pid is atio's once it runs atio (exec).
+[ "\$kind" = version ] || echo \$\$ >$D/pid
 act=
 [ ! -e $D/act ] || read -r act <$D/act
 case \$act in
@@ -120,14 +122,14 @@ readies() {
 	[ -e "$D/err" ] && [ "$(count_lines "$D/err" '^atio: ready:')" -ge "$1" ]
 }
 
-# atio_pid: node2's atio (the newest), the real one: not its wrapper,
-# nor a shell the wrapper forks.
+# atio_pid: node2's atio of the last run (or Loading) while it runs: its
+# wrapper noted its pid, which is atio's once it runs it. (A look through
+# /proc for it takes seconds on a busy machine.)
 atio_pid() {
-	local p
+	local p=
 
-	for p in $(node_procs 2 atio); do
-		[ "$(readlink "/proc/$p/exe" 2>/dev/null)" != "$LOCAL_ATIO" ] || echo "$p"
-	done | tail -n 1
+	[ ! -r "$D/pid" ] || read -r p <"$D/pid" || true
+	[ -z "$p" ] || ! kill -0 "$p" 2>/dev/null || echo "$p"
 }
 
 # atio_up: node2 runs an atio.
@@ -135,18 +137,12 @@ atio_up() {
 	[ -n "$(atio_pid)" ]
 }
 
-# wrapper_pid: node2's atio wrapper, stopped before it runs atio.
-wrapper_pid() {
-	local p
-
-	for p in $(node_procs 2 atio); do
-		[ "$(awk '/^State:/ { print $2 }' "/proc/$p/status" 2>/dev/null)" != T ] || echo "$p"
-	done | tail -n 1
-}
-
 # wrapper_stopped: node2's atio wrapper has stopped itself.
 wrapper_stopped() {
-	[ -n "$(wrapper_pid)" ]
+	local p
+
+	p=$(atio_pid)
+	[ -n "$p" ] && [ "$(awk '/^State:/ { print $2 }' "/proc/$p/status" 2>/dev/null)" = T ]
 }
 
 # cpu_ticks PID: the CPU time process PID has used, in clock ticks.
@@ -376,7 +372,7 @@ if want "$what"; then
 	echo "stop load" >"$D/act"
 	start_driver "${RUN[@]}" node1 node2
 	if wait_for 60 test ! -e "$D/act" && wait_for 10 wrapper_stopped; then
-		kill -KILL "$(wrapper_pid)" 2>/dev/null || true
+		kill -KILL "$(atio_pid)" 2>/dev/null || true
 		wait_exit "$BOUND"
 		expect_failure "$what" node2 'killed'
 	else
