@@ -1295,6 +1295,15 @@ job_running() {
 	[ -n "${JOB_PIDS[$1]:-}" ] && [ ! -e "$JOB_DIR/$1.rc" ] && kill -0 "${JOB_PIDS[$1]}" 2>/dev/null
 }
 
+# True while the job of a node runs that has not had its node's answer.
+any_unanswered() {
+	local i
+	for i in "${!HOSTS[@]}"; do
+		! job_running "$i" || [ -e "$JOB_DIR/$i.answered" ] || return 0
+	done
+	return 1
+}
+
 # True while the job of any node runs.
 any_running() {
 	local i
@@ -1318,7 +1327,9 @@ wait_jobs() {
 		fi
 		if [ "$deadline" != 0 ]; then
 			now_us
-			if [ "$NOW_US" -gt "$deadline" ]; then
+			# Past it, a run overruns only while a node has not answered:
+			# the driver's own reading of the answers is not the nodes'.
+			if [ "$NOW_US" -gt "$deadline" ] && any_unanswered; then
 				warn "the run overran its time by OVERRUN ($OVERRUN s): stopping atio on every node"
 				OVERRAN=1
 				: >"$JOB_DIR/overran"
@@ -1346,11 +1357,13 @@ stop_nodes() {
 	done
 	to_us limit "$(wait_limit "$MAX_LOGIN" $((STOP_GRACE + 3)))"
 	for ((n = 0; n < limit / 100000; n++)); do
-		any_running || return 0
+		any_unanswered || break
 		nap 0.1
 	done
 	for i in "${!HOSTS[@]}"; do
-		if job_running "$i"; then
+		if job_running "$i" && [ -e "$JOB_DIR/$i.answered" ]; then
+			wait "${JOB_PIDS[$i]}" 2>/dev/null || true
+		elif job_running "$i"; then
 			warn "${HOSTS[$i]}: no answer after stopping atio; giving up on it"
 			# Its session (the job waits on it), then the job.
 			session_kill "$i"
@@ -1537,6 +1550,8 @@ run_job() {
 		rc=255
 	fi
 	[ "$rc" != 255 ] || echo "$SESS_WHY" >"$dir/$i.lost"
+	# The node is done; what is left is the driver's (wait_jobs).
+	: >"$dir/$i.answered"
 	# The last of its stderr, which comes on another stream.
 	wait_file "$dir/$i.errend" 50 || true
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
@@ -1717,8 +1732,9 @@ prepare_nodes() {
 			continue
 		elif [ "$off" = unknown ]; then
 			warn "${HOSTS[$i]}: cannot read its clock (date +%s.%N)"
-		elif awk -v o="$off" -v m="$START_MARGIN" 'BEGIN { exit !(o > m || -o > m) }'; then
-			warn "${HOSTS[$i]}: its clock is $off s off this machine's, more than the start margin ($START_MARGIN s): runs will not start together; synchronize the clocks (NTP)"
+		elif awk -v o="$off" -v r="$rtt" -v m="$START_MARGIN" 'BEGIN { if (o < 0) o = -o; exit !(o - r / 2 > m) }'; then
+			# Known to within half the round trip: only beyond that is it off.
+			warn "${HOSTS[$i]}: its clock is $off s off this machine's (give or take $(awk -v r="$rtt" 'BEGIN { printf "%.3f", r / 2 }') s), more than the start margin ($START_MARGIN s): runs will not start together; synchronize the clocks (NTP)"
 		fi
 	done
 	[ "$NFAIL" = 0 ] || die "preparation failed: cannot connect to $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
