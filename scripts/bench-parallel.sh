@@ -89,10 +89,11 @@ if [ -n "${BENCH_ONE:-}" ]; then
 	# Once a second until the driver ends: the processes of the cgroup
 	# (or, without one, the ssh clients of the run) and their open files.
 	sample() {
-		local p c n tot procs bashn bashmax sshn sshf pids fds
+		local p c n tot procs bashn bashmax sshn sshf pids fds rss r pg
 		shopt -s nullglob
+		pg=$(getconf PAGESIZE)
 		while [ ! -e "$WORK/driver-done" ]; do
-			tot=0 procs=0 bashn=0 bashmax=0 sshn=0 sshf=0
+			tot=0 procs=0 bashn=0 bashmax=0 sshn=0 sshf=0 rss=0
 			if [ -n "$cg" ]; then
 				mapfile -t pids <"$cg/cgroup.procs"
 			else
@@ -104,13 +105,16 @@ if [ -n "${BENCH_ONE:-}" ]; then
 				fds=(/proc/"$p"/fd/*)
 				n=${#fds[@]}
 				tot=$((tot + n)) procs=$((procs + 1))
+				r=0
+				read -r _ r _ 2>/dev/null <"/proc/$p/statm" || r=0
+				rss=$((rss + r))
 				case $c in
 				ssh) sshn=$((sshn + 1)) sshf=$((sshf + n)) ;;
 				atio-parallel*) bashn=$((bashn + 1))
 					[ "$n" -le "$bashmax" ] || bashmax=$n ;;
 				esac
 			done
-			printf '%s %s %s %s %s %s\n' "$tot" "$procs" "$bashn" "$bashmax" "$sshn" "$sshf"
+			printf "%s %s %s %s %s %s %s\n" "$tot" "$procs" "$bashn" "$bashmax" "$sshn" "$sshf" "$((rss * pg / 1048576))"
 			sleep 1
 		done >"$WORK/samples"
 	}
@@ -195,7 +199,7 @@ if [ -n "${BENCH_ONE:-}" ]; then
 
 	# Peaks of the samples; the connections and sessions each node took.
 	awk '{ for (i = 1; i <= NF; i++) if ($i > m[i]) m[i] = $i }
-		END { printf "PEAK %d %d %d %d %d %d\n", m[1], m[2], m[3], m[4], m[5], m[6] }' "$WORK/samples"
+		END { printf "PEAK %d %d %d %d %d %d %d\n", m[1], m[2], m[3], m[4], m[5], m[6], m[7] }' "$WORK/samples"
 	lmax=0 lmin=999999 smax=0 smin=999999
 	for ((i = 1; i <= n; i++)); do
 		l=$(($(node_logins "$i") - base_logins[i]))
@@ -306,8 +310,8 @@ cost="| nodes | preparation (s) | beyond TIME per run, median / max (s) | contro
 |---|---|---|---|---|---|---|---|"
 start="| nodes | first node late (ms) | median node late (ms) | last node late (ms) | skew per node (ms) | first half / second half of the hosts, median late (ms) |
 |---|---|---|---|---|---|"
-limits="| nodes | sshd_start (s) | processes, peak (per node) | open files, peak (per node) | driver shell, max files | ssh processes / their files, peak | logins / sessions per node | CPU: preparation per node, whole run (waited) (s) |
-|---|---|---|---|---|---|---|---|"
+limits="| nodes | sshd_start (s) | processes, peak (per node) | open files, peak (per node) | driver shell, max files | ssh processes / their files, peak | resident, sum of RSS, peak (MB per node) | logins / sessions per node | CPU: preparation per node; wall, whole run (waited) (s) |
+|---|---|---|---|---|---|---|---|---|"
 notes=""
 for n in "$@"; do
 	cg=$(cg_make "$n") || cg=
@@ -336,11 +340,11 @@ for n in "$@"; do
 	done
 	late+=" $(awk '/^LATE / { print $6 }' <<<"$r" | median %.1f) / $(awk '/^LATE / { print $7 }' <<<"$r" | median %.1f) |"
 	start+=$'\n'"| $n |$late"
-	read -r _ ptot pprocs _ bmax sshn sshf <<<"$(grep '^PEAK ' <<<"$r" || echo "PEAK - - - - - -")"
+	read -r _ ptot pprocs _ bmax sshn sshf prss <<<"$(grep "^PEAK " <<<"$r" || echo "PEAK - - - - - - -")"
 	read -r _ lmin lmax smin smax <<<"$(grep '^LOGINS ' <<<"$r" || echo "LOGINS - - - -")"
 	pcpu=$(awk -v n="$n" '/^PREP / && $3 != "-" { printf "%.0f ms", $3 / 1e6 / n }' <<<"$r")
 	tot=$(awk '/^TOTAL / { printf "%s s, %s (%s)", $2, ($3 == "-" ? "-" : sprintf("%.1f", $3 / 1e9)), sprintf("%.1f", $4 / 1e9) }' <<<"$r")
-	limits+=$'\n'"| $n | $(awk '/^NODES_UP / { print $2 }' <<<"$r") | $pprocs ($(awk -v a="$pprocs" -v n="$n" 'BEGIN { printf "%.1f", a / n }')) | $ptot ($(awk -v a="$ptot" -v n="$n" 'BEGIN { printf "%.1f", a / n }')) | $bmax | $sshn / $sshf | $lmin-$lmax / $smin-$smax | ${pcpu:--}; $tot |"
+	limits+=$'\n'"| $n | $(awk '/^NODES_UP / { print $2 }' <<<"$r") | $pprocs ($(awk -v a="$pprocs" -v n="$n" 'BEGIN { printf "%.1f", a / n }')) | $ptot ($(awk -v a="$ptot" -v n="$n" 'BEGIN { printf "%.1f", a / n }')) | $bmax | $sshn / $sshf | $prss ($(awk -v a="$prss" -v n="$n" 'BEGIN { printf "%.1f", a / n }')) | $lmin-$lmax / $smin-$smax | ${pcpu:--}; $tot |"
 	notes+="$n nodes: $(grep '^SSHD ' <<<"$r" | cut -d ' ' -f 2-)"$'\n'
 	while IFS= read -r l; do
 		notes+="$n nodes: stderr: $l"$'\n'
