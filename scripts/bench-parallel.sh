@@ -41,7 +41,7 @@
 # Without a writable cgroup only /usr/bin/time's figure is printed (the
 # masters not counted) and the process counts are those of the ssh clients.
 #
-# Usage: ATIO=build/atio scripts/bench-parallel.sh [--login PROFILE] [N...]
+# Usage: ATIO=build/atio scripts/bench-parallel.sh [--login PROFILE] [--forks] [N...]
 #   --login quick      (default) the nodes' login shells skip ~/.bashrc
 #                      (SSHD_NO_BASHRC=1): a cluster whose nodes each start
 #                      their shell on their own CPUs
@@ -52,6 +52,11 @@
 #                      (SSHD_LOGIN_LOCK, where the harness has it)
 #   --login sleep:SEC  every login takes SEC s more (SSHD_LOGIN_SLEEP,
 #                      where the harness has it)
+#   --forks            also count the processes the driver starts and the
+#                      programs they run, per node and run (strace -f,
+#                      which slows the driver: its times are not the
+#                      cost's then): what a controller's fork and exec
+#                      cost multiplies
 # Environment: TIME (5), ITERATIONS (2), FILE_SIZE (16M), TESTS (randread),
 # RATE (200), THREADS (1), MAX_SKEW (1), START_MARGIN (0.5), READY_TIMEOUT
 # (120): as the driver's; KEEP=DIR keeps each N's driver output, stderr,
@@ -122,11 +127,17 @@ if [ -n "${BENCH_ONE:-}" ]; then
 	sampler=$!
 	BG_PIDS+=("$sampler")
 
+	# BENCH_FORKS=1: every process the driver and its children start, and
+	# every program they run, with its time (strace).
+	tracer=()
+	: >"$WORK/strace"
+	[ "${BENCH_FORKS:-0}" != 1 ] || tracer=(strace -f -qq --seccomp-bpf -ttt -e "trace=clone,clone3,fork,vfork,execve"
+		-e signal=none -o "$WORK/strace")
 	# Each line of the driver's output with the time it came and the
 	# cgroup's CPU then (nanoseconds; - without a cgroup).
 	t0=$EPOCHREALTIME
 	(cd "$WORK" && { [ -z "$cg" ] || echo "$BASHPID" >"$cg/cgroup.procs"; } &&
-		exec /usr/bin/time -f "%e %U %S" -o "$WORK/time" env "${DRIVER_ENV[@]}" \
+		exec /usr/bin/time -f "%e %U %S" -o "$WORK/time" ${tracer[@]+"${tracer[@]}"} env "${DRIVER_ENV[@]}" \
 			TIME="$BENCH_TIME" ITERATIONS="$BENCH_ITER" FILE_SIZE="$BENCH_SIZE" TESTS="$BENCH_TESTS" \
 			THREADS="$BENCH_THREADS" PAUSE=0 WARMUP_TIME=1 "ATIO_OPTS=--rate $BENCH_RATE" \
 			MAX_SKEW="$BENCH_MAX_SKEW" START_MARGIN="$BENCH_MARGIN" READY_TIMEOUT="$BENCH_READY" \
@@ -149,21 +160,27 @@ if [ -n "${BENCH_ONE:-}" ]; then
 	# skew and latency lines) comes at its end, so it began at the line
 	# before its first node line.
 	awk -v t="$BENCH_TIME" -v t0="$t0" '
+		function count(v, k, a, b, i, c) { c = 0; for (i = 1; i <= k; i++) if (v[i] > a && v[i] <= b) c++; return c }
+		FILENAME == ARGV[1] {
+			if ($0 ~ /(clone3?\(|fork\(|clone3? resumed>).* = [0-9]+$/) fk[++nf] = $2
+			else if ($0 ~ /execve\(.* = 0$/) ex[++ne] = $2
+			next
+		}
 		function node_line() { return $3 ~ /^\[[0-9]+\]$/ && ($5 == "[SUCCESS]" || $5 == "[FAILURE]") }
 		NR == 1 { tfirst = $1; cfirst = $2 }
 		$3 == "Preparation..." { printf "VALIDATE %.3f\n", $1 - t0 }
-		$3 == "Loading" && !loaded { loaded = 1; printf "PREP %.3f %s\n", $1 - t0, $2 }
+		$3 == "Loading" && !loaded { loaded = 1; printf "PREP %.3f %s %d %d\n", $1 - t0, $2, count(fk, nf, 0, $1), count(ex, ne, 0, $1) }
 		/ ---=== .* ===---$/ && !/Average value/ { warm = ($4 == "Warming") }
 		node_line() { if (!innodes) { rb = pt; rc = pc }; innodes = 1; pt = $1; pc = $2; next }
 		$3 == "time:" || /^[0-9.]+ [-0-9]+ ( |\t)/ { pt = $1; pc = $2; next }
 		$3 == "Sum" && $4 == "value" {
 			nc = index($0, "NOT CONCURRENT") > 0
-			printf "%s %.4f %s %s %s\n", warm ? "WARM" : "RUN", $1 - rb - (warm ? 1 : t),
-				($2 == "-" ? "-" : $2 - rc), nc, $10
+			printf "%s %.4f %s %s %s %d %d\n", warm ? "WARM" : "RUN", $1 - rb - (warm ? 1 : t),
+				($2 == "-" ? "-" : $2 - rc), nc, $10, count(fk, nf, rb, $1), count(ex, ne, rb, $1)
 		}
 		$3 == "start" && $4 == "skew:" && !warm { printf "SKEW %s %s\n", $5, $12 }
 		{ innodes = 0; pt = $1; pc = $2 }
-	' "$WORK/out"
+	' "$WORK/strace" "$WORK/out"
 	printf 'FAIL %s\n' "$(grep -c '\[FAILURE\]' "$WORK/out" || true)"
 	# What the driver said on stderr, its most frequent lines first.
 	sed -e 's/node[0-9]*/nodeN/g' -e 's/[0-9][0-9]* of [0-9]*/K of N/g' "$WORK/err" |
@@ -213,7 +230,7 @@ if [ -n "${BENCH_ONE:-}" ]; then
 	printf 'SSHD %s\n' "$(awk '/^(MaxStartups|MaxSessions)/ { printf "%s %s ", $1, $2 }' "$SSH_DIR/node1/sshd_config")"
 	if [ -n "${KEEP:-}" ]; then
 		mkdir -p "$KEEP"
-		for f in out err doc.json samples time; do
+		for f in out err doc.json samples time strace; do
 			[ ! -e "$WORK/$f" ] || cp "$WORK/$f" "$KEEP/$n.$f"
 		done
 	fi
@@ -226,6 +243,7 @@ while [ $# -gt 0 ]; do
 	--login) [ $# -ge 2 ] || { echo "bench-parallel.sh: --login needs a profile" >&2; exit 2; }
 		LOGIN=$2; shift 2 ;;
 	--login=*) LOGIN=${1#--login=}; shift ;;
+	--forks) export BENCH_FORKS=1; shift ;;
 	--help) sed -n '3,/^set -eu/p' "$0" | sed -e '/^set -eu/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bench-parallel.sh: $1: unknown option (see --help)" >&2; exit 2 ;;
 	*) break ;;
@@ -346,6 +364,9 @@ for n in "$@"; do
 	tot=$(awk '/^TOTAL / { printf "%s s, %s (%s)", $2, ($3 == "-" ? "-" : sprintf("%.1f", $3 / 1e9)), sprintf("%.1f", $4 / 1e9) }' <<<"$r")
 	limits+=$'\n'"| $n | $(awk '/^NODES_UP / { print $2 }' <<<"$r") | $pprocs ($(awk -v a="$pprocs" -v n="$n" 'BEGIN { printf "%.1f", a / n }')) | $ptot ($(awk -v a="$ptot" -v n="$n" 'BEGIN { printf "%.1f", a / n }')) | $bmax | $sshn / $sshf | $prss ($(awk -v a="$prss" -v n="$n" 'BEGIN { printf "%.1f", a / n }')) | $lmin-$lmax / $smin-$smax | ${pcpu:--}; $tot |"
 	notes+="$n nodes: $(grep '^SSHD ' <<<"$r" | cut -d ' ' -f 2-)"$'\n'
+	if [ "${BENCH_FORKS:-0}" = 1 ]; then
+		notes+="$n nodes: per node, processes started / programs run: preparation $(awk -v n="$n" '/^PREP / { printf "%.1f / %.1f", $4 / n, $5 / n }' <<<"$r"), a run $(awk -v n="$n" '/^RUN / { print $6 / n }' <<<"$r" | median_max %.1f) / $(awk -v n="$n" '/^RUN / { print $7 / n }' <<<"$r" | median_max %.1f) (median / max), under strace"$'\n'
+	fi
 	while IFS= read -r l; do
 		notes+="$n nodes: stderr: $l"$'\n'
 	done < <(sed -n 's/^STDERR //p' <<<"$r")
