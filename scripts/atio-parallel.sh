@@ -85,8 +85,8 @@ Options (each overrides the environment variable named beside it):
   --ready-timeout SEC READY_TIMEOUT: a node not ready this long after its
                       launch is a FAILURE, the run goes on without it (120;
                       or WAIT_FACTOR times the slowest login, when longer)
-  -f N                FANOUT: sessions being opened at once, the rest
-                      queued (32)
+  -f N                FANOUT: SSH connections being made at once, the
+                      rest queued (32)
   --login-timeout SEC LOGIN_TIMEOUT: a node whose session has not answered
                       this long after it was opened is a FAILURE (120)
   --wait-factor K     WAIT_FACTOR: a wait on a node (an answer, the ready
@@ -1655,17 +1655,27 @@ ns_to_us() {
 # in directory $1, then (with $2 = 1) its result line or, when it failed,
 # the first lines of its errors; set NFAIL and FAILED_HOSTS.
 print_nodes() {
-	local dir=$1 show=$2 i t
+	local dir=$1 show=$2 i t l
 	NFAIL=0 FAILED_HOSTS=""
+	# Read with the shell's own read and mapfile: a fork a node costs a
+	# thousand nodes seconds.
 	for i in "${!HOSTS[@]}"; do
-		t=$(cat "$dir/$i.time" 2>/dev/null) || printf -v t '%(%H:%M:%S)T' -1
+		t=""
+		{ read -r t <"$dir/$i.time"; } 2>/dev/null || printf -v t '%(%H:%M:%S)T' -1
 		if [ -e "$dir/$i.ok" ]; then
 			printf '[%d] %s [SUCCESS] %s\n' "$((i + 1))" "$t" "${HOSTS[$i]}"
 			if [ "$show" = 1 ]; then
-				cat "$dir/$i.result"
-				[ ! -e "$dir/$i.note2" ] || cat "$dir/$i.note2"
+				mapfile -t l <"$dir/$i.result"
+				[ "${#l[@]}" = 0 ] || printf '%s\n' "${l[@]}"
+				if [ -e "$dir/$i.note2" ]; then
+					mapfile -t l <"$dir/$i.note2"
+					[ "${#l[@]}" = 0 ] || printf '%s\n' "${l[@]}"
+				fi
 			fi
-			[ ! -e "$dir/$i.note" ] || printf '%s: %s: %s\n' "$PROG" "${HOSTS[$i]}" "$(cat "$dir/$i.note")" >&2
+			if [ -e "$dir/$i.note" ]; then
+				read -r l <"$dir/$i.note" || true
+				printf '%s: %s: %s\n' "$PROG" "${HOSTS[$i]}" "$l" >&2
+			fi
 		else
 			printf '[%d] %s [FAILURE] %s\n' "$((i + 1))" "$t" "${HOSTS[$i]}"
 			# As atio does, keep the word rate to result lines (grep rate).
@@ -1677,19 +1687,30 @@ print_nodes() {
 	done
 }
 
-# Open every node's session, at most FANOUT at once (a session is being
-# opened until its first answer, or its job's end), and start its first
+# Open every node's session, at most FANOUT at once, and start its first
 # preparation job (prep_connect) in directory $1; set JOB_PIDS and JOB_DIR.
+# A session is being opened until its SSH connection is up (its
+# connection master's socket is there: ssh -G names it), it answered, or
+# its job ended: a login shell that takes long on the node (a profile
+# waiting on a lock, LDAP) costs this machine and the node's sshd nothing
+# more, and does not hold the others back.
 open_sessions() {
-	local dir=$1 i next=0 opening n=${#HOSTS[@]}
+	local dir=$1 i next=0 opening n=${#HOSTS[@]} k v
+	local -a ctl=()
 	mkdir "$dir"
 	JOB_PIDS=() JOB_DIR=$dir
 	while :; do
 		opening=0
 		for ((i = 0; i < next; i++)); do
-			if job_running "$i" && [ ! -e "$dir/$i.login" ]; then opening=$((opening + 1)); fi
+			if job_running "$i" && [ ! -e "$dir/$i.login" ] && [ ! -S "${ctl[i]}" ]; then
+				opening=$((opening + 1))
+			fi
 		done
 		while [ "$next" -lt "$n" ] && [ "$opening" -lt "$FANOUT" ]; do
+			ctl[next]=-
+			while read -r k v; do
+				[ "$k" != controlpath ] || ctl[next]=$v
+			done < <(ssh -G "${SSH_BASE[@]}" -- "${HOSTS[$next]}" 2>/dev/null </dev/null || true)
 			session_open "$next"
 			prep_connect "$next" "$dir" &
 			JOB_PIDS[next]=$!
@@ -1878,7 +1899,10 @@ run_once() {
 	launch_run "$name" "$threads" "$3" "$dir" 1
 	print_nodes "$dir" 1
 	for i in "${!HOSTS[@]}"; do
-		nodes+="${nodes:+,}$(cat "$dir/$i.json")"
+		m=""
+		{ read -r m <"$dir/$i.json"; } 2>/dev/null || true
+		nodes+="${nodes:+,}$m"
+		m=""
 		if [ -e "$dir/$i.ok" ]; then
 			outs+=("$dir/$i.out")
 			# The node's instants in this machine's clock, for the skew.
@@ -1886,7 +1910,9 @@ run_once() {
 				margs+=(--clock-offset "${NODE_SKEW_OFFSET[i]}")
 			fi
 			margs+=("$dir/$i.out")
-			vals+=$'\t'$(cut -f 1 "$dir/$i.value")
+			IFS=$'\t' read -r m _ <"$dir/$i.value" || true
+			vals+=$'\t'$m
+			m=""
 		else
 			vals+=$'\t-'
 		fi
