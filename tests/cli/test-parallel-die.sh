@@ -32,7 +32,8 @@
 # node2's session processes (node_sessions), a node answers nothing when
 # they are stopped. Each case is bounded (120 s; 240 s for the login that
 # never ends, the one step a driver can only give up on by a deadline of
-# its own), never timed.
+# its own), never timed. DIE_CASES=ERE runs only the cases whose names
+# match ERE (all by default).
 # shellcheck disable=SC2317 # the conditions wait_for polls are called through it
 set -eu
 # shellcheck source=lib.sh
