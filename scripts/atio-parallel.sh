@@ -1352,7 +1352,7 @@ stop_nodes() {
 	for i in "${!HOSTS[@]}"; do
 		{ [ -n "${JOB_PIDS[$i]:-}" ] && [ ! -e "$JOB_DIR/$i.ok" ] && [ ! -e "$JOB_DIR/$i.stopped" ]; } || continue
 		: >"$JOB_DIR/$i.stopped"
-		job_running "$i" || continue
+		# Also where the job ended: its atio may outlive it.
 		session_send "$i" "$(remote_stop_cmd)" || true
 	done
 	to_us limit "$(wait_limit "$MAX_LOGIN" $((STOP_GRACE + 3)))"
@@ -1395,6 +1395,7 @@ gave_up() {
 # holds "OFFSET ROUND_TRIP LOGIN".
 prep_connect() {
 	local i=$1 dir=$2 rc=0 t0 t1 k best="" login limit
+	trap '' INT # the script's to handle, as in run_job
 	session_call "$i" : /dev/null "$LOGIN_TIMEOUT" || rc=$?
 	if [ "$rc" = 0 ]; then
 		now_us
@@ -1456,6 +1457,7 @@ node_cmd() {
 prep_install() {
 	local i=$1 dir=$2 rc=0 path="$REMOTE_BINARIES_PATH/atio" v chosen="" pre="" found
 	local tmp="$REMOTE_BINARIES_PATH/.atio-parallel.$RUN_ID.tmp"
+	trap '' INT # the script's to handle, as in run_job
 	v=$(node_cmd "$i" "$(remote_installed_probe_cmd)" 2>>"$dir/$i.err") || rc=$?
 	if [ "$rc" = 0 ] && [[ $v == /*$'\t'* ]]; then
 		found=${v%%$'\t'*}
@@ -1543,6 +1545,10 @@ live_line() {
 run_job() {
 	local i=$1 dir=$2 cmd=$3 tok=$4 rc=0 m t v u s e p50 p99 p999 ops bytes why=""
 	local ivals=null stalls=null longest=null doc
+	# Ctrl-C is the script's to handle (it stops atio on every node and
+	# prints what the jobs found): a job ignores it, explicitly, since
+	# bash's read would otherwise take SIGINT while it waits.
+	trap '' INT
 	if session_send "$i" "$cmd"; then
 		session_answer "$i" "$tok" "$dir/$i.out" 0 || rc=$?
 	else
