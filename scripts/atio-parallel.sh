@@ -626,14 +626,6 @@ tracked() {
 	return "$rc"
 }
 
-# Run shell command $2 on node $1 (an index) over its shared connection, in
-# a session of its own: Ctrl-C reaches only this script, which then stops
-# atio on the nodes (ssh's multiplexing client would die at once and leave
-# the remote atio running). Tracked, as everything that connects to a node.
-node_ssh() {
-	tracked "$1" ${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$1]}" "$2"
-}
-
 # End the ssh and scp clients still running for node $1 (every node when
 # $1 is empty), only those that shell $2 waits for when $2 is given: the
 # ones named by files in $SSH_PIDS whose PID is still an ssh or scp.
@@ -942,11 +934,6 @@ session_clock() {
 	session_answer "$1" "$SESS_TOKEN" /dev/null "$2"
 }
 
-# End node $1's session at once (it stopped answering): its ssh is killed.
-session_kill() {
-	[ -z "${SESS_IN[$1]:-}" ] || session_kill_pid "$1"
-}
-
 # Close every session: each node's shell sees its stdin end and exits,
 # removing its directory; a session still there 3 s later is killed.
 session_close_all() {
@@ -961,13 +948,14 @@ session_close_all() {
 	SESS_IN=() SESS_OUT=()
 	[ "${#pids[@]}" -gt 0 ] || return 0
 	if ! wait_gone 30 "${pids[@]}"; then
-		for i in "${!SESS_PID[@]}"; do session_kill_pid "$i"; done
+		for i in "${!SESS_PID[@]}"; do session_kill "$i"; done
 	fi
 	wait "${pids[@]}" 2>/dev/null || true
 }
 
-# Kill node $1's ssh of its session, named in SESS_DIR/INDEX.pid.
-session_kill_pid() {
+# End node $1's session at once (it stopped answering, or would not
+# close): its ssh, named in SESS_DIR/INDEX.pid, is killed.
+session_kill() {
 	local p=""
 	read -r p 2>/dev/null <"$SESS_DIR/$1.pid" || true
 	[ -z "$p" ] || ! is_client "$p" || kill -KILL "$p" 2>/dev/null || true
