@@ -63,7 +63,7 @@ _atio_parallel()
 		return
 		;;
 	-t | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
-		--ready-timeout | --max-skew)
+		--ready-timeout | --max-skew | -f | --login-timeout | --wait-factor)
 		return
 		;;
 	esac
@@ -72,7 +72,8 @@ _atio_parallel()
 	if [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W '-d -t -u -p -i -s --tests --pause
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
-			--overrun --ready-timeout --max-skew --profile -h -o --replace --dry-run -vv --help' -- "$cur")
+			--overrun --ready-timeout --max-skew -f --login-timeout --wait-factor
+			--profile -h -o --replace --dry-run -vv --help' -- "$cur")
 		return
 	fi
 	# A host, or user@host.

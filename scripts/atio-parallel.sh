@@ -40,13 +40,18 @@ Usage: $PROG [options] -d DIR HOST...
 
 Start atio on every HOST over SSH at one instant: every node's atio
 prepares and says it is ready (--start-at -), then one start instant goes
-to all of them over their open sessions. For each thread count the
+to all of them over their open sessions. Each node is logged into once, in
+preparation: one session per node, FANOUT of them being opened at a time,
+carries every later command (runs, start instants, stops), so that a run
+pays no login; how long each login took is measured, and later waits on a
+node allow WAIT_FACTOR times it. For each thread count the
 files are prepared ("Loading"), a short warm-up runs, then each test runs
 ITERATIONS times with PAUSE seconds before each run. Each node's result
 line, the sum of every run and the average of every test are printed as
 at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
-HOST is a name, an address, user@host or an ssh-config alias; ssh must log
-in without a password (BatchMode). A node runs the atio on its login PATH
+HOST is a name, an address, user@host or an ssh-config alias, or a host
+list that names many (see Host lists); ssh must log in without a password
+(BatchMode). A node runs the atio on its login PATH
 (as the RPM installs it) when that is this atio's version, else
 REMOTE_BINARIES_PATH/atio, which is copied there when missing (the
 directory is created). The sums, skew and cluster latency come from the
@@ -78,13 +83,22 @@ Options (each overrides the environment variable named beside it):
   --start-margin SEC  START_MARGIN: a run starts this long after the last
                       node is ready (0.5)
   --ready-timeout SEC READY_TIMEOUT: a node not ready this long after its
-                      launch is a FAILURE, the run goes on without it (120)
+                      launch is a FAILURE, the run goes on without it (120;
+                      or WAIT_FACTOR times the slowest login, when longer)
+  -f N                FANOUT: SSH connections being made at once, the
+                      rest queued (32)
+  --login-timeout SEC LOGIN_TIMEOUT: a node whose session has not answered
+                      this long after it was opened is a FAILURE (120)
+  --wait-factor K     WAIT_FACTOR: a wait on a node (an answer, the ready
+                      line, a stop) allows K times its measured login when
+                      that is longer than the wait's own limit (4)
   --max-skew PCT      MAX_SKEW: an iteration whose start skew is above PCT
                       percent of its time is NOT CONCURRENT: out of the
                       average, exit status 1 (1)
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
-  -h FILE             hosts file: one host per line, # starts a comment
+  -h FILE             hosts file: one host or host list per line, # starts
+                      a comment
   -o FILE             also write every result as one JSON document (FILE
                       a regular file, which it replaces, or a new name; a
                       link to a regular file leads it there)
@@ -127,13 +141,26 @@ says so. With --verify in ATIO_OPTS each node says that its reads
 verified, or that every block it wrote read back right after the run, and
 a node whose data was bad is a FAILURE naming the file and offset.
 
+Host lists, as ClusterShell's nodeset and pdsh write them, in arguments
+and -h lines: node[001-128] is node001 ... node128 (a bound with a leading
+zero sets the width), 10.0.0.[1-64] 64 addresses, n[1-3,7,10-12/2] numbers,
+ranges and ranges with a step, r[1-2]n[1-4] every combination (r1n1 r1n2
+... r2n4), node[1-2],login1 several lists (a comma in brackets belongs to
+the range), root@node[1-4] with a user. A name without brackets or commas
+(an IPv6 address such as fe80::1, an ssh-config alias) is taken as
+written; an IPv6 address is written without brackets. A bad range (from
+high to low, unclosed, empty, not digits) or more than 100000 hosts is
+refused, naming it, and so is a host that two lists name. Quote a list
+in an argument ('node[001-128]'): the shell expands [...] to file names.
+
 Each node once: hosts that ssh -G takes to one place (X and root@X, an
 alias and its address), or whose nodes say they are one machine with one
 test directory, are refused.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
-(also a node given twice, an -o that is not a regular file); 130
+(also a bad host list, a node given twice, an -o that is not a regular
+file); 130
 interrupted (atio stopped on every node).
 EOF
 }
@@ -171,17 +198,186 @@ shown() {
 	if [[ $1 == *[[:cntrl:]]* ]]; then printf '%q' "$1"; else printf "'%s'" "$1"; fi
 }
 
-# Print the hosts of hosts file $1, one a line, without comments and blanks;
-# a line may end in CR LF.
+# Print the host lists of hosts file $1 (a host, or a NodeSet such as
+# node[001-128], see nodeset_expand), one a line as "LINENO LIST", without
+# comments and blanks; a line may end in CR LF.
 read_hosts_file() {
-	local line words
+	local line word n=0 blank=$' \t'
+	local -a lines
 	[ -r "$1" ] || die "-h $1: cannot read the hosts file"
-	while IFS= read -r line || [ -n "$line" ]; do
-		line=${line%$'\r'}
-		read -ra words <<<"${line%%#*}" || true
-		[ "${#words[@]}" -le 1 ] || die "-h $1: $(shown "$line"): one host per line"
-		[ "${#words[@]}" -eq 0 ] || printf '%s\n' "${words[0]}"
-	done <"$1"
+	mapfile -t lines <"$1" || die "-h $1: cannot read the hosts file"
+	for line in ${lines[@]+"${lines[@]}"}; do
+		line=${line%$'\r'} n=$((n + 1))
+		# Without comment and blanks around, by pattern: no fork, no
+		# here-string a line.
+		word=${line%%#*}
+		word=${word#"${word%%[!"$blank"]*}"}
+		word=${word%"${word##*[!"$blank"]}"}
+		[[ $word != *["$blank"]* ]] || die "-h $1 line $n: $(shown "$line"): one host or host list per line"
+		[ -z "$word" ] || printf '%s %s\n' "$n" "$word"
+	done
+}
+
+# The most hosts the host arguments and -h files may name together: a
+# range that names more is a slip (node[1-100000] for node[1-1000]).
+NODESET_MAX=100000
+
+# Exit 2 saying that host list $1 (from $2, as "-h FILE line N", if not
+# empty) is bad: $3.
+nodeset_die() {
+	die "${2:+$2: }host $(shown "$1"): $3"
+}
+
+# Set NODESET to the hosts that host list $1 names, in order, as
+# ClusterShell's nodeset and pdsh read it: patterns separated by commas
+# outside brackets (node[1-2],login1), each pattern text with [...] groups
+# of numbers and ranges separated by commas: N, N-M, and N-M/S for every
+# S-th number from N to M (n[1-3,7,10-12/2]). A bound written with a
+# leading zero sets the width of every number of its range (node[001-128]
+# is node001 ... node128). Several groups in a pattern name every
+# combination, the first group varying slowest (r[1-2]n[1-2] is r1n1 r1n2
+# r2n1 r2n2). A list without brackets or commas, such as an IPv6 address
+# (fe80::1) or an ssh-config alias, is one host as written. Exit 2, naming
+# the bad text, for an unclosed or stray bracket, an empty group, item or
+# name, a range from high to low, a step of 0, bounds of different widths
+# where one is zero-padded, a group with anything but digits, - , and /
+# (an IPv6 address is written bare: [::1] is refused), or more than
+# NODESET_MAX hosts. $2, if given, says where the list comes from. No
+# command is forked, whatever the number of hosts.
+nodeset_expand() {
+	# Most hosts are one name: at once (bash copies a function's body at
+	# each call: this one stays small).
+	NODESET=("$1")
+	[[ $1 == *[][,]* || -z $1 ]] || return 0
+	nodeset_patterns "$@"
+}
+
+# nodeset_expand of a list $1 with brackets or commas (or an empty one).
+nodeset_patterns() {
+	local list=$1 where=${2:-} rest=$1 lit text group item lo hi step width count total=0 n i j
+	local -a segs items ranges names cur grown
+	NODESET=()
+	[ -n "$list" ] || nodeset_die "$list" "$where" "an empty host name"
+	while :; do
+		# One pattern, up to a comma outside brackets, into segs: its
+		# text and groups in turn (text, group, ..., text), a group as
+		# "WIDTH FIRST LAST STEP" of each of its ranges. Its hosts are
+		# counted before any is made.
+		segs=() count=1 lit=""
+		while :; do
+			text=${rest%%[][,]*}
+			lit+=$text rest=${rest:${#text}}
+			case $rest in
+			']'*) nodeset_die "$list" "$where" "a ']' without its '['" ;;
+			'['*) ;;
+			*) break ;;
+			esac
+			[[ $rest == *']'* ]] || nodeset_die "$list" "$where" "a '[' without its ']'"
+			group=${rest:1} group=${group%%]*} rest=${rest#*]}
+			[[ $group != *'['* ]] ||
+				nodeset_die "$list" "$where" "a '[' inside $(shown "[$group]"): brackets do not nest"
+			[ -n "$group" ] || nodeset_die "$list" "$where" "an empty []: give numbers and ranges, such as [1-4,7]"
+			[[ ,$group, != *,,* ]] || nodeset_die "$list" "$where" "an empty item in $(shown "[$group]")"
+			[[ $group != *:* ]] ||
+				nodeset_die "$list" "$where" "$(shown "[$group]") is no range of numbers: write an IPv6 address without brackets ($(shown "$group"))"
+			items=() text=$group,
+			while [ -n "$text" ]; do
+				items+=("${text%%,*}") text=${text#*,}
+			done
+			ranges=() n=0
+			for item in "${items[@]}"; do
+				if ! [[ $item =~ ^([0-9]{1,18})(-([0-9]{1,18})(/([0-9]{1,18}))?)?$ ]]; then
+					[[ ! $item =~ ^[0-9/-]+$ ]] || [[ ! $item =~ [0-9]{19} ]] ||
+						nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]"): a number of more than 18 digits"
+					nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]") is not a number N, a range N-M or a range with a step N-M/S"
+				fi
+				lo=${BASH_REMATCH[1]} hi=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}} step=${BASH_REMATCH[5]:-1}
+				width=1
+				[[ $lo != 0?* ]] || width=${#lo}
+				if [ "${#hi}" -lt "$width" ] || { [[ $hi == 0?* ]] && [ "${#hi}" != "$width" ]; }; then
+					nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]"): its bounds have different widths; write both with as many digits (zero-padded), such as 01-10"
+				fi
+				[ "$((10#$lo))" -le "$((10#$hi))" ] ||
+					nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]") goes from high to low: write $hi-$lo"
+				[ "$((10#$step))" -gt 0 ] || nodeset_die "$list" "$where" "$(shown "$item") in $(shown "[$group]"): a step of 0"
+				n=$((n + (10#$hi - 10#$lo) / 10#$step + 1))
+				[ "$n" -le "$NODESET_MAX" ] ||
+					nodeset_die "$list" "$where" "$(shown "[$group]") names more than $NODESET_MAX hosts"
+				ranges+=("$width $((10#$lo)) $((10#$hi)) $((10#$step))")
+			done
+			count=$((count * n))
+			[ "$((total + count))" -le "$NODESET_MAX" ] ||
+				nodeset_die "$list" "$where" "names more than $NODESET_MAX hosts"
+			segs+=("$lit" "${ranges[*]}") lit=""
+		done
+		segs+=("$lit")
+		[ -n "${segs[*]}" ] || nodeset_die "$list" "$where" "an empty name before or after a comma"
+		total=$((total + count))
+		# The hosts: after each name so far, the next text and each
+		# number of the next group.
+		cur=("")
+		for ((i = 0; i + 1 < ${#segs[@]}; i += 2)); do
+			read -ra ranges <<<"${segs[i + 1]}"
+			names=()
+			for ((j = 0; j < ${#ranges[@]}; j += 4)); do
+				if [ "${ranges[j]}" = 1 ]; then
+					for ((n = ranges[j + 1]; n <= ranges[j + 2]; n += ranges[j + 3])); do
+						names+=("$n")
+					done
+				else
+					for ((n = ranges[j + 1]; n <= ranges[j + 2]; n += ranges[j + 3])); do
+						printf -v item '%0*d' "${ranges[j]}" "$n"
+						names+=("$item")
+					done
+				fi
+			done
+			grown=()
+			for item in "${cur[@]}"; do
+				grown+=("${names[@]/#/"$item${segs[i]}"}")
+			done
+			cur=("${grown[@]}")
+		done
+		NODESET+=("${cur[@]/%/"${segs[i]}"}")
+		case $rest in
+		,*) rest=${rest:1} ;;
+		*) break ;;
+		esac
+	done
+}
+
+# Print where host list number $1 (of HOST_LISTS) comes from, for a
+# message: 'LIST', and " (-h FILE line N)" for a line of a hosts file.
+host_origin() {
+	local where=${HOST_WHERES[$1]}
+	printf '%s%s' "$(shown "${HOST_LISTS[$1]}")" "${where:+ ($where)}"
+}
+
+# Exit 2: host $1, already in HOSTS, is named again by the last host list
+# of HOST_LISTS. Name it and both lists (only it, when both are just it).
+host_twice() {
+	local i=${HOST_INDEX[$1]} a b
+	a=$(host_origin "${HOST_LIST_OF[i]}") b=$(host_origin "$((${#HOST_LISTS[@]} - 1))")
+	[ "$a" != "'$1'" ] || [ "$b" != "'$1'" ] || die "host $(shown "$1") is given twice: each node once"
+	die "host $(shown "$1") is given twice, by $a and by $b: each node once"
+}
+
+# Add the hosts of host list $1 (nodeset_expand; $2, if not empty, where it
+# comes from, as "-h FILE line N") to HOSTS. Exit 2 for a host already
+# there, naming it and the lists that gave it each time, or for more than
+# NODESET_MAX hosts in all. HOST_INDEX[HOST] is a host's place in HOSTS;
+# HOST_LIST_OF[PLACE] the place of the list that gave it in HOST_LISTS
+# and HOST_WHERES.
+add_hosts() {
+	local h k=${#HOST_LISTS[@]}
+	nodeset_expand "$1" "${2:-}"
+	HOST_LISTS+=("$1") HOST_WHERES+=("${2:-}")
+	[ "$((${#HOSTS[@]} + ${#NODESET[@]}))" -le "$NODESET_MAX" ] ||
+		die "more than $NODESET_MAX hosts in all (the host arguments and -h files)"
+	for h in "${NODESET[@]}"; do
+		[ -z "${HOST_INDEX[$h]:-}" ] || host_twice "$h"
+		HOST_INDEX[$h]=${#HOSTS[@]}
+		HOSTS+=("$h") HOST_LIST_OF+=("$k")
+	done
 }
 
 # Print where ssh takes host $1 with SSH_EXTRA, as `ssh -G` resolves it
@@ -319,36 +515,41 @@ atio_args() {
 	ARGS+=(-f "$REMOTE_PCS_MOUNT_PATH" ${ATIO_EXTRA[@]+"${ATIO_EXTRA[@]}"})
 }
 
-# Print words $@ quoted for a POSIX shell, separated by spaces.
+# Print words $@ quoted for a POSIX shell (the nodes' sessions run
+# /bin/sh, which may be dash: no $'...'), separated by spaces: a word of
+# letters, digits and ./_:=@%+,- as it is, any other in single quotes.
 quote_words() {
-	local w q out=""
+	local w out=""
 	for w in "$@"; do
-		printf -v q '%q' "$w"
-		out+="$q "
+		if [[ -n $w && $w != *[!A-Za-z0-9./_:=@%+,-]* ]]; then
+			out+="$w "
+		else
+			out+="'${w//\'/\'\\\'\'}' "
+		fi
 	done
 	printf '%s' "${out% }"
 }
 
-# The file on a node holding the PID of the atio of node $1 (an index; the
-# number is the one printed as [i], since nodes may share a /tmp).
-pidfile() {
-	printf '/tmp/atio-parallel.%s.%s.pid' "$RUN_ID" "$(($1 + 1))"
-}
-
-# The remote command of node $1 that runs atio with arguments $2...: a
-# child shell records its PID and becomes atio, so that the script can
-# signal that atio, while the session's shell waits for it and exits with
-# its status, 128+N when a signal N killed it. (ssh itself says 255 for a
-# remote command killed by a signal, as for a lost connection.) atio reads
-# the session's stdin (--start-at -), through descriptor 3: a command run
-# in the background gets /dev/null. The shell's own word on a killed job
-# (bash's "Killed ...") is left out: the status says it.
+# The session line that runs atio with arguments $5... as run $2 (its
+# stderr goes to that run's file) in the background of node $1's shell, and
+# answers to token $4 when atio ends. A child shell records its PID in
+# $D/pid (session_stop signals it) and becomes atio, whose status the
+# answer carries: 128+N when signal N killed it. atio's stdin: with $3 =
+# start, the FIFO $D/s, which the session's shell holds open on descriptor
+# 4 until the start instant comes (launch_run); else /dev/null. Its
+# stdout is kept in $D/o until the answer. (The shell's own word on a
+# killed job, bash's "Killed", is left out: the status says it.)
 remote_run_cmd() {
-	local i=$1
-	shift
-	# shellcheck disable=SC2016 # $$, $@ and $! are the remote shells'
-	printf 'exec 3<&0; sh -c '\''echo $$ >%s && exec "$@"'\'' sh %s <&3 3<&- & wait $! 2>/dev/null' \
-		"$(pidfile "$i")" "$(quote_words "$@")"
+	local run=$2 in=$3 tok=$4 open="" src=/dev/null
+	shift 4
+	if [ "$in" = start ]; then
+		# shellcheck disable=SC2016 # expanded by the node's shell
+		open='rm -f "$D/s" && mkfifo "$D/s" && command exec 4<>"$D/s" && '
+		# shellcheck disable=SC2016 # expanded by the node's shell
+		src='"$D/s"'
+	fi
+	# shellcheck disable=SC2016 # expanded by the node's shell
+	printf '%s' "printf '\\036E $run\\n' >&2; rm -f \"\$D/o\" \"\$D/pid\"; if ${open}:; then { sh -c 'echo \$\$ >\"\$1\" && shift && exec \"\$@\"' sh \"\$D/pid\" $(quote_words "$@") <$src >\"\$D/o\" 4>&- & wait \$! 2>/dev/null; s=\$?; printf '\\036E 0\\n' >&2; printf '\\036R $tok %s %s\\n' \"\$s\" \"\$(wc -c <\"\$D/o\")\"; cat \"\$D/o\"; } 4>&- & else printf '\\036E 0\\n' >&2; printf '\\036R $tok 126 0\\n'; fi"
 }
 
 # Print why node $1's remote command in the run of directory $2 ended with
@@ -358,8 +559,12 @@ remote_run_cmd() {
 # nothing for other statuses. atio exits 130 itself when interrupted.
 exit_reason() {
 	local i=$1 dir=$2 rc=$3 sig name
-	if [ "$rc" = 255 ]; then
+	if [ "$rc" = 255 ] && [ -s "$dir/$i.lost" ]; then
+		cat "$dir/$i.lost"
+	elif [ "$rc" = 255 ]; then
 		echo "ssh failed (exit 255): the connection to the node was lost, or could not be made"
+	elif [ "$rc" = 126 ] || [ "$rc" = 127 ]; then
+		echo "atio could not be started on the node (exit $rc): see below"
 	elif [ "$rc" -gt 128 ] && [ "$rc" -le 192 ] && [ "$rc" != 130 ]; then
 		sig=$((rc - 128))
 		name=$(kill -l "$sig" 2>/dev/null) || name=
@@ -375,15 +580,16 @@ exit_reason() {
 	fi
 }
 
-# The remote command that stops the atio of node $1 if it still runs:
-# SIGINT (atio prints its results so far), STOP_GRACE seconds to exit, then
-# SIGKILL. The PID counts only while it still belongs to an atio. The
-# grace is timed by a sleep of its own, not counted in rounds of the loop,
-# which a busy node runs slower.
+# The session line that stops the atio of the node's current run if it
+# still runs, in the background of the session's shell: SIGINT (atio
+# prints its results so far), STOP_GRACE seconds to exit, then SIGKILL.
+# The PID counts only while it still belongs to an atio. The grace is
+# timed by a sleep of its own, not counted in rounds of the loop, which a
+# busy node runs slower.
 remote_stop_cmd() {
-	# shellcheck disable=SC2016 # expanded by the remote shell
-	printf 'p=$(cat %s 2>/dev/null) || exit 0; alive() { c=; read -r c 2>/dev/null </proc/$p/comm; [ "$c" = atio ]; }; ! alive || kill -INT "$p"; sleep %d >/dev/null 2>&1 & t=$!; while alive && kill -0 $t 2>/dev/null; do sleep 0.05; done; kill $t 2>/dev/null; ! alive || kill -KILL "$p"' \
-		"$(pidfile "$1")" "$STOP_GRACE"
+	# shellcheck disable=SC2016 # expanded by the node's shell
+	printf '( p=$(cat "$D/pid" 2>/dev/null) || exit 0; alive() { c=; read -r c 2>/dev/null </proc/$p/comm; [ "$c" = atio ]; }; ! alive || kill -INT "$p"; sleep %d >/dev/null 2>&1 & t=$!; while alive && kill -0 $t 2>/dev/null; do sleep 0.05; done; kill $t 2>/dev/null; ! alive || kill -KILL "$p" ) </dev/null >/dev/null 2>&1 &' \
+		"$STOP_GRACE"
 }
 
 # The remote command printing the atio that the node's login PATH finds
@@ -418,14 +624,6 @@ tracked() {
 	wait "$pid" || rc=$?
 	rm -f "$f"
 	return "$rc"
-}
-
-# Run shell command $2 on node $1 (an index) over its shared connection, in
-# a session of its own: Ctrl-C reaches only this script, which then stops
-# atio on the nodes (ssh's multiplexing client would die at once and leave
-# the remote atio running). Tracked, as everything that connects to a node.
-node_ssh() {
-	tracked "$1" ${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$1]}" "$2"
 }
 
 # End the ssh and scp clients still running for node $1 (every node when
@@ -526,6 +724,260 @@ us_to_sec() {
 # own command. After a foreground sleep the trap runs where it belongs.
 nap() {
 	sleep "$1"
+}
+
+# --- Sessions: one ssh session per node, opened in preparation, that every
+# later command of the node goes over, so that a run costs no login (PAM,
+# LDAP, motd and shell start-up take seconds on some clusters, and a
+# hundred nodes logging in at once contend). The session runs a POSIX
+# shell that reads one command a line from its stdin, a FIFO the driver
+# holds open (SESS_IN), and answers each on its stdout (SESS_OUT) with a
+# header line "<RS>R TOKEN STATUS SIZE" and SIZE bytes, the command's
+# output, kept in a file on the node until then. A run's stderr streams
+# back: a line "<RS>E N" on the session's stderr says that the lines after
+# it belong to run N (WORK/run.N/INDEX.err; 0: the session's own log), and
+# a reader of the driver (session_split) files them there. The session's
+# directory on the node ($D: answers, the start FIFO and the PID of atio)
+# goes when the session ends.
+
+# The program of the node's side of a session, run as /bin/sh -c PROGRAM.
+# shellcheck disable=SC2016 # expanded by the node's shell
+AGENT_SH='umask 077; D=$(mktemp -d "${TMPDIR:-/tmp}/atio-parallel.XXXXXX") || exit 1; trap '\''rm -rf "$D"'\'' EXIT; trap '\''exit 1'\'' HUP TERM; while IFS= read -r l; do eval "$l"; done'
+# The session's remote command: that program, in single quotes.
+AGENT_CMD="exec /bin/sh -c '${AGENT_SH//\'/\'\\\'\'}'"
+
+# Close, in the calling subshell, the descriptors of every session opened
+# so far: a process that outlived the script holding them would keep the
+# nodes' sessions from ending.
+session_close_fds() {
+	local fd
+	for fd in ${SESS_IN[@]+"${SESS_IN[@]}"} ${SESS_OUT[@]+"${SESS_OUT[@]}"}; do
+		exec {fd}>&-
+	done
+}
+
+# Open node $1's session (in the script's own shell, which keeps its
+# descriptors for the jobs of every later step): the ssh in a session of
+# its own (Ctrl-C reaches only the script, which then stops atio), its
+# status written to SESS_DIR/INDEX.exit when it ends, and the reader of
+# its stderr. Sets SESS_IN, SESS_OUT, SESS_PID and SESS_T0 (the instant it
+# was opened, in microseconds) of the node. Opening does not wait for the
+# login: the first answer tells when the session started (prep_connect).
+session_open() {
+	local i=$1 d=$SESS_DIR w r
+	# A session that ended: its descriptors go, and its processes.
+	if [ -n "${SESS_IN[$i]:-}" ]; then
+		w=${SESS_IN[$i]} r=${SESS_OUT[$i]}
+		exec {w}>&- {r}<&-
+		wait "${SESS_PID[$i]}" 2>/dev/null || true
+		unset "SESS_IN[$i]" "SESS_OUT[$i]"
+	fi
+	rm -f "$d/$i.in" "$d/$i.out" "$d/$i.eo" "$d/$i.exit" "$d/$i.pid" "$d/$i.up"
+	mkfifo "$d/$i.in" "$d/$i.out" "$d/$i.eo"
+	exec {w}<>"$d/$i.in"
+	(
+		trap '' INT TERM HUP
+		session_close_fds
+		exec {w}>&-
+		session_split "$i" <"$d/$i.eo"
+	) &
+	(
+		trap '' INT TERM HUP
+		session_close_fds
+		exec {w}>&-
+		rc=0
+		${SETSID[@]+"${SETSID[@]}"} ssh "${SSH_BASE[@]}" -- "${HOSTS[$i]}" "$AGENT_CMD" \
+			<"$d/$i.in" >"$d/$i.out" 2>"$d/$i.eo" &
+		echo "$!" >"$d/$i.pid"
+		wait "$!" 2>/dev/null || rc=$?
+		echo "$rc" >"$d/$i.exit"
+	) &
+	SESS_PID[i]=$!
+	exec {r}<"$d/$i.out"
+	SESS_IN[i]=$w SESS_OUT[i]=$r
+	now_us
+	SESS_T0[i]=$NOW_US
+}
+
+# The reader of node $1's session stderr (stdin): each line to the file
+# of the run the last "<RS>E N" named, the session's log SESS_DIR/INDEX.err
+# at first and for N = 0; a run's file, once switched away from, gets
+# INDEX.errend beside it (all its lines are in). Lines that no longer have
+# a file (a run's directory removed) are dropped.
+session_split() {
+	local i=$1 f="$SESS_DIR/$1.err" run=0 l n
+	while IFS= read -r l || [ -n "$l" ]; do
+		if [[ $l != *$'\036E '* ]]; then
+			{ printf '%s\n' "$l" >>"$f"; } 2>/dev/null || true
+			continue
+		fi
+		[ -z "${l%%$'\036E '*}" ] || { printf '%s\n' "${l%%$'\036E '*}" >>"$f"; } 2>/dev/null || true
+		n=${l##*$'\036E '}
+		[[ $n =~ ^[0-9]+$ ]] || continue
+		[ "$run" = 0 ] || { : >"$WORK/run.$run/$i.errend"; } 2>/dev/null || true
+		run=$n f="$SESS_DIR/$i.err"
+		[ "$run" = 0 ] || f="$WORK/run.$run/$i.err"
+		{ : >>"$f"; } 2>/dev/null || true
+	done
+	[ "$run" = 0 ] || { : >"$WORK/run.$run/$i.errend"; } 2>/dev/null || true
+}
+
+# True while node $1's session is open: its ssh has not ended.
+session_alive() {
+	[ -n "${SESS_IN[$1]:-}" ] && [ ! -e "$SESS_DIR/$1.exit" ]
+}
+
+# Write command line $2 to node $1's session; false when it is closed (or
+# the command is not one line: quote_words keeps words on it, and the
+# settings that reach a command have no control characters).
+session_send() {
+	session_alive "$1" || return 1
+	[[ $2 != *$'\n'* ]] || { warn "${HOSTS[$1]}: a command of more than one line is not sent"; return 1; }
+	{ printf '%s\n' "$2" >&"${SESS_IN[$1]}"; } 2>/dev/null
+}
+
+# Set SESS_WHY to why node $1's session gave no answer: $2 = lost (it
+# ended) or late (none within $3 seconds).
+session_why() {
+	local i=$1 rc="" first=""
+	if [ "$2" = late ]; then
+		SESS_WHY="connected, but the node did not answer within $3 s"
+		return 0
+	fi
+	# The ssh's status comes a moment after its output ends.
+	if wait_file "$SESS_DIR/$i.exit" 20; then read -r rc <"$SESS_DIR/$i.exit" || true; fi
+	first=$(grep -av $'^\036' "$SESS_DIR/$i.err" 2>/dev/null | tail -n 1) || true
+	if [ ! -e "$SESS_DIR/$i.up" ]; then
+		# It never answered.
+		case $rc in
+		255) SESS_WHY="could not connect (ssh exit 255)${first:+: $first}" ;;
+		*) SESS_WHY="connected, but the session ended before the node answered (ssh exit ${rc:-unknown}: its login shell or sshd ended it)${first:+: $first}" ;;
+		esac
+		return 0
+	fi
+	case $rc in
+	255) SESS_WHY="ssh failed (exit 255): the connection to the node was lost${first:+: $first}" ;;
+	*) SESS_WHY="the session to the node ended (ssh exit ${rc:-unknown})${first:+: $first}" ;;
+	esac
+}
+
+# Wait until file $1 exists, $2 tenths of a second at most. For the
+# node jobs: it naps by a `read -t` on a FIFO nobody writes to, which
+# starts no process (the script's own shell, whose traps must run where
+# they belong, naps with nap).
+wait_file() {
+	local n
+	for ((n = 0; n < $2; n++)); do
+		[ ! -e "$1" ] || return 0
+		read -r -t 0.1 _ <>"$SESS_DIR/nap" || true
+	done
+	[ -e "$1" ]
+}
+
+# Read node $1's answer to the command of token $2 into file $3, waiting
+# $4 seconds at most (0: as long as it takes); older answers (to commands
+# whose wait ended) are skipped. Return the command's status on the node;
+# 255 with SESS_WHY set when the session ended, 254 when no answer came in
+# time.
+session_answer() {
+	local i=$1 tok=$2 out=$3 limit=$4 fd=${SESS_OUT[$1]} line st size end=0 left t rc
+	if [ "$limit" != 0 ]; then
+		to_us end "$limit"
+		now_us
+		end=$((NOW_US + end))
+	fi
+	while :; do
+		t=()
+		if [ "$end" != 0 ]; then
+			now_us
+			left=$((end - NOW_US))
+			[ "$left" -gt 0 ] || { session_why "$i" late "$limit"; return 254; }
+			t=(-t "$(us_to_sec "$left")")
+		fi
+		rc=0
+		IFS= read -r ${t[@]+"${t[@]}"} line <&"$fd" || rc=$?
+		if [ "$rc" -gt 128 ]; then
+			session_why "$i" late "$limit"
+			return 254
+		elif [ "$rc" != 0 ]; then
+			session_why "$i" lost
+			return 255
+		fi
+		[[ $line == *$'\036R '"$tok "* ]] || continue
+		read -r st size SESS_EXTRA <<<"${line##*$'\036R '"$tok "}"
+		if ! [[ $st =~ ^[0-9]+$ && $size =~ ^[0-9]+$ ]]; then continue; fi
+		[ -e "$SESS_DIR/$i.up" ] || : >"$SESS_DIR/$i.up"
+		if [ "$size" -gt 0 ]; then
+			head -c "$size" <&"$fd" >"$out" || true
+		else
+			: >"$out"
+		fi
+		return "$st"
+	done
+}
+
+# A token for one command: unique among the commands of this script.
+session_token() {
+	SESS_TOKEN="$BASHPID.$RANDOM$RANDOM"
+}
+
+# Read node $1's clock over its session: set SESS_EXTRA to its `date
+# +%s.%N`, waiting $2 seconds at most. Returns as session_answer. The time
+# is in the answer's header: nothing on the node runs between the date
+# and the answer but printf.
+session_clock() {
+	session_token
+	session_alive "$1" || { session_why "$1" lost; return 255; }
+	# shellcheck disable=SC2016 # expanded by the node's shell
+	session_send "$1" "printf '\\036R %s 0 0 %s\\n' $SESS_TOKEN \"\$(date +%s.%N)\"" ||
+		{ session_why "$1" lost; return 255; }
+	session_answer "$1" "$SESS_TOKEN" /dev/null "$2"
+}
+
+# Close every session: each node's shell sees its stdin end and exits,
+# removing its directory; a session still there 3 s later is killed.
+session_close_all() {
+	local i fd pids=()
+	for i in "${!SESS_IN[@]}"; do
+		fd=${SESS_IN[$i]}
+		exec {fd}>&-
+		fd=${SESS_OUT[$i]}
+		exec {fd}<&-
+		pids+=("${SESS_PID[$i]}")
+	done
+	SESS_IN=() SESS_OUT=()
+	[ "${#pids[@]}" -gt 0 ] || return 0
+	if ! wait_gone 30 "${pids[@]}"; then
+		for i in "${!SESS_PID[@]}"; do session_kill "$i"; done
+	fi
+	wait "${pids[@]}" 2>/dev/null || true
+}
+
+# End node $1's session at once (it stopped answering, or would not
+# close): its ssh, named in SESS_DIR/INDEX.pid, is killed.
+session_kill() {
+	local p=""
+	read -r p 2>/dev/null <"$SESS_DIR/$1.pid" || true
+	[ -z "$p" ] || ! is_client "$p" || kill -KILL "$p" 2>/dev/null || true
+}
+
+# The wait, in seconds, for a node whose session took $1 seconds to open:
+# $2 seconds, or WAIT_FACTOR times its login when that is longer.
+wait_limit() {
+	awk -v l="$1" -v b="$2" -v f="$WAIT_FACTOR" 'BEGIN { w = l * f; if (w < b) w = b; printf "%.3f\n", w }'
+}
+
+# Run shell command $2 on node $1 over its session, its stdin /dev/null,
+# its stdout and stderr to file $3; wait $4 seconds at most (0: as long
+# as it takes). Returns as session_answer.
+session_call() {
+	local i=$1 cmd=$2
+	session_token
+	session_alive "$i" || { session_why "$i" lost; return 255; }
+	# shellcheck disable=SC2016 # expanded by the node's shell
+	session_send "$i" "{ $cmd ; } </dev/null >\"\$D/a\" 2>&1; s=\$?; printf '\\036R %s %s %s\\n' $SESS_TOKEN \"\$s\" \"\$(wc -c <\"\$D/a\")\"; cat \"\$D/a\"" ||
+		{ session_why "$i" lost; return 255; }
+	session_answer "$i" "$SESS_TOKEN" "$3" "$4"
 }
 
 # Print string $1 as a JSON string: quote, backslash and control
@@ -652,8 +1104,12 @@ parse_args() {
 	ATIO_OPTS=${ATIO_OPTS:-} SSH_OPTS=${SSH_OPTS:-}
 	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-0.5} OVERRUN=${OVERRUN:-60}
 	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
+	FANOUT=${FANOUT:-32} LOGIN_TIMEOUT=${LOGIN_TIMEOUT:-120} WAIT_FACTOR=${WAIT_FACTOR:-4}
 	DRY_RUN=0 REPLACE=0 OUT_JSON="" OUT_PATH="" HOSTS=() VERBOSE=0
+	HOST_LISTS=() HOST_WHERES=() HOST_LIST_OF=()
+	declare -gA HOST_INDEX=()
 	local opt val h list
+	local -a lines
 	while [ $# -gt 0 ]; do
 		opt=$1
 		case $opt in
@@ -661,15 +1117,17 @@ parse_args() {
 		--dry-run) DRY_RUN=1; shift; continue ;;
 		--replace) REPLACE=1; shift; continue ;;
 		-vv) VERBOSE=2; shift; continue ;;
-		--) shift; HOSTS+=("$@"); break ;;
+		--) shift
+			for h in "$@"; do add_hosts "$h"; done
+			break ;;
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
-			--ready-timeout | --max-skew | --profile)
+			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor)
 			[ $# -ge 2 ] || die "$opt: needs a value"
 			val=$2; shift 2 ;;
 		-*) die "$opt: unknown option (see --help)" ;;
-		*) HOSTS+=("$opt"); shift; continue ;;
+		*) add_hosts "$opt"; shift; continue ;;
 		esac
 		case $opt in
 		-t) TIME=$val ;; -u) FILE_SIZE=$val ;; -p) THREADS=$val ;; -i) ITERATIONS=$val ;;
@@ -680,8 +1138,12 @@ parse_args() {
 		--start-margin) START_MARGIN=$val ;; --overrun) OVERRUN=$val ;;
 		--ready-timeout) READY_TIMEOUT=$val ;; --max-skew) MAX_SKEW=$val ;;
 		--profile) PROFILE=$val ;;
+		-f) FANOUT=$val ;; --login-timeout) LOGIN_TIMEOUT=$val ;; --wait-factor) WAIT_FACTOR=$val ;;
 		-h) list=$(read_hosts_file "$val") || exit 2
-			while IFS= read -r h; do [ -z "$h" ] || HOSTS+=("$h"); done <<<"$list" ;;
+			mapfile -t lines <<<"$list"
+			for h in "${lines[@]}"; do
+				[ -z "$h" ] || add_hosts "${h#* }" "-h $val line ${h%% *}"
+			done ;;
 		*) die "$opt: unknown option (see --help)" ;;
 		esac
 	done
@@ -730,6 +1192,10 @@ validate() {
 	is_number "$START_MARGIN" || die "START_MARGIN (--start-margin) '$START_MARGIN': not a number of seconds"
 	is_number "$OVERRUN" || die "OVERRUN (--overrun) '$OVERRUN': not a number of seconds"
 	is_positive "$READY_TIMEOUT" || die "READY_TIMEOUT (--ready-timeout) '$READY_TIMEOUT': not a number of seconds above 0"
+	is_count "$FANOUT" || die "FANOUT (-f) '$FANOUT': not a whole number above 0"
+	FANOUT=$((10#$FANOUT))
+	is_positive "$LOGIN_TIMEOUT" || die "LOGIN_TIMEOUT (--login-timeout) '$LOGIN_TIMEOUT': not a number of seconds above 0"
+	is_positive "$WAIT_FACTOR" || die "WAIT_FACTOR (--wait-factor) '$WAIT_FACTOR': not a number above 0"
 	is_number "$MAX_SKEW" || die "MAX_SKEW (--max-skew) '$MAX_SKEW': not a percentage of TIME (a number such as 1 or 0.5)"
 	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number above 0"
 	ITERATIONS=$((10#$ITERATIONS)) # 08 is eight, not an octal error
@@ -766,13 +1232,10 @@ validate() {
 	done
 	read -ra SSH_EXTRA <<<"$SSH_OPTS" || true
 	[ "${#HOSTS[@]}" -gt 0 ] || die "no host given (HOST arguments or -h FILE)"
-	for n in "${!HOSTS[@]}"; do
-		h=${HOSTS[n]}
+	# A host given twice (two atio on one data set, summed twice) was
+	# refused as it was read (add_hosts).
+	for h in "${HOSTS[@]}"; do
 		valid_host "$h" || die "host $(shown "$h"): only letters, digits and ._:@%- are allowed, and not a leading -"
-		# Twice the same node would be two atio on one dataset, summed twice.
-		for t in "${HOSTS[@]:0:n}"; do
-			[ "$t" != "$h" ] || die "host '$h' is given twice: each node once"
-		done
 	done
 	same_destinations
 	[ -z "$OUT_JSON" ] || out_target
@@ -820,6 +1283,15 @@ job_running() {
 	[ -n "${JOB_PIDS[$1]:-}" ] && [ ! -e "$JOB_DIR/$1.rc" ] && kill -0 "${JOB_PIDS[$1]}" 2>/dev/null
 }
 
+# True while the job of a node runs that has not had its node's answer.
+any_unanswered() {
+	local i
+	for i in "${!HOSTS[@]}"; do
+		! job_running "$i" || [ -e "$JOB_DIR/$i.answered" ] || return 0
+	done
+	return 1
+}
+
 # True while the job of any node runs.
 any_running() {
 	local i
@@ -843,7 +1315,9 @@ wait_jobs() {
 		fi
 		if [ "$deadline" != 0 ]; then
 			now_us
-			if [ "$NOW_US" -gt "$deadline" ]; then
+			# Past it, a run overruns only while a node has not answered:
+			# the driver's own reading of the answers is not the nodes'.
+			if [ "$NOW_US" -gt "$deadline" ] && any_unanswered; then
 				warn "the run overran its time by OVERRUN ($OVERRUN s): stopping atio on every node"
 				OVERRAN=1
 				: >"$JOB_DIR/overran"
@@ -857,34 +1331,30 @@ wait_jobs() {
 }
 
 # Stop atio on every node of the current run that has not ended well and
-# was not stopped yet (one remote command each, in parallel), then end the
-# local ssh of any node still running. Bounded: STOP_GRACE seconds for
-# atio to exit, 3 more for a node to answer.
+# was not stopped yet (a line to each node's session), then wait for their
+# jobs: STOP_GRACE seconds for atio to exit and 3 for the answer (or
+# WAIT_FACTOR times the slowest login, when longer). A node whose job is
+# still waiting then is given up on: its session is ended.
 stop_nodes() {
-	local i n p pids=()
+	local i n limit
 	for i in "${!HOSTS[@]}"; do
 		{ [ -n "${JOB_PIDS[$i]:-}" ] && [ ! -e "$JOB_DIR/$i.ok" ] && [ ! -e "$JOB_DIR/$i.stopped" ]; } || continue
 		: >"$JOB_DIR/$i.stopped"
-		node_ssh "$i" "$(remote_stop_cmd "$i")" </dev/null >/dev/null 2>&1 &
-		pids+=($!)
+		# Also where the job ended: its atio may outlive it.
+		session_send "$i" "$(remote_stop_cmd)" || true
 	done
-	# A node that does not answer within STOP_GRACE + 3 s is not waited
-	# for (ssh's keepalive would take longer to notice).
-	wait_gone $(((STOP_GRACE + 3) * 10)) ${pids[@]+"${pids[@]}"} || true
-	# The ssh of a stop still going, then the shell waiting for it.
-	for p in ${pids[@]+"${pids[@]}"}; do
-		! kill -0 "$p" 2>/dev/null || { end_ssh "" "$p"; kill "$p" 2>/dev/null || true; }
-	done
-	[ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
-	for ((n = 0; n < 40; n++)); do
-		any_running || return 0
-		nap 0.05
+	to_us limit "$(wait_limit "$MAX_LOGIN" $((STOP_GRACE + 3)))"
+	for ((n = 0; n < limit / 100000; n++)); do
+		any_unanswered || break
+		nap 0.1
 	done
 	for i in "${!HOSTS[@]}"; do
-		if job_running "$i"; then
+		if job_running "$i" && [ -e "$JOB_DIR/$i.answered" ]; then
+			wait "${JOB_PIDS[$i]}" 2>/dev/null || true
+		elif job_running "$i"; then
 			warn "${HOSTS[$i]}: no answer after stopping atio; giving up on it"
-			# Its ssh, in a session of its own (ended while the job
-			# waits for it, its PID is still its own), then the job.
+			# Its session (the job waits on it), then the job.
+			session_kill "$i"
 			end_ssh "$i"
 			kill "${JOB_PIDS[$i]}" 2>/dev/null || true
 			wait "${JOB_PIDS[$i]}" 2>/dev/null || true
@@ -904,47 +1374,67 @@ gave_up() {
 		"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
 }
 
-# Node job, first preparation round: connect, with a first command whose
-# answer, what the node is, goes to INDEX.id (same_nodes); then read the
-# node's clock.
+# Node job, first preparation round: wait for the first answer of the
+# node's session (opened by prepare_nodes), which tells how long its login
+# took (INDEX.login: later waits on the node allow WAIT_FACTOR times it);
+# ask what the node is (INDEX.id, for same_nodes); then read its clock.
 # The offset is the node's `date +%s.%N` minus the midpoint of the local
-# times before and after it, taken on one open session (a new session's
-# start-up would skew it), best of 3; the round trip of a new session,
-# which every launch pays, is kept for the start margin.
+# times before and after it, best of 3 (smallest round trip); INDEX.clock
+# holds "OFFSET ROUND_TRIP LOGIN".
 prep_connect() {
-	local i=$1 dir=$2 rc=0 t0 t1 remote k best="" session rfd wfd cpid answered=1
-	# The first command says what the node is (same_nodes).
-	node_ssh "$i" "$(remote_identity_cmd)" </dev/null >"$dir/$i.id" 2>"$dir/$i.err" || rc=$?
+	local i=$1 dir=$2 rc=0 t0 t1 k best="" login limit
+	trap '' INT # the script's to handle, as in run_job
+	session_call "$i" : /dev/null "$LOGIN_TIMEOUT" || rc=$?
 	if [ "$rc" = 0 ]; then
-		trap '' PIPE # in this job only: a dead session must not kill it
-		t0=$(now)
-		coproc CLOCK { node_ssh "$i" 'while read -r _; do date +%s.%N; done' 2>>"$dir/$i.err"; }
-		# bash unsets CLOCK and CLOCK_PID when the session ends early.
-		cpid=${CLOCK_PID:-} rfd=${CLOCK[0]:-} wfd=${CLOCK[1]:-}
-		[ -n "$wfd" ] || answered=0
-		for k in 0 1 2 3; do
-			[ "$answered" = 1 ] || break
-			[ "$k" = 0 ] || t0=$(now)
-			{ echo >&"$wfd" && read -r -t 10 remote <&"$rfd" && is_number "$remote"; } ||
-				{ answered=0; break; }
-			t1=$(now)
-			if [ "$k" = 0 ]; then
-				session=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
-			else
-				best=$(awk -v a="$t0" -v r="$remote" -v b="$t1" -v best="$best" 'BEGIN {
-					if (best != "") { split(best, f, " "); if (f[2] <= b - a) { print best; exit } }
-					printf "%.6f %.6f\n", r - (a + b) / 2, b - a }')
-			fi
-		done
-		[ -z "$wfd" ] || exec {wfd}>&-
-		# A node that did not answer in 10 s may never end the session.
-		[ "$answered" = 1 ] || [ -z "$cpid" ] || end_ssh "$i" "$cpid"
-		[ -z "$cpid" ] || wait "$cpid" 2>/dev/null || true
-		[ -z "$best" ] || echo "$best $session" >"$dir/$i.clock"
+		now_us
+		login=$(us_to_sec $((NOW_US - SESS_T0[i])))
+		echo "$login" >"$dir/$i.login"
+		limit=$(wait_limit "$login" 10)
+		session_call "$i" "$(remote_identity_cmd)" "$dir/$i.id" "$limit" || rc=$?
+	elif [ "$rc" = 254 ]; then
+		# No answer at all: logged in (the connection master is up) or not.
+		if ssh "${SSH_BASE[@]}" -O check -- "${HOSTS[$i]}" </dev/null >/dev/null 2>&1; then
+			SESS_WHY="connected (ssh logged in), but its login shell did not answer within LOGIN_TIMEOUT ($LOGIN_TIMEOUT s): see what the node runs at login (~/.bashrc, PAM, motd)"
+		else
+			SESS_WHY="could not connect: no ssh connection within LOGIN_TIMEOUT ($LOGIN_TIMEOUT s)"
+		fi
+		session_kill "$i"
 	fi
-	[ "$rc" != 0 ] || : >"$dir/$i.ok"
+	for k in 0 1 2 3; do
+		[ "$rc" = 0 ] || break
+		now_us
+		t0=$NOW_US
+		session_clock "$i" "$limit" || { rc=$?; break; }
+		now_us
+		t1=$NOW_US
+		is_number "$SESS_EXTRA" || { rc=1; SESS_WHY="its clock (date +%s.%N) answered '$SESS_EXTRA', not a time"; break; }
+		# The first round trip wakes the node's shell up: not counted.
+		[ "$k" != 0 ] || continue
+		best=$(awk -v a="$(us_to_sec "$t0")" -v r="$SESS_EXTRA" -v b="$(us_to_sec "$t1")" -v best="$best" 'BEGIN {
+			if (best != "") { split(best, f, " "); if (f[2] <= b - a) { print best; exit } }
+			printf "%.6f %.6f\n", r - (a + b) / 2, b - a }')
+	done
+	[ -z "$best" ] || echo "$best $login" >"$dir/$i.clock"
+	if [ "$rc" = 0 ]; then
+		: >"$dir/$i.ok"
+	else
+		echo "${SESS_WHY:-the first commands on the node failed (exit $rc)}" >"$dir/$i.why"
+	fi
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
 	echo "$rc" >"$dir/$i.rc"
+}
+
+# Run shell command $2 on node $1 over its session and print what it
+# printed (stdout and stderr), waiting as long as the node's limit allows
+# (30 s, or WAIT_FACTOR times its login). Returns as session_answer; when
+# the session ended or did not answer, why goes to stderr.
+node_cmd() {
+	local rc=0 f="$WORK/call.$1.$BASHPID"
+	session_call "$1" "$2" "$f" "$(wait_limit "${NODE_LOGIN[$1]:-0}" 30)" || rc=$?
+	cat "$f" 2>/dev/null || true
+	rm -f "$f"
+	[ "$rc" -lt 254 ] || echo "$SESS_WHY" >&2
+	return "$rc"
 }
 
 # Node job, second preparation round: choose the atio node $1 runs. The
@@ -955,7 +1445,8 @@ prep_connect() {
 prep_install() {
 	local i=$1 dir=$2 rc=0 path="$REMOTE_BINARIES_PATH/atio" v chosen="" pre="" found
 	local tmp="$REMOTE_BINARIES_PATH/.atio-parallel.$RUN_ID.tmp"
-	v=$(node_ssh "$i" "$(remote_installed_probe_cmd)" </dev/null 2>>"$dir/$i.err") || rc=$?
+	trap '' INT # the script's to handle, as in run_job
+	v=$(node_cmd "$i" "$(remote_installed_probe_cmd)" 2>>"$dir/$i.err") || rc=$?
 	if [ "$rc" = 0 ] && [[ $v == /*$'\t'* ]]; then
 		found=${v%%$'\t'*}
 		v=${v#*$'\t'}
@@ -967,20 +1458,20 @@ prep_install() {
 		fi
 	fi
 	if [ "$rc" = 0 ] && [ -z "$chosen" ]; then
-		v=$(node_ssh "$i" "$(remote_probe_cmd "$path")" </dev/null 2>>"$dir/$i.err") || rc=$?
+		v=$(node_cmd "$i" "$(remote_probe_cmd "$path")" 2>>"$dir/$i.err") || rc=$?
 	fi
 	if [ "$rc" = 0 ] && [ -z "$chosen" ] && [ "$v" != "$LOCAL_VERSION" ]; then
 		if [ "$v" = missing ] || [ "$REPLACE" = 1 ]; then
-			node_ssh "$i" "mkdir -p -- $(quote_words "$REMOTE_BINARIES_PATH")" </dev/null 2>>"$dir/$i.err" || {
+			node_cmd "$i" "mkdir -p -- $(quote_words "$REMOTE_BINARIES_PATH")" >>"$dir/$i.err" 2>&1 || {
 				rc=$?
 				echo "cannot create REMOTE_BINARIES_PATH $REMOTE_BINARIES_PATH there (mkdir -p exit $rc): nowhere to copy atio to" >>"$dir/$i.err"
 			}
 			if [ "$rc" = 0 ]; then
 				tracked "$i" scp -q "${SSH_BASE[@]}" -- "$AT_IO_LOCAL_PATH" "$(scp_target "${HOSTS[$i]}" "$tmp")" \
 					</dev/null >/dev/null 2>>"$dir/$i.err" &&
-					node_ssh "$i" "chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")" \
-						</dev/null 2>>"$dir/$i.err" &&
-					v=$(node_ssh "$i" "$(remote_probe_cmd "$path")" </dev/null 2>>"$dir/$i.err") || rc=$?
+					node_cmd "$i" "chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")" \
+						>>"$dir/$i.err" 2>&1 &&
+					v=$(node_cmd "$i" "$(remote_probe_cmd "$path")" 2>>"$dir/$i.err") || rc=$?
 			fi
 			if [ "$rc" = 0 ] && [ "$v" != "$LOCAL_VERSION" ]; then
 				echo "the atio copied to $path does not run there: ${v:-no output}" >>"$dir/$i.err"
@@ -1035,17 +1526,28 @@ live_line() {
 		"$sum" "$T_UNIT" "$n" "${#HOSTS[@]}" "$lowhost" "$low" "$T_UNIT" "$lownote" >&2
 }
 
-# Node job of a run: run remote command $3 with stdin from $4 (the FIFO
-# the start instant comes through, or /dev/null); keep the node's result
-# line, `atio merge --json` of its document (INDEX.m), why it failed, and
-# its JSON record.
+# Node job of a run: send session line $3 (remote_run_cmd, answering to
+# token $4) to node $1's session and wait for atio's end; keep the node's
+# result line, `atio merge --json` of its document (INDEX.m), why it
+# failed, and its JSON record.
 run_job() {
-	local i=$1 dir=$2 cmd=$3 in=$4 rc=0 fd m t v u s e p50 p99 p999 ops bytes why=""
-	local ivals=null stalls=null longest=null
-	# Only the driver holds the FIFOs open for writing: a node not sent an
-	# instant sees its stdin end.
-	for fd in ${IN_FD[@]+"${IN_FD[@]}"}; do exec {fd}>&-; done
-	node_ssh "$i" "$cmd" <"$in" >"$dir/$i.out" 2>"$dir/$i.err" || rc=$?
+	local i=$1 dir=$2 cmd=$3 tok=$4 rc=0 m t v u s e p50 p99 p999 ops bytes why=""
+	local ivals=null stalls=null longest=null doc
+	# Ctrl-C is the script's to handle (it stops atio on every node and
+	# prints what the jobs found): a job ignores it, explicitly, since
+	# bash's read would otherwise take SIGINT while it waits.
+	trap '' INT
+	if session_send "$i" "$cmd"; then
+		session_answer "$i" "$tok" "$dir/$i.out" 0 || rc=$?
+	else
+		session_why "$i" lost
+		rc=255
+	fi
+	[ "$rc" != 255 ] || echo "$SESS_WHY" >"$dir/$i.lost"
+	# The node is done; what is left is the driver's (wait_jobs).
+	: >"$dir/$i.answered"
+	# The last of its stderr, which comes on another stream.
+	wait_file "$dir/$i.errend" 50 || true
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
 	if [[ $cmd == *" --check "* ]]; then
 		# --check: its summary line is the node's line; a node whose data
@@ -1091,10 +1593,10 @@ run_job() {
 		130) why="atio was interrupted (exit 130)"
 			[ ! -e "$dir/overran" ] || why="stopped: the run overran its time by $OVERRUN s (atio exit 130)" ;;
 		*) why=$(exit_reason "$i" "$dir" "$rc")
-			why=${why:-atio failed (exit $rc)}
+			why=${why:-atio exited with status $rc}
 			[ ! -e "$dir/overran" ] || [ "$rc" = 255 ] || why="stopped: the run overran its time by $OVERRUN s; $why" ;;
 		esac
-		[ ! -e "$dir/$i.notready" ] || why=$(cat "$dir/$i.notready")
+		[ ! -e "$dir/$i.notready" ] || why=$(<"$dir/$i.notready")
 	fi
 	{ [ -z "$why" ] || echo "$why"; node_err "$dir/$i.err" | head -n 5; } >"$dir/$i.why" || true
 	if [ -z "$why" ]; then
@@ -1113,8 +1615,9 @@ run_job() {
 		fi
 		# What the node ran on, as its atio says it (kernel, device, filesystem).
 		system=null fs=null
-		[[ $(cat "$dir/$i.out") =~ \"system\":(\{[^{}]*\}) ]] && system=${BASH_REMATCH[1]}
-		json_get fs filesystem "$(cat "$dir/$i.out")"
+		doc=$(<"$dir/$i.out")
+		[[ $doc =~ \"system\":(\{[^{}]*\}) ]] && system=${BASH_REMATCH[1]}
+		json_get fs filesystem "$doc"
 		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"interval_values":%s,"stalls":%s,"longest_stall_sec":%s,"system":%s,"filesystem":%s,"stderr":%s}\n' \
 			"$(json_str "${HOSTS[$i]}")" "$v" "$u" "$t" "$ops" "$bytes" "$s" "$e" \
 			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
@@ -1122,7 +1625,7 @@ run_job() {
 		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
 		# --verify: say that the node's data checked out, and how much: the
 		# blocks read, or with writes the blocks read back after the run.
-		if [[ $(cat "$dir/$i.out") =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)(,\"read_back\":true)? ]]; then
+		if [[ $doc =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)(,\"read_back\":true)? ]]; then
 			if [ -n "${BASH_REMATCH[2]}" ]; then
 				printf 'verify: every block written read back and checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
 			else
@@ -1146,17 +1649,27 @@ ns_to_us() {
 # in directory $1, then (with $2 = 1) its result line or, when it failed,
 # the first lines of its errors; set NFAIL and FAILED_HOSTS.
 print_nodes() {
-	local dir=$1 show=$2 i t
+	local dir=$1 show=$2 i t l
 	NFAIL=0 FAILED_HOSTS=""
+	# Read with the shell's own read and mapfile: a fork a node costs a
+	# thousand nodes seconds.
 	for i in "${!HOSTS[@]}"; do
-		t=$(cat "$dir/$i.time" 2>/dev/null) || printf -v t '%(%H:%M:%S)T' -1
+		t=""
+		{ read -r t <"$dir/$i.time"; } 2>/dev/null || printf -v t '%(%H:%M:%S)T' -1
 		if [ -e "$dir/$i.ok" ]; then
 			printf '[%d] %s [SUCCESS] %s\n' "$((i + 1))" "$t" "${HOSTS[$i]}"
 			if [ "$show" = 1 ]; then
-				cat "$dir/$i.result"
-				[ ! -e "$dir/$i.note2" ] || cat "$dir/$i.note2"
+				mapfile -t l <"$dir/$i.result"
+				[ "${#l[@]}" = 0 ] || printf '%s\n' "${l[@]}"
+				if [ -e "$dir/$i.note2" ]; then
+					mapfile -t l <"$dir/$i.note2"
+					[ "${#l[@]}" = 0 ] || printf '%s\n' "${l[@]}"
+				fi
 			fi
-			[ ! -e "$dir/$i.note" ] || printf '%s: %s: %s\n' "$PROG" "${HOSTS[$i]}" "$(cat "$dir/$i.note")" >&2
+			if [ -e "$dir/$i.note" ]; then
+				read -r l <"$dir/$i.note" || true
+				printf '%s: %s: %s\n' "$PROG" "${HOSTS[$i]}" "$l" >&2
+			fi
 		else
 			printf '[%d] %s [FAILURE] %s\n' "$((i + 1))" "$t" "${HOSTS[$i]}"
 			# As atio does, keep the word rate to result lines (grep rate).
@@ -1168,14 +1681,58 @@ print_nodes() {
 	done
 }
 
+# Open every node's session, at most FANOUT at once, and start its first
+# preparation job (prep_connect) in directory $1; set JOB_PIDS and JOB_DIR.
+# A session is being opened until its SSH connection is up (its
+# connection master's socket is there: ssh -G names it), it answered, or
+# its job ended: a login shell that takes long on the node (a profile
+# waiting on a lock, LDAP) costs this machine and the node's sshd nothing
+# more, and does not hold the others back.
+open_sessions() {
+	local dir=$1 i next=0 opening n=${#HOSTS[@]} k v
+	local -a ctl=()
+	mkdir "$dir"
+	JOB_PIDS=() JOB_DIR=$dir
+	while :; do
+		opening=0
+		for ((i = 0; i < next; i++)); do
+			if job_running "$i" && [ ! -e "$dir/$i.login" ] && [ ! -S "${ctl[i]}" ]; then
+				opening=$((opening + 1))
+			fi
+		done
+		while [ "$next" -lt "$n" ] && [ "$opening" -lt "$FANOUT" ]; do
+			ctl[next]=-
+			while read -r k v; do
+				[ "$k" != controlpath ] || ctl[next]=$v
+			done < <(ssh -G "${SSH_BASE[@]}" -- "${HOSTS[$next]}" 2>/dev/null </dev/null || true)
+			session_open "$next"
+			prep_connect "$next" "$dir" &
+			JOB_PIDS[next]=$!
+			next=$((next + 1)) opening=$((opening + 1))
+		done
+		[ "$next" -lt "$n" ] || return 0
+		nap 0.05
+	done
+}
+
 # Prepare every node in two rounds, as at_io_parallel.sh did: connect and
 # read its clock; then check or install atio. Any failure ends the script.
 prepare_nodes() {
-	local dir="$WORK/prep1" i off rtt
+	local dir="$WORK/prep1" i off rtt slow
 	echo "Preparation..."
-	for_all_nodes prep_connect "$dir"
+	open_sessions "$dir"
 	wait_jobs 0
 	print_nodes "$dir" 0
+	MAX_LOGIN=0 slow=""
+	for i in "${!HOSTS[@]}"; do
+		NODE_LOGIN[i]=0
+		[ ! -e "$dir/$i.login" ] || read -r "NODE_LOGIN[$i]" <"$dir/$i.login"
+		if awk -v a="${NODE_LOGIN[i]}" -v b="$MAX_LOGIN" 'BEGIN { exit !(a > b) }'; then
+			MAX_LOGIN=${NODE_LOGIN[i]} slow=${HOSTS[$i]}
+		fi
+	done
+	! awk -v a="$MAX_LOGIN" 'BEGIN { exit !(a > 5) }' ||
+		warn "logging in took up to $MAX_LOGIN s ($slow): later waits on a node allow WAIT_FACTOR ($WAIT_FACTOR) times its own login"
 	for i in "${!HOSTS[@]}"; do
 		off=unknown rtt=unknown
 		[ ! -e "$dir/$i.clock" ] || read -r off rtt _ <"$dir/$i.clock"
@@ -1190,8 +1747,9 @@ prepare_nodes() {
 			continue
 		elif [ "$off" = unknown ]; then
 			warn "${HOSTS[$i]}: cannot read its clock (date +%s.%N)"
-		elif awk -v o="$off" -v m="$START_MARGIN" 'BEGIN { exit !(o > m || -o > m) }'; then
-			warn "${HOSTS[$i]}: its clock is $off s off this machine's, more than the start margin ($START_MARGIN s): runs will not start together; synchronize the clocks (NTP)"
+		elif awk -v o="$off" -v r="$rtt" -v m="$START_MARGIN" 'BEGIN { if (o < 0) o = -o; exit !(o - r / 2 > m) }'; then
+			# Known to within half the round trip: only beyond that is it off.
+			warn "${HOSTS[$i]}: its clock is $off s off this machine's (give or take $(awk -v r="$rtt" 'BEGIN { printf "%.3f", r / 2 }') s), more than the start margin ($START_MARGIN s): runs will not start together; synchronize the clocks (NTP)"
 		fi
 	done
 	[ "$NFAIL" = 0 ] || die "preparation failed: cannot connect to $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
@@ -1228,10 +1786,11 @@ node_ready() {
 # ready by then gets INDEX.notready, its reason. Sets READY[i] to 1 for
 # the nodes that are ready.
 wait_ready() {
-	local i left end
+	local i left end limit
 	READY=()
 	now_us
-	to_us end "$READY_TIMEOUT"
+	limit=$(wait_limit "$MAX_LOGIN" "$READY_TIMEOUT")
+	to_us end "$limit"
 	end=$((NOW_US + end))
 	while :; do
 		left=0
@@ -1251,7 +1810,7 @@ wait_ready() {
 	done
 	for i in "${!HOSTS[@]}"; do
 		if [ -n "${READY[$i]:-}" ] || ! job_running "$i"; then continue; fi
-		echo "not ready within READY_TIMEOUT ($READY_TIMEOUT s): atio had not checked and opened its files and set up its threads by then" \
+		echo "not ready within $limit s (READY_TIMEOUT, or WAIT_FACTOR times the slowest login): atio had not checked and opened its files and set up its threads by then" \
 			>"$JOB_DIR/$i.notready"
 	done
 }
@@ -1265,7 +1824,7 @@ wait_ready() {
 # neither: filling the files takes what it takes. Nodes that failed are
 # then stopped too, in case their atio outlived their ssh.
 launch_run() {
-	local dir=$4 deadline=0 i fd margin t
+	local dir=$4 deadline=0 i margin t in=none
 	atio_args "$1" "$2" "$3"
 	# --check's text output is its node line; everything else reports JSON.
 	[ "$1" = check ] || ARGS+=(--json)
@@ -1273,24 +1832,23 @@ launch_run() {
 	if [ "$VERBOSE" -ge 2 ] && [ "$5" = 1 ] && [ "$1" != check ]; then
 		ARGS+=(-vv)
 	fi
-	START=null IN_FD=()
+	START=null
 	mkdir "$dir"
 	JOB_PIDS=() JOB_DIR=$dir
 	if [ "$5" = 1 ]; then
 		ARGS+=(--start-at -)
-		for i in "${!HOSTS[@]}"; do
-			mkfifo "$dir/$i.in"
-			exec {fd}<>"$dir/$i.in"
-			IN_FD[i]=$fd
-		done
+		in=start
 	fi
+	# A node whose session ended (it was lost, or given up on) gets a new
+	# one; its login then counts in the wait for its ready line.
+	for i in "${!HOSTS[@]}"; do
+		session_alive "$i" || session_open "$i"
+	done
 	RUN_ACTIVE=1
 	for i in "${!HOSTS[@]}"; do
-		if [ "$5" = 1 ]; then
-			run_job "$i" "$dir" "$(remote_run_cmd "$i" "${NODE_ATIO[$i]}" "${ARGS[@]}")" "$dir/$i.in" &
-		else
-			run_job "$i" "$dir" "$(remote_run_cmd "$i" "${NODE_ATIO[$i]}" "${ARGS[@]}")" /dev/null &
-		fi
+		session_token
+		run_job "$i" "$dir" "$(remote_run_cmd "$i" "$RUN_SEQ" "$in" "$SESS_TOKEN" "${NODE_ATIO[$i]}" "${ARGS[@]}")" \
+			"$SESS_TOKEN" &
 		JOB_PIDS[i]=$!
 	done
 	if [ "$5" = 1 ]; then
@@ -1303,12 +1861,14 @@ launch_run() {
 		to_us t "$OVERRUN"
 		deadline=$((deadline + t))
 		START=$(us_to_sec "$START")
+		# The instant to the ready nodes' atio; the others see their stdin end.
 		for i in "${!HOSTS[@]}"; do
-			fd=${IN_FD[$i]}
-			[ -z "${READY[$i]:-}" ] || printf '%s\n' "$START" 1>&"$fd" || true
-			exec {fd}>&-
+			if [ -n "${READY[$i]:-}" ]; then
+				session_send "$i" "printf '%s\\n' $START >&4; exec 4>&-" || true
+			else
+				session_send "$i" 'exec 4>&-' || true
+			fi
 		done
-		IN_FD=()
 	fi
 	wait_jobs "$deadline"
 	for i in "${!HOSTS[@]}"; do
@@ -1333,7 +1893,10 @@ run_once() {
 	launch_run "$name" "$threads" "$3" "$dir" 1
 	print_nodes "$dir" 1
 	for i in "${!HOSTS[@]}"; do
-		nodes+="${nodes:+,}$(cat "$dir/$i.json")"
+		m=""
+		{ read -r m <"$dir/$i.json"; } 2>/dev/null || true
+		nodes+="${nodes:+,}$m"
+		m=""
 		if [ -e "$dir/$i.ok" ]; then
 			outs+=("$dir/$i.out")
 			# The node's instants in this machine's clock, for the skew.
@@ -1341,7 +1904,9 @@ run_once() {
 				margs+=(--clock-offset "${NODE_SKEW_OFFSET[i]}")
 			fi
 			margs+=("$dir/$i.out")
-			vals+=$'\t'$(cut -f 1 "$dir/$i.value")
+			IFS=$'\t' read -r m _ <"$dir/$i.value" || true
+			vals+=$'\t'$m
+			m=""
 		else
 			vals+=$'\t-'
 		fi
@@ -1463,10 +2028,10 @@ dry_run() {
 	local i n t time path="$REMOTE_BINARIES_PATH/atio" tmp="$REMOTE_BINARIES_PATH/.atio-parallel.RUNID.tmp"
 	RUN_ID=RUNID
 	echo "Dry run: nothing is connected to, copied or run."
-	echo "Each COMMAND would run as: ssh $(quote_words ${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes \
+	echo "Each node's session (one login, at most $FANOUT being opened at once): ssh $(quote_words ${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes \
 		-o ConnectTimeout=5 -o ControlMaster=auto -o ControlPath=DIR/%C -o ControlPersist=600 \
-		-o ServerAliveInterval=5 -o ServerAliveCountMax=3) -- HOST COMMAND"
-	echo "--start-at -: once every node's atio says \"atio: ready:\" on stderr, the driver writes one EPOCH (that time + $START_MARGIN s) to every node's open session; RUNID: one per session."
+		-o ServerAliveInterval=5 -o ServerAliveCountMax=3) -- HOST $AGENT_CMD"
+	echo "Every COMMAND below is one line written to that session; \$D is its directory on the node. --start-at -: once every node's atio says \"atio: ready:\" on stderr, the driver writes one EPOCH (that time + $START_MARGIN s) to every node's session; N: the run's number, TOKEN: the answer's."
 	for i in "${!HOSTS[@]}"; do
 		printf '[%d] %s\n  connect, and say what the node is: %s\n  clock: date +%%s.%%N\n' "$((i + 1))" \
 			"${HOSTS[$i]}" "$(remote_identity_cmd)"
@@ -1478,20 +2043,21 @@ dry_run() {
 		echo "    then: chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")"
 		for n in "${THREAD_LIST[@]}"; do
 			atio_args load "$n" "$LOAD_TIME"
-			echo "  load ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json)"
+			echo "  load ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${ARGS[@]}" --json)"
 			for t in warmup "${TEST_LIST[@]}"; do
 				time=$TIME
 				[ "$t" != warmup ] || time=$WARMUP_TIME
 				atio_args "$t" "$n" "$time"
 				if [ "$t" = check ]; then
-					echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}")"
+					echo "  $t ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${ARGS[@]}")"
 				else
-					echo "  $t ($n threads): $(remote_run_cmd "$i" "$path" "${ARGS[@]}" --json --start-at -) <<<EPOCH"
+					echo "  $t ($n threads): $(remote_run_cmd "$i" N start TOKEN "$path" "${ARGS[@]}" --json --start-at -)"
+					printf '    then: printf %s EPOCH >&4; exec 4>&-\n' "'%s\\n'"
 				fi
 			done
 		done
-		echo "  stop (Ctrl-C, overrun, failure): $(remote_stop_cmd "$i")"
-		echo "  at the end: rm -f $(pidfile "$i")"
+		echo "  stop (Ctrl-C, overrun, failure): $(remote_stop_cmd)"
+		echo "  at the end: the session's input closed (its shell removes \$D)"
 	done
 }
 
@@ -1619,10 +2185,9 @@ cleanup() {
 	[ -z "${SSH_PIDS:-}" ] || end_ssh ""
 	# Results that could not be written are a failure (exit 1).
 	[ -z "$OUT_JSON" ] || write_matrix "$status" || [ "$status" != 0 ] || status=1
+	session_close_all
 	for i in "${!HOSTS[@]}"; do
-		ssh "${SSH_BASE[@]}" -O check -- "${HOSTS[$i]}" >/dev/null 2>&1 || continue
-		{ node_ssh "$i" "rm -f $(pidfile "$i")" || true
-		  ssh "${SSH_BASE[@]}" -O exit -- "${HOSTS[$i]}" || true; } </dev/null >/dev/null 2>&1 &
+		ssh "${SSH_BASE[@]}" -O exit -- "${HOSTS[$i]}" </dev/null >/dev/null 2>&1 &
 		pids+=($!)
 	done
 	# A node that did not answer: its rm ends, its connection is closed.
@@ -1642,12 +2207,15 @@ main() {
 		dry_run
 		exit 0
 	fi
-	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID="" SSH_PIDS=""
-	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_SKEW_OFFSET=() NODE_ATIO=() SETSID=() IN_FD=() READY=()
+	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID="" SSH_PIDS="" MAX_LOGIN=0
+	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_SKEW_OFFSET=() NODE_ATIO=() SETSID=() READY=()
+	SESS_IN=() SESS_OUT=() SESS_PID=() SESS_T0=() NODE_LOGIN=() SESS_WHY="" SESS_EXTRA="" SESS_TOKEN=""
 	! command -v setsid >/dev/null || SETSID=(setsid)
 	WORK=$(mktemp -d /tmp/atio-parallel.XXXXXX)
 	SSH_PIDS=$WORK/ssh-pids
-	mkdir "$SSH_PIDS"
+	SESS_DIR=$WORK/sessions
+	mkdir "$SSH_PIDS" "$SESS_DIR"
+	mkfifo "$SESS_DIR/nap"
 	RUN_ID="$(date +%s).$$.$RANDOM"
 	# One socket per node in a private directory: one handshake per node.
 	SSH_BASE=(${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes -o ConnectTimeout=5

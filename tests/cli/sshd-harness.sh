@@ -25,11 +25,26 @@
 # login shells share its CPUs, where a cluster gives each node its own
 # (scripts/bench-parallel.sh).
 #
+# Login profiles, set before sshd_start (either makes the nodes' sessions
+# read a profile of the harness's in place of ~/.bashrc, mounted over it in
+# their namespaces; bash run by sshd for a command reads ~/.bashrc):
+#   SSHD_LOGIN_SLEEP=SEC  every login shell sleeps SEC seconds before its
+#                         command (LDAP, PAM, a motd script on a real
+#                         cluster); 0: none, with node_login_sleep to
+#                         change one node later
+#   SSHD_LOGIN_LOCK=SEC   every login takes a lock shared by all the nodes
+#                         (flock on one file) and holds it SEC seconds: the
+#                         logins of all the nodes queue one behind another
+# node_login_sleep I SEC changes node I's sleep for the logins that start
+# from then on (0: none).
+#
 # Helpers: node_dir I (the host directory behind node I's mounts: data/ and
 # bin/ under it), node_exec I CMD... (run CMD in node I's mount namespace),
 # node_pids (the sshd pids), node_procs I [NAME] (pids of the processes in
-# node I's namespace, only those named NAME when given), node_log I (its sshd
-# log), node_logins I (how many logins its sshd accepted so far),
+# node I's namespace, only those named NAME when given), node_sessions I
+# (the same but its listening sshd: its connections and what they run),
+# node_log I (its sshd log), node_logins I (how many logins its sshd accepted so far),
+# node_session_count I (how many sessions it started: commands, scp),
 # node_path_setup I and node_path_clear I (a directory of node I's own on
 # its login PATH, $(node_dir I)/path here, for a packaged atio or a fake
 # command), node_which I NAME (what node I's login shell runs for NAME).
@@ -117,6 +132,41 @@ node_pids() {
 	done
 }
 
+# node_login_sleep I SEC: node I's login shells sleep SEC seconds from now
+# on (0: none). Needs the nodes started with a login profile
+# (SSHD_LOGIN_SLEEP or SSHD_LOGIN_LOCK set).
+node_login_sleep() {
+	[ -n "${SSHD_LOGIN_SLEEP:-}${SSHD_LOGIN_LOCK:-}" ] ||
+		die "node_login_sleep: the nodes were started without a login profile (set SSHD_LOGIN_SLEEP=0 before sshd_start)"
+	[[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "node_login_sleep: '$2' is not a number of seconds"
+	printf '%s\n' "$2" >"$SSH_DIR/node$1/login_sleep.new"
+	mv -f "$SSH_DIR/node$1/login_sleep.new" "$SSH_DIR/node$1/login_sleep"
+}
+
+# write_login_profile I: node I's login profile, mounted over ~/.bashrc in
+# its namespace: the lock of all the nodes held for the seconds in
+# $SSH_DIR/login_lock, then a sleep of the seconds in node I's own
+# login_sleep (which node_login_sleep writes). Both files say 0 until
+# sshd_start has seen every node up. Quiet: a session's output is its
+# command's.
+write_login_profile() {
+	local d=$SSH_DIR/node$1
+
+	echo 0 >"$d/login_sleep"
+	echo 0 >"$SSH_DIR/login_lock"
+	cat >"$d/bashrc" <<EOF
+# node$1's login profile (tests/cli/sshd-harness.sh)
+__node_login=0
+[ ! -r $SSH_DIR/login_lock ] || read -r __node_login <$SSH_DIR/login_lock
+[ "\$__node_login" = 0 ] ||
+	flock $SSH_DIR/login.lock sleep "\$__node_login" </dev/null >/dev/null 2>&1
+__node_login=0
+[ ! -r $d/login_sleep ] || read -r __node_login <$d/login_sleep
+[ "\$__node_login" = 0 ] || sleep "\$__node_login" </dev/null >/dev/null 2>&1
+unset __node_login
+EOF
+}
+
 # node_procs I [NAME]: the pids in node I's mount namespace (sshd, its
 # sessions and what they run), one a line; with NAME only the processes
 # whose command name is NAME.
@@ -134,6 +184,14 @@ node_procs() {
 			}
 			print pid
 		}'
+}
+
+# node_sessions I: the pids of node I's sessions: every process in its
+# mount namespace but its listening sshd (the sshd of each connection, the
+# shells and what they run), one a line. Killing them is a connection
+# lost; stopping them (SIGSTOP), a node that answers nothing on it.
+node_sessions() {
+	node_procs "$1" | grep -vx -- "${NODE_PID[$1]}" || true
 }
 
 # node_path_setup I: give node I a directory of its own on its login PATH
@@ -193,6 +251,12 @@ node_which() {
 # node_logins I: logins accepted so far by node I's sshd.
 node_logins() {
 	count_lines "$(node_log "$1")" 'Accepted publickey for root'
+}
+
+# node_session_count I: sessions (commands, scp) node I's sshd started so
+# far; over a connection master, one login carries many.
+node_session_count() {
+	count_lines "$(node_log "$1")" 'Starting session: '
 }
 
 # all_logins: logins accepted so far by all the nodes together.
@@ -301,17 +365,25 @@ EOF
 
 # Start node I's sshd in a new mount namespace; sets NODE_PID[I].
 start_node() {
-	local i=$1 d=$SSH_DIR/node$1 n
+	local i=$1 d=$SSH_DIR/node$1 n rc_target="" rc_source=/dev/null
 
 	n=$(node_dir "$i")
 	rm -f "$d/sshd.log" "$d/sshd.pid"
+	# What goes over ~/.bashrc: the login profile, or with SSHD_NO_BASHRC
+	# an empty file, or nothing.
+	if [ -n "${SSHD_LOGIN_SLEEP:-}${SSHD_LOGIN_LOCK:-}" ]; then
+		write_login_profile "$i"
+		rc_target=$HOME/.bashrc rc_source=$d/bashrc
+	elif [ -n "${SSHD_NO_BASHRC:-}" ]; then
+		rc_target=$HOME/.bashrc
+	fi
 	# shellcheck disable=SC2016 # the inner shell expands its own arguments
 	unshare -m --propagation private sh -c '
 		mount --bind "$1" "$2" && mount --bind "$3" "$4" &&
-			{ [ -z "$8" ] || [ ! -f "$8" ] || mount --bind /dev/null "$8"; } &&
+			{ [ -z "$8" ] || [ ! -f "$8" ] || mount --bind "$9" "$8"; } &&
 			exec "$5" -D -E "$6" -f "$7"' sh \
 		"$n/data" "$REMOTE_DATA" "$n/bin" "$REMOTE_BIN" "$SSHD" "$d/sshd.log" "$d/sshd_config" \
-		"${SSHD_NO_BASHRC:+$HOME/.bashrc}" </dev/null >"$d/sshd.out" 2>&1 &
+		"$rc_target" "$rc_source" </dev/null >"$d/sshd.out" 2>&1 &
 	NODE_PID[i]=$!
 }
 
@@ -353,6 +425,16 @@ sshd_start() {
 	fi
 	why=$(sshd_unusable)
 	[ -z "$why" ] || skip "cannot start sshd nodes: $why"
+	if [ -n "${SSHD_LOGIN_SLEEP:-}${SSHD_LOGIN_LOCK:-}" ]; then
+		for why in "${SSHD_LOGIN_SLEEP:-0}" "${SSHD_LOGIN_LOCK:-0}"; do
+			[[ $why =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+				die "SSHD_LOGIN_SLEEP or SSHD_LOGIN_LOCK: '$why' is not a number of seconds"
+		done
+		# The profile is mounted over root's ~/.bashrc: a file must be there.
+		[ -f "$HOME/.bashrc" ] || skip "no $HOME/.bashrc to mount the nodes' login profile over"
+		[ "${SSHD_LOGIN_LOCK:-0}" = 0 ] || command -v flock >/dev/null ||
+			skip "flock is not installed (package util-linux): no shared login lock"
+	fi
 
 	NODE_COUNT=$n
 	mkdir -p "$SSH_DIR"
@@ -401,7 +483,16 @@ sshd_start() {
 				break
 			fi
 		done
-		[ "$ok_all" -eq 0 ] || return 0
+		if [ "$ok_all" = 1 ]; then
+			# Every node is up: now the logins are slow.
+			if [ -n "${SSHD_LOGIN_SLEEP:-}${SSHD_LOGIN_LOCK:-}" ]; then
+				for ((i = 1; i <= n; i++)); do
+					node_login_sleep "$i" "${SSHD_LOGIN_SLEEP:-0}"
+				done
+				echo "${SSHD_LOGIN_LOCK:-0}" >"$SSH_DIR/login_lock"
+			fi
+			return 0
+		fi
 		stop_nodes
 	done
 	skip "cannot start sshd nodes: $reason"
@@ -442,7 +533,9 @@ driver_setup() {
 
 # run_driver [NAME=VALUE...] ARG...: run the driver in $WORK with
 # DRIVER_ENV and the NAME=VALUE settings given, stdout to $OUT, stderr to
-# $ERR, status to $RC; at most 150 s.
+# $ERR, status to $RC; at most DRIVER_TIMEOUT seconds (150), then killed
+# (RC 124, or 137 when SIGTERM did not end it).
+DRIVER_TIMEOUT=${DRIVER_TIMEOUT:-150}
 run_driver() {
 	local envs=() t0
 
@@ -452,7 +545,7 @@ run_driver() {
 	done
 	LAST="${envs[*]} atio-parallel.sh $*"
 	t0=$(now_ms)
-	if (cd "$WORK" && timeout -k 10 150 env "${DRIVER_ENV[@]}" "${envs[@]}" "$DRIVER" "$@") \
+	if (cd "$WORK" && timeout -k 10 "$DRIVER_TIMEOUT" env "${DRIVER_ENV[@]}" "${envs[@]}" "$DRIVER" "$@") \
 		</dev/null >"$OUT" 2>"$ERR"; then
 		RC=0
 	else

@@ -307,7 +307,7 @@ if [ "$extracted" = 1 ] && [ -r "$BASH_COMPLETION" ]; then
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --tests r
 	expect_completion "atio-parallel.sh --tests 'seqread s': the last word, a test not named yet" "seqread seqwrite" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --tests 'seqread s'
-	expect_completion "atio-parallel.sh --wa: --warmup-time" "--warmup-time" \
+	expect_completion "atio-parallel.sh --wa: --wait-factor, --warmup-time" "--wait-factor, --warmup-time" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --wa
 	expect_completion "atio-parallel.sh --re: --ready-timeout, --remote-bin, --replace" "--ready-timeout, --remote-bin, --replace" \
 		"$COMPL/atio-parallel.sh" atio-parallel.sh --re

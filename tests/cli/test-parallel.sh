@@ -221,10 +221,24 @@ fi
 # --- All five tests, one thread, one iteration; the hosts as user@alias,
 # alias and address.
 HOSTS=(root@node1 node2 127.0.0.4)
+for i in 1 2 3; do
+	SESSIONS[i]=$(node_session_count "$i")
+done
 run_driver THREADS=1 TESTS="seqread seqwrite randread randwrite randfsync" ITERATIONS=1 "${HOSTS[@]}"
 echo "# five tests: $WALL_MS ms"
 expect_code "all five tests over 3 nodes: exit 0" 0
 check_matrix "five tests" "1" "seqread seqwrite randread randwrite randfsync" 1
+# atio is on every node already: each node was logged into once, and its
+# one session carried the checks and all 7 runs (loading, warm-up, five
+# tests), their start instants included.
+for i in 1 2 3; do
+	n=$(($(node_session_count "$i") - SESSIONS[i]))
+	if [ "$n" = 1 ]; then
+		ok "five tests: node$i: one ssh session for the checks and the 7 runs"
+	else
+		not_ok "five tests: node$i: one ssh session for the checks and the 7 runs" "$n sessions (sshd log)"
+	fi
+done
 expect_no_ssh_leftovers "five tests: no ssh process is left after the run"
 
 # --- The cluster latency: percentiles of the nodes' histograms merged
