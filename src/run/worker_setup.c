@@ -2,7 +2,8 @@
 /*
  * A load thread's setting up and tearing down: its requests, file table
  * and interval records (on the main thread), its buffers (on the thread
- * itself), and their release. The thread's run is worker.c's.
+ * itself), and their release. The thread's run is worker.c's
+ * and loop.c's.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -40,7 +40,7 @@ int atio_cli_parse(int argc, char **argv, struct atio_opts *o, struct atio_error
  * engine's @direct_batch, that many completions before the queue is
  * refilled, so that the device gets new requests in small system calls
  * rather than one large one after a burst of completions (see run_async()
- * in worker.c); else the whole depth. Sequential runs keep the whole
+ * in src/run/loop.c); else the whole depth. Sequential runs keep the whole
  * depth, since neighbouring requests sent in one call merge into larger
  * ones; so do runs through the page cache, where requests complete as they
  * are submitted. A batch that was given stays.

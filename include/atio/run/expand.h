@@ -5,8 +5,14 @@
 /*
  * --expand: files that grow. Every write appends to a file the thread owns
  * (-n >= -p); a file that holds its share of -u, in whole blocks, is
- * truncated to zero and grows anew. The worker's loops decide when
- * (src/run/worker.c); this module sizes the share and does the truncation.
+ * truncated to zero and grows anew. Each file starts empty, and the
+ * sequential cursor writes block after block at the end of the file. When
+ * the cursor comes back to block 0 of a file that has grown to its share,
+ * the run loop (src/run/loop.c) stops queueing, waits until every append
+ * in flight has completed (the file's end is then final), truncates the
+ * file to zero and goes on. Appends in flight at depth land at increasing
+ * offsets; the file grows as they complete. This module sizes the share,
+ * tells when a file is full and does the truncation.
  */
 
 #include <stdbool.h>
@@ -29,5 +35,22 @@ uint64_t atio_expand_max_size(const struct atio_opts *o);
  * Returns 0, or -1 with w->err filled and every thread asked to stop.
  */
 int atio_expand_restart(struct atio_worker *w, unsigned seg, bool tracing);
+
+/*
+ * Whether block @block of @w's segment @seg, the next to write, is the
+ * first of the segment while its file holds what an earlier pass appended.
+ * The file is then emptied (atio_expand_restart()) before that block is
+ * written.
+ */
+static inline bool atio_expand_full(const struct atio_worker *w, unsigned seg, uint64_t block)
+{
+	return block == 0 && w->sh->ds->files[w->segs[seg].file].grown != 0;
+}
+
+/* A block of @len bytes was handed over for @w's segment @seg's file. */
+static inline void atio_expand_grow(struct atio_worker *w, unsigned seg, uint64_t len)
+{
+	w->sh->ds->files[w->segs[seg].file].grown += len;
+}
 
 #endif

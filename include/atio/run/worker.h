@@ -111,6 +111,12 @@ int atio_worker_buffers(struct atio_worker *w);
  */
 int atio_worker_engine_start(struct atio_worker *w);
 
+/* Whether @w's run is asked to stop (read atomically). */
+static inline bool atio_worker_stopped(const struct atio_worker *w)
+{
+	return __atomic_load_n(&w->sh->stop, __ATOMIC_RELAXED);
+}
+
 /* Thread body: pthread_create(&w->thread, NULL, atio_worker_main, w). */
 void *atio_worker_main(void *arg);
 

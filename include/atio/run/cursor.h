@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_CURSOR_H
+#define ATIO_CURSOR_H
+
+/*
+ * Where and when a load thread's next I/O goes. Per I/O the cursor draws
+ * an offset (a multiply for random, an increment for sequential) and, for
+ * a write, takes the pool's window of that block; under --rate it says
+ * when the I/O is due on the thread's schedule (atio/run/pace.h).
+ *
+ * --mix R. Each I/O is a read when the thread's next 64 random bits fall
+ * below R% of 2^64 (a comparison with a threshold computed once), else a
+ * write taken from the pool and stamped as --write's. Reads use a buffer
+ * of their request's own, after the pool in the same allocation (a request
+ * that reads keeps its last write's window marked busy until it writes
+ * again: one window a request at most, which the pool has room for).
+ *
+ * Everything here is inline, for the run loops (src/run/loop.c), which
+ * pass their flags as constants: each copy of a loop carries only the
+ * branches its run needs.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "atio/base/prng.h"
+#include "atio/engine/engine.h"
+#include "atio/run/genmap.h"
+#include "atio/run/pace.h"
+#include "atio/run/worker.h"
+
+/* Where the next I/O goes and how many writes since the last sync. */
+struct atio_cursor {
+	unsigned seg;              /* current segment (sequential) */
+	uint64_t block;            /* next block in it (sequential) */
+	struct atio_range segs;    /* random: which segment */
+	struct atio_range blocks;  /* random: which block */
+	unsigned since_sync;
+	struct atio_pace pace;     /* --rate: the thread's schedule */
+	uint64_t next;             /* --rate: number of the next I/O to issue */
+	bool idle;                 /* --rate: every I/O due before the end was issued */
+	bool ahead;                /* --verify, random: the next block is drawn */
+	unsigned ahead_seg;
+	uint64_t ahead_block;
+};
+
+/* Draw a random block of @w: its segment into *@s, its number into *@b. */
+static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c, unsigned *s,
+				    uint64_t *b)
+{
+	*s = w->nsegs == 1 ? 0 : (unsigned)atio_prng_below(&w->rng, &c->segs);
+	*b = atio_prng_below(&w->rng, &c->blocks);
+}
+
+/*
+ * Point @r at @w's next block: offset, file and, for writes (@writing),
+ * fresh data. With @mixing, first draw whether it reads or writes. With
+ * @verifying on writes (w->gm.gen set), never two I/Os of a block in
+ * flight (atio/run/genmap.h): blocks are drawn one I/O ahead, so that the
+ * next one's map word is fetched while this one is issued.
+ */
+static inline __attribute__((always_inline)) void
+atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r, bool random,
+		bool writing, bool mixing, bool verifying)
+{
+	const struct atio_segment *seg;
+	uint64_t block;
+
+	if (mixing) {
+		writing = atio_prng_next(&w->rng) >= w->read_below;
+		r->op = writing ? ATIO_REQ_WRITE : ATIO_REQ_READ;
+		if (!writing)
+			r->buf = w->mix_rbuf + (size_t)r->index * r->len;
+	}
+
+	if (random && verifying && w->gm.gen) {
+		unsigned s;
+		uint64_t b;
+
+		do {
+			if (!c->ahead)
+				atio_cursor_draw(w, c, &c->ahead_seg, &c->ahead_block);
+			s = c->ahead_seg;
+			b = c->ahead_block;
+			atio_cursor_draw(w, c, &c->ahead_seg, &c->ahead_block);
+			c->ahead = true;
+			__builtin_prefetch(&w->gm.gen[c->ahead_seg * w->gm.seg_blocks +
+						      c->ahead_block], 1, 0);
+		} while (atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b));
+		seg = &w->segs[s];
+		block = b;
+	} else if (random) {
+		seg = w->nsegs == 1 ? w->segs : &w->segs[atio_prng_below(&w->rng, &c->segs)];
+		block = atio_prng_below(&w->rng, &c->blocks);
+	} else {
+		seg = &w->segs[c->seg];
+		block = c->block;
+		if (++c->block == seg->blocks) {
+			c->block = 0;
+			if (++c->seg == w->nsegs)
+				c->seg = 0;
+		}
+	}
+	r->fd = seg->fd;
+	r->slot = seg->slot;
+	r->off = seg->start + block * r->len;
+	if (verifying)
+		r->block = (uint64_t)(seg - w->segs) * w->gm.seg_blocks + block;
+	/* The pool's window of the block's place in the thread's whole share. */
+	if (writing)
+		r->buf = atio_pool_take(&w->pool, r->index,
+					(uint64_t)(seg - w->segs) * seg->blocks + block, r->off,
+					seg->tag);
+}
+
+/*
+ * --rate, one request at a time: wait until the next I/O is due and count
+ * it issued. Returns its intended start (clock ticks); 0 when none is due
+ * before tick @end (c->idle is then set: the caller waits out the time) or
+ * when *@stop was set during the wait.
+ */
+static inline uint64_t atio_cursor_pace(struct atio_cursor *c, uint64_t end, const int *stop)
+{
+	uint64_t due = atio_pace_due(&c->pace, c->next);
+
+	if (due >= end) {
+		c->idle = true;
+		return 0;
+	}
+	if (!atio_pace_wait(due, stop))
+		return 0;
+	c->next++;
+	return due;
+}
+
+/* What atio_cursor_due() found of the next I/O. */
+enum atio_due { ATIO_DUE_NOW, ATIO_DUE_LATER, ATIO_DUE_NEVER };
+
+/*
+ * --rate, at depth: whether the next I/O is due at tick @now. Its intended
+ * start goes to *@due; ATIO_DUE_NEVER (c->idle set) when it is at or past
+ * @end, ATIO_DUE_LATER when it is after @now. The caller that issues it
+ * calls atio_cursor_issued().
+ */
+static inline enum atio_due atio_cursor_due(struct atio_cursor *c, uint64_t now, uint64_t end,
+					    uint64_t *due)
+{
+	*due = atio_pace_due(&c->pace, c->next);
+	if (*due >= end) {
+		c->idle = true;
+		return ATIO_DUE_NEVER;
+	}
+	return *due > now ? ATIO_DUE_LATER : ATIO_DUE_NOW;
+}
+
+/* --rate, at depth: @r, due at tick @due, was handed to the engine. */
+static inline void atio_cursor_issued(struct atio_cursor *c, struct atio_req *r, uint64_t due)
+{
+	r->due = due;
+	c->next++;
+}
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* --verify's check of what a load thread reads: see include/atio/run/verify.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "atio/data/check.h"
+#include "atio/run/fail.h"
+#include "atio/run/verify.h"
+
+/* The index in the dataset of @w's file open at @fd. */
+static unsigned file_of(const struct atio_worker *w, int fd)
+{
+	for (unsigned s = 0; s < w->nsegs; s++)
+		if (w->segs[s].fd == fd)
+			return w->segs[s].file;
+	return 0;
+}
+
+int atio_verify_done(struct atio_worker *w, const struct atio_req *r)
+{
+	char what[160], want[80] = "atio's data for that offset";
+	uint32_t code = 0;
+	int ret;
+
+	/* --verify on writes: a write is checked when read back after the run. */
+	if (w->gm.gen) {
+		atio_genmap_done(&w->gm, r->block);
+		if (r->op == ATIO_REQ_WRITE)
+			return 0;
+		code = atio_genmap_last(&w->gm, r->block);
+	}
+	ret = atio_check_block(r->buf, r->len, r->off, w->sh->ds, file_of(w, r->fd), &w->vctx,
+			       w->vks, &w->vbad, &w->vfound);
+	/* --mix: a block written in the run holds its last write. */
+	for (size_t i = 0; code && ret == 0 && i < r->len; i += ATIO_SECTOR) {
+		uint64_t gen = atio_genmap_gen(code, w->pool.gen);
+
+		ret = atio_check_write((const char *)r->buf + i, gen, w->pool.key, false,
+				       &w->vbad, &w->vfound);
+		w->vbad.off = r->off + i;
+		snprintf(want, sizeof(want), "the write of generation %" PRIu64, gen);
+	}
+	if (ret == 0)
+		return 0;
+	if (ret < 0)
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret, "verify: cannot make the keystream "
+			       "to compare with: %s", strerror(-ret));
+	else {
+		atio_check_describe(what, sizeof(what), &w->vbad, &w->vfound);
+		atio_error_set(&w->err, ATIO_EXIT_FAIL, EILSEQ,
+			       "verify: %s: offset %" PRIu64 " (in the %zu-byte block read at %"
+			       PRIu64 "): expected %s, found %s",
+			       atio_worker_path(w, r->fd), w->vbad.off, r->len, r->off, want, what);
+		w->vpath = atio_worker_path(w, r->fd);
+		w->vfailed = true;
+	}
+	atio_worker_stop(w);
+	return -1;
+}
