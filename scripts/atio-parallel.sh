@@ -51,7 +51,7 @@ case $PARTS_DIR in
 esac
 for PART in options hosts nodes session jobs launch run output; do
 	if [ ! -f "$PARTS_DIR/$PART.sh" ] || [ ! -r "$PARTS_DIR/$PART.sh" ]; then
-		die "cannot read $PARTS_DIR/$PART.sh, a part of this script: atio is not installed completely"
+		die "cannot read $PARTS_DIR/$PART.sh, a part of this script (an incomplete installation or copy)"
 	fi
 done
 unset PART

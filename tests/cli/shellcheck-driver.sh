@@ -5,8 +5,8 @@
 # (each part turns off the checks that need them: SC2034, SC2153); here
 # the checks across parts work as they did when the driver was one file: a
 # variable set and never read, a misspelt one, an associative array
-# declared in another part. Also: the driver sources every file of
-# scripts/atio-parallel/, and nothing that is not there.
+# declared in another part. Also: the driver checks that it can read, then
+# sources, every file of scripts/atio-parallel/, and nothing else.
 #
 # Usage: shellcheck-driver.sh SHELLCHECK SRCDIR
 set -eu
@@ -20,10 +20,12 @@ status=0
 
 # shellcheck disable=SC2016 # the driver's own text
 mapfile -t sourced < <(sed -n 's|^\. "\$PARTS_DIR/\([a-z]*\.sh\)"$|\1|p' "$driver" | sort)
+mapfile -t checked < <(sed -n 's/^for PART in \([a-z ]*\); do$/\1/p' "$driver" | tr ' ' '\n' |
+	sed 's/$/.sh/' | sort)
 mapfile -t present < <(cd "$parts" && find . -maxdepth 1 -name '*.sh' | sed 's|^\./||' | sort)
-if [ "${sourced[*]}" != "${present[*]}" ]; then
-	printf 'atio-parallel.sh sources: %s\nscripts/atio-parallel/ has: %s\n' \
-		"${sourced[*]}" "${present[*]}" >&2
+if [ "${sourced[*]}" != "${present[*]}" ] || [ "${checked[*]}" != "${present[*]}" ]; then
+	printf 'atio-parallel.sh sources: %s\nit checks first: %s\nscripts/atio-parallel/ has: %s\n' \
+		"${sourced[*]}" "${checked[*]}" "${present[*]}" >&2
 	status=1
 fi
 
