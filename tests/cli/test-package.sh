@@ -157,9 +157,16 @@ expect_file "the man page atio-parallel.sh.1" '^-rw-r--r-- /usr/share/man/man1/a
 expect_file "the bash completion of atio" '^-rw-r--r-- /usr/share/bash-completion/completions/atio$'
 expect_file "the bash completion of atio-parallel.sh" \
 	'^-rw-r--r-- /usr/share/bash-completion/completions/atio-parallel\.sh$'
+# The driver's parts, sourced by it: every file of scripts/atio-parallel/,
+# not executable, and no other.
+for part in "$SRC"/scripts/atio-parallel/*.sh; do
+	part=${part##*/}
+	expect_file "the driver's part /usr/share/atio/parallel/$part" \
+		"^-rw-r--r-- /usr/share/atio/parallel/${part//./\\.}\$"
+done
 expect_file "README.md in /usr/share/doc/atio" '^-rw-r--r-- /usr/share/doc/atio/README\.md$'
 expect_file "COPYING in the licence directory" '^-rw-r--r-- /usr/share/licenses/atio[^/]*/COPYING$'
-others=$(grep -vE ' /usr/(bin/atio|bin/atio-parallel\.sh|share/man/man1/atio(-parallel\.sh)?\.1(\.[a-z0-9]+)?|share/bash-completion/completions/atio(-parallel\.sh)?|share/doc/atio|share/doc/atio/README\.md|share/licenses/atio[^/]*|share/licenses/atio[^/]*/COPYING|lib/\.build-id(/.*)?)$' \
+others=$(grep -vE ' /usr/(bin/atio|bin/atio-parallel\.sh|share/man/man1/atio(-parallel\.sh)?\.1(\.[a-z0-9]+)?|share/bash-completion/completions/atio(-parallel\.sh)?|share/atio|share/atio/parallel|share/atio/parallel/[a-z]+\.sh|share/doc/atio|share/doc/atio/README\.md|share/licenses/atio[^/]*|share/licenses/atio[^/]*/COPYING|lib/\.build-id(/.*)?)$' \
 	"$WORK/files" || true)
 if [ -z "$others" ]; then
 	ok "the package has no other file"
@@ -237,6 +244,41 @@ for req in gcc meson ninja-build 'pkgconfig(libcrypto)' 'pkgconfig(liburing)' li
 	fi
 done
 
+# driver_parts WHOSE DRIVER PARTS: the installed driver DRIVER sources its
+# parts from directory PARTS of its own install tree, not from the source
+# tree: PARTS has every part of scripts/atio-parallel/; the driver, called
+# by its path, prints its usage and sources every part from PARTS (bash -x);
+# and without one of them it stops, naming the missing file.
+driver_parts() {
+	local whose=$1 driver=$2 parts=$3 part missing=() sourced
+
+	for part in "$SRC"/scripts/atio-parallel/*.sh; do
+		cmp -s "$part" "$parts/${part##*/}" || missing+=("${part##*/}")
+	done
+	if [ "${#missing[@]}" -eq 0 ]; then
+		ok "$whose driver parts are in $parts"
+	else
+		not_ok "$whose driver parts are in $parts" "missing or not the source's: ${missing[*]}"
+	fi
+	sourced=$(PS4='+ ' bash -x "$driver" --help 2>&1 >/dev/null | sed -n 's/^+ \. //p')
+	if [ "$(printf '%s\n' "$sourced" | grep -c .)" -eq "$(find "$SRC/scripts/atio-parallel" -name '*.sh' | wc -l)" ] &&
+		! printf '%s\n' "$sourced" | grep -v -e "^$(dirname "$driver")/" -e "^$parts/" >/dev/null &&
+		! printf '%s\n' "$sourced" | grep -qF "$SRC/"; then
+		ok "$whose atio-parallel.sh sources its parts from its own install tree"
+	else
+		not_ok "$whose atio-parallel.sh sources its parts from its own install tree" "sourced: $(printf '%s\n' "$sourced" | tr '\n' ' ')"
+	fi
+	mv "$parts/run.sh" "$parts/run.sh.away"
+	if "$driver" --help >"$WORK/noparts.out" 2>&1; then
+		not_ok "$whose atio-parallel.sh without its part run.sh fails" "it ran: $(head -n 2 "$WORK/noparts.out")"
+	elif grep -q "cannot read .*/run\.sh, a part of this script" "$WORK/noparts.out"; then
+		ok "$whose atio-parallel.sh without its part run.sh fails, naming it"
+	else
+		not_ok "$whose atio-parallel.sh without its part run.sh fails, naming it" "$(head -n 2 "$WORK/noparts.out")"
+	fi
+	mv "$parts/run.sh.away" "$parts/run.sh"
+}
+
 # --- What the package holds works: atio runs and says its version, the
 # driver its help, and the completions complete.
 if [ "$extracted" = 1 ]; then
@@ -251,6 +293,7 @@ if [ "$extracted" = 1 ]; then
 	else
 		not_ok "the packaged atio-parallel.sh --help prints its usage"
 	fi
+	driver_parts "packaged" "$WORK/root/usr/bin/atio-parallel.sh" "$WORK/root/usr/share/atio/parallel"
 else
 	skip_check "the packaged atio and atio-parallel.sh run" "cannot unpack the package here"
 fi
@@ -343,6 +386,13 @@ if [ -n "$prefix" ] && step "meson install --destdir of the build under test" 30
 			not_ok "meson install: $prefix/$f" "installed: $(cd "$WORK/dest" && find . -type f | tr '\n' ' ')"
 		fi
 	done
+	bindir=$(meson introspect --buildoptions "$BUILD" 2>/dev/null |
+		sed -n 's/.*"name": *"bindir", *"value": *"\([^"]*\)".*/\1/p')
+	datadir=$(meson introspect --buildoptions "$BUILD" 2>/dev/null |
+		sed -n 's/.*"name": *"datadir", *"value": *"\([^"]*\)".*/\1/p')
+	case $bindir in /*) ;; *) bindir=$prefix/${bindir:-bin} ;; esac
+	case $datadir in /*) ;; *) datadir=$prefix/${datadir:-share} ;; esac
+	driver_parts "meson install's" "$WORK/dest$bindir/atio-parallel.sh" "$WORK/dest$datadir/atio/parallel"
 elif [ -z "$prefix" ]; then
 	not_ok "meson install of the build under test" "no prefix from meson introspect --buildoptions $BUILD"
 fi

@@ -1,0 +1,346 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2153 # the settings it sets and reads are shared with the other parts
+#
+# atio-parallel.sh, sourced part: the options. The help text, the checks
+# of one value (numbers, hosts), the settings read from the environment and
+# the command line (parse_args), the -o file (out_target) and every setting
+# checked, with the local atio found, before any node is touched (validate).
+
+# The help text.
+usage() {
+	cat <<EOF
+Usage: $PROG [options] -d DIR HOST...
+       $PROG [options] -d DIR -h HOSTS_FILE
+
+Start atio on every HOST over SSH at one instant: every node's atio
+prepares and says it is ready (--start-at -), then one start instant goes
+to all of them over their open sessions. Each node is logged into once, in
+preparation: one session per node, FANOUT of them being opened at a time,
+carries every later command (runs, start instants, stops), so that a run
+pays no login; how long each login took is measured, and later waits on a
+node allow WAIT_FACTOR times it. For each thread count the
+files are prepared ("Loading"), a short warm-up runs, then each test runs
+ITERATIONS times with PAUSE seconds before each run. Each node's result
+line, the sum of every run and the average of every test are printed as
+at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
+HOST is a name, an address, user@host or an ssh-config alias, or a host
+list that names many (see Host lists); ssh must log in without a password
+(BatchMode). A node runs the atio on its login PATH
+(as the RPM installs it) when that is this atio's version, else
+REMOTE_BINARIES_PATH/atio, which is copied there when missing (the
+directory is created). The sums, skew and cluster latency come from the
+local atio's "atio merge" of the nodes' JSON results.
+
+Options (each overrides the environment variable named beside it):
+  -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
+                      (required, absolute)
+  -t SEC              TIME: test time in seconds (60)
+  -u SIZE             FILE_SIZE: total size of a node's files (16G), or
+                      auto: twice each node's RAM
+  -p "N ..."          THREADS: thread counts (1 4 16); auto: each node's
+                      online CPUs
+  -i N                ITERATIONS: runs of each test (3)
+  -s SIZE             BLOCKSIZE: block size of the random tests (4K)
+  --tests "NAME ..."  TESTS: some of $ALL_TESTS
+                      (the profile's)
+  --profile NAME      PROFILE: at_io (at_io_parallel.sh's matrix) or vhi
+                      (seed 000's fio node profiles); see Profiles (at_io)
+  --pause SEC         PAUSE: seconds before each run (30)
+  --remote-bin DIR    REMOTE_BINARIES_PATH: where atio is, or is copied to,
+                      on nodes without this atio on their PATH (/root)
+  -b FILE             AT_IO_LOCAL_PATH: the local atio, whose version the
+                      nodes must have, copied to nodes that lack it
+                      (default: the atio beside this script, or on PATH)
+  --atio-opts "..."   ATIO_OPTS: more atio options for every run
+  --ssh-opts "..."    SSH_OPTS: more ssh and scp options, e.g. "-F FILE"
+  --warmup-time SEC   WARMUP_TIME: length of the warm-up run (1)
+  --start-margin SEC  START_MARGIN: a run starts this long after the last
+                      node is ready (0.5)
+  --ready-timeout SEC READY_TIMEOUT: a node not ready this long after its
+                      launch is a FAILURE, the run goes on without it (120;
+                      or WAIT_FACTOR times the slowest login, when longer)
+  -f N                FANOUT: SSH connections being made at once, the
+                      rest queued (32)
+  --login-timeout SEC LOGIN_TIMEOUT: a node whose session has not answered
+                      this long after it was opened is a FAILURE (120)
+  --wait-factor K     WAIT_FACTOR: a wait on a node (an answer, the ready
+                      line, a stop) allows K times its measured login when
+                      that is longer than the wait's own limit (4)
+  --max-skew PCT      MAX_SKEW: an iteration whose start skew is above PCT
+                      percent of its time is NOT CONCURRENT: out of the
+                      average, exit status 1 (1)
+  --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
+                      time is stopped on every node (60)
+  -h FILE             hosts file: one host or host list per line, # starts
+                      a comment
+  -o FILE             also write every result as one JSON document (FILE
+                      a regular file, which it replaces, or a new name; a
+                      link to a regular file leads it there)
+  --replace           copy this atio over another version in
+                      REMOTE_BINARIES_PATH on the nodes
+  --dry-run           print what each node would run; connect to nothing
+  -vv                 every node's atio runs with -vv, and once a second
+                      a line on stderr: the cluster's value in the last
+                      interval each node reported (their sum) and the
+                      slowest node
+  --help              print this help
+
+Profiles. at_io (the default): THREADS "1 4 16", FILE_SIZE 16G, TESTS
+"seqread seqwrite randread randwrite randfsync", each test with
+-p N -t TIME -u FILE_SIZE -S --cached -f DIR ATIO_OPTS; files made by a
+1 s sequential read ("Loading"):
+  seqread    --read --seq -s 16M --mbs
+  seqwrite   --write --seq -s 16M --mbs
+  randread   --read --rand -s BLOCKSIZE --iops
+  randwrite  --fdatasync --rand -s BLOCKSIZE --iops
+  randfsync  --fsync --rand -s BLOCKSIZE -q 32 --iops
+  randrw     --mix 70 --rand -s BLOCKSIZE --iops
+  expand     --expand -s 16M --mbs
+  dsyncwrite --write --rand -s BLOCKSIZE --dsync --iops
+vhi: THREADS auto, FILE_SIZE auto, TESTS "seqread randread seqwrite
+randwrite randrw expand", each test with -p N -t TIME -u FILE_SIZE -S
+--uncached -f DIR ATIO_OPTS; files made by atio --prepare ("Loading"):
+  seqread    --read --seq -s 1M --mbs --iodepth 32
+  seqwrite   --write --seq -s 1M --mbs --iodepth 32
+  randread   --read --rand -s BLOCKSIZE --iops --iodepth 32
+  randwrite  --write --rand -s BLOCKSIZE --iops --iodepth 32
+  randfsync  --fsync --rand -s BLOCKSIZE -q 32 --iops
+  randrw     --mix 70 --rand -s BLOCKSIZE --iops --iodepth 32
+  expand     --expand -s 16M --mbs
+  dsyncwrite --write --rand -s BLOCKSIZE --dsync --iops
+check: atio --check of every node's files (no common start, no sum): each
+node's summary line, or a FAILURE naming the bad file and offset.
+A --rate N in ATIO_OPTS caps each node, not the cluster: the summary
+says so. With --verify in ATIO_OPTS each node says that its reads
+verified, or that every block it wrote read back right after the run, and
+a node whose data was bad is a FAILURE naming the file and offset.
+
+Host lists, as ClusterShell's nodeset and pdsh write them, in arguments
+and -h lines: node[001-128] is node001 ... node128 (a bound with a leading
+zero sets the width), 10.0.0.[1-64] 64 addresses, n[1-3,7,10-12/2] numbers,
+ranges and ranges with a step, r[1-2]n[1-4] every combination (r1n1 r1n2
+... r2n4), node[1-2],login1 several lists (a comma in brackets belongs to
+the range), root@node[1-4] with a user. A name without brackets or commas
+(an IPv6 address such as fe80::1, an ssh-config alias) is taken as
+written; an IPv6 address is written without brackets. A bad range (from
+high to low, unclosed, empty, not digits) or more than 100000 hosts is
+refused, naming it, and so is a host that two lists name. Quote a list
+in an argument ('node[001-128]'): the shell expands [...] to file names.
+
+Each node once: hosts that ssh -G takes to one place (X and root@X, an
+alias and its address), or whose nodes say they are one machine with one
+test directory, are refused.
+
+Exit status: 0 every run complete; 1 preparation failed, or a run failed,
+was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
+(also a bad host list, a node given twice, an -o that is not a regular
+file); 130
+interrupted (atio stopped on every node).
+EOF
+}
+
+# True when $1 is a number of seconds (digits, an optional decimal part).
+is_number() {
+	[[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]]
+}
+
+# True when $1 is a number of seconds, maybe negative (a clock offset).
+is_signed() {
+	is_number "${1#-}"
+}
+
+# True when $1 is a number of seconds above zero.
+is_positive() {
+	is_number "$1" && awk -v t="$1" 'BEGIN { exit !(t > 0) }'
+}
+
+# True when $1 is a whole number above zero.
+is_count() {
+	[[ $1 =~ ^[0-9]+$ ]] && [ "$((10#$1))" -gt 0 ]
+}
+
+# True when $1 is a host the script accepts: a name, an address, user@host
+# or an ssh-config alias, never anything a shell or ssh would interpret.
+valid_host() {
+	[[ $1 =~ ^[A-Za-z0-9._:@%-]+$ ]] && [[ $1 != -* ]]
+}
+
+# Print $1 quoted for a message: '...', or $'...' when it holds a control
+# character (a CR from a CRLF file, an escape), which a terminal would act
+# on instead of showing.
+shown() {
+	if [[ $1 == *[[:cntrl:]]* ]]; then printf '%q' "$1"; else printf "'%s'" "$1"; fi
+}
+
+# Read the settings from the environment, then from the options; exit 2 on
+# bad usage.
+parse_args() {
+	# Empty until the options are read: the profile fills what is left.
+	FILE_SIZE=${FILE_SIZE:-} THREADS=${THREADS:-} TESTS=${TESTS:-} PROFILE=${PROFILE:-}
+	TIME=${TIME:-60} ITERATIONS=${ITERATIONS:-3} BLOCKSIZE=${BLOCKSIZE:-4K} PAUSE=${PAUSE:-30}
+	REMOTE_BINARIES_PATH=${REMOTE_BINARIES_PATH:-/root}
+	REMOTE_PCS_MOUNT_PATH=${REMOTE_PCS_MOUNT_PATH:-} AT_IO_LOCAL_PATH=${AT_IO_LOCAL_PATH:-}
+	ATIO_OPTS=${ATIO_OPTS:-} SSH_OPTS=${SSH_OPTS:-}
+	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-0.5} OVERRUN=${OVERRUN:-60}
+	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
+	FANOUT=${FANOUT:-32} LOGIN_TIMEOUT=${LOGIN_TIMEOUT:-120} WAIT_FACTOR=${WAIT_FACTOR:-4}
+	DRY_RUN=0 REPLACE=0 OUT_JSON="" OUT_PATH="" HOSTS=() VERBOSE=0
+	HOST_LISTS=() HOST_WHERES=() HOST_LIST_OF=()
+	declare -gA HOST_INDEX=()
+	local opt val h list
+	local -a lines
+	while [ $# -gt 0 ]; do
+		opt=$1
+		case $opt in
+		--help) usage; exit 0 ;;
+		--dry-run) DRY_RUN=1; shift; continue ;;
+		--replace) REPLACE=1; shift; continue ;;
+		-vv) VERBOSE=2; shift; continue ;;
+		--) shift
+			for h in "$@"; do add_hosts "$h"; done
+			break ;;
+		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
+		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
+			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
+			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor)
+			[ $# -ge 2 ] || die "$opt: needs a value"
+			val=$2; shift 2 ;;
+		-*) die "$opt: unknown option (see --help)" ;;
+		*) add_hosts "$opt"; shift; continue ;;
+		esac
+		case $opt in
+		-t) TIME=$val ;; -u) FILE_SIZE=$val ;; -p) THREADS=$val ;; -i) ITERATIONS=$val ;;
+		-s) BLOCKSIZE=$val ;; -d) REMOTE_PCS_MOUNT_PATH=$val ;; -b) AT_IO_LOCAL_PATH=$val ;;
+		-o) OUT_JSON=$val ;; --pause) PAUSE=$val ;; --tests) TESTS=$val ;;
+		--remote-bin) REMOTE_BINARIES_PATH=$val ;; --atio-opts) ATIO_OPTS=$val ;;
+		--ssh-opts) SSH_OPTS=$val ;; --warmup-time) WARMUP_TIME=$val ;;
+		--start-margin) START_MARGIN=$val ;; --overrun) OVERRUN=$val ;;
+		--ready-timeout) READY_TIMEOUT=$val ;; --max-skew) MAX_SKEW=$val ;;
+		--profile) PROFILE=$val ;;
+		-f) FANOUT=$val ;; --login-timeout) LOGIN_TIMEOUT=$val ;; --wait-factor) WAIT_FACTOR=$val ;;
+		-h) list=$(read_hosts_file "$val") || exit 2
+			mapfile -t lines <<<"$list"
+			for h in "${lines[@]}"; do
+				[ -z "$h" ] || add_hosts "${h#* }" "-h $val line ${h%% *}"
+			done ;;
+		*) die "$opt: unknown option (see --help)" ;;
+		esac
+	done
+	PROFILE=${PROFILE:-at_io}
+	case $PROFILE in
+	at_io) THREADS=${THREADS:-1 4 16} FILE_SIZE=${FILE_SIZE:-16G}
+		TESTS=${TESTS:-seqread seqwrite randread randwrite randfsync} ;;
+	vhi) THREADS=${THREADS:-auto} FILE_SIZE=${FILE_SIZE:-auto}
+		TESTS=${TESTS:-seqread randread seqwrite randwrite randrw expand} ;;
+	*) die "PROFILE (--profile) '$PROFILE': not one of $PROFILES" ;;
+	esac
+}
+
+# Check -o FILE before anything runs and set OUT_PATH, the file that the
+# document replaces at the end: FILE, or the file that FILE, a symbolic
+# link, leads to (the link stays). Exit 2 for a FILE that ends in /, that
+# exists and is not a regular file (a directory, a device such as
+# /dev/null, a FIFO), for a link that leads nowhere or to such a file, or
+# for a directory that does not exist or is not writable.
+out_target() {
+	local f=$OUT_JSON name=$OUT_JSON
+	[[ $f != */ ]] || die "-o $f: ends in /: give the name of a file"
+	OUT_PATH=$f
+	if [ -L "$f" ]; then
+		OUT_PATH=$(readlink -f -- "$f") || OUT_PATH=""
+		if [ -z "$OUT_PATH" ] || [ ! -e "$OUT_PATH" ]; then
+			die "-o $f: a symbolic link to $(readlink -- "$f"), which does not exist: give the file itself"
+		fi
+		name="$f (a link to $OUT_PATH)"
+	fi
+	if [ -d "$OUT_PATH" ]; then
+		die "-o $name: is a directory: give the name of a file"
+	elif [ -e "$OUT_PATH" ] && [ ! -f "$OUT_PATH" ]; then
+		die "-o $name: exists and is not a regular file (a device, FIFO or socket): the results go only to a regular file"
+	fi
+	[ -w "$(dirname -- "$OUT_PATH")" ] || die "-o $name: its directory does not exist or is not writable"
+}
+
+# Check every setting and find the local atio; exit 2 naming the first bad
+# one. atio -a checks the options of every run before any node is touched.
+validate() {
+	local h n t
+	is_positive "$TIME" || die "TIME (-t) '$TIME': not a number of seconds above 0"
+	is_positive "$WARMUP_TIME" || die "WARMUP_TIME (--warmup-time) '$WARMUP_TIME': not a number of seconds above 0"
+	is_number "$PAUSE" || die "PAUSE (--pause) '$PAUSE': not a number of seconds"
+	is_number "$START_MARGIN" || die "START_MARGIN (--start-margin) '$START_MARGIN': not a number of seconds"
+	is_number "$OVERRUN" || die "OVERRUN (--overrun) '$OVERRUN': not a number of seconds"
+	is_positive "$READY_TIMEOUT" || die "READY_TIMEOUT (--ready-timeout) '$READY_TIMEOUT': not a number of seconds above 0"
+	is_count "$FANOUT" || die "FANOUT (-f) '$FANOUT': not a whole number above 0"
+	FANOUT=$((10#$FANOUT))
+	is_positive "$LOGIN_TIMEOUT" || die "LOGIN_TIMEOUT (--login-timeout) '$LOGIN_TIMEOUT': not a number of seconds above 0"
+	is_positive "$WAIT_FACTOR" || die "WAIT_FACTOR (--wait-factor) '$WAIT_FACTOR': not a number above 0"
+	is_number "$MAX_SKEW" || die "MAX_SKEW (--max-skew) '$MAX_SKEW': not a percentage of TIME (a number such as 1 or 0.5)"
+	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number above 0"
+	ITERATIONS=$((10#$ITERATIONS)) # 08 is eight, not an octal error
+	[[ $FILE_SIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || [ "$FILE_SIZE" = auto ] ||
+		die "FILE_SIZE (-u) '$FILE_SIZE': not a size such as 16G, nor auto"
+	[[ $BLOCKSIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "BLOCKSIZE (-s) '$BLOCKSIZE': not a size such as 4K"
+	read -ra THREAD_LIST <<<"$THREADS" || true
+	[ "${#THREAD_LIST[@]}" -gt 0 ] || die "THREADS (-p) is empty"
+	for n in "${!THREAD_LIST[@]}"; do
+		[ "${THREAD_LIST[n]}" != auto ] || continue
+		is_count "${THREAD_LIST[n]}" ||
+			die "THREADS (-p) '$THREADS': '${THREAD_LIST[n]}' is neither a whole number above 0 nor auto"
+		THREAD_LIST[n]=$((10#${THREAD_LIST[n]}))
+	done
+	read -ra TEST_LIST <<<"$TESTS" || true
+	[ "${#TEST_LIST[@]}" -gt 0 ] || die "TESTS (--tests) is empty"
+	for t in "${TEST_LIST[@]}"; do
+		[[ " $ALL_TESTS " == *" $t "* ]] || die "TESTS (--tests) '$t': not one of $ALL_TESTS"
+	done
+	[ -n "$REMOTE_PCS_MOUNT_PATH" ] || die "REMOTE_PCS_MOUNT_PATH (-d) is required: the test directory on the nodes"
+	[[ $REMOTE_PCS_MOUNT_PATH == /* ]] || die "REMOTE_PCS_MOUNT_PATH (-d) '$REMOTE_PCS_MOUNT_PATH': not an absolute path"
+	# Under LC_ALL=C, [[:cntrl:]] is bytes 1-31 and 127: UTF-8 names pass.
+	[[ $REMOTE_PCS_MOUNT_PATH != *[[:cntrl:]]* ]] || die "REMOTE_PCS_MOUNT_PATH (-d): control characters in the path"
+	# scp may hand this path to a remote shell or to SFTP: keep it plain.
+	[[ $REMOTE_BINARIES_PATH =~ ^/[A-Za-z0-9._/+-]*$ ]] ||
+		die "REMOTE_BINARIES_PATH (--remote-bin) '$REMOTE_BINARIES_PATH': not an absolute path of letters, digits and ._/+-"
+	read -ra ATIO_EXTRA <<<"$ATIO_OPTS" || true
+	NODE_CAP=""
+	for n in "${!ATIO_EXTRA[@]}"; do
+		case ${ATIO_EXTRA[n]} in
+		--rate) NODE_CAP=${ATIO_EXTRA[n + 1]:-} ;;
+		--rate=*) NODE_CAP=${ATIO_EXTRA[n]#--rate=} ;;
+		esac
+	done
+	read -ra SSH_EXTRA <<<"$SSH_OPTS" || true
+	[ "${#HOSTS[@]}" -gt 0 ] || die "no host given (HOST arguments or -h FILE)"
+	# A host given twice (two atio on one data set, summed twice) was
+	# refused as it was read (add_hosts).
+	for h in "${HOSTS[@]}"; do
+		valid_host "$h" || die "host $(shown "$h"): only letters, digits and ._:@%- are allowed, and not a leading -"
+	done
+	same_destinations
+	[ -z "$OUT_JSON" ] || out_target
+	if [ -z "$AT_IO_LOCAL_PATH" ]; then
+		for h in "$SCRIPT_DIR/atio" "${SCRIPT_DIR%/*}/build/atio" "$(command -v atio || true)"; do
+			[ -z "$h" ] || [ ! -f "$h" ] || [ ! -x "$h" ] || { AT_IO_LOCAL_PATH=$h; break; }
+		done
+		[ -n "$AT_IO_LOCAL_PATH" ] || die "AT_IO_LOCAL_PATH (-b): no atio beside the script, in ../build or on PATH"
+	fi
+	{ [ -f "$AT_IO_LOCAL_PATH" ] && [ -x "$AT_IO_LOCAL_PATH" ]; } ||
+		die "AT_IO_LOCAL_PATH (-b) '$AT_IO_LOCAL_PATH': not an executable file"
+	LOCAL_VERSION=$("$AT_IO_LOCAL_PATH" --version 2>&1 | head -n 1) ||
+		die "AT_IO_LOCAL_PATH (-b) $AT_IO_LOCAL_PATH: --version failed: $LOCAL_VERSION"
+	for n in "${THREAD_LIST[@]}"; do
+		for t in load warmup "${TEST_LIST[@]}"; do
+			atio_args "$t" "$n" "$TIME"
+			case ${ARGS[0]} in
+			# Nothing to show settings of (-a): check the rest.
+			--prepare | --check) ARGS=("${ARGS[@]:1}") ;;
+			# With the options the driver adds at launch (see launch_run).
+			*) ARGS+=(--json)
+				[ "$t" = load ] || ARGS+=(--start-at -) ;;
+			esac
+			h=$("$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" 2>&1 >/dev/null) ||
+				die "atio refuses the options of $t with $n threads: $(head -n 1 <<<"$h")"
+		done
+	done
+}

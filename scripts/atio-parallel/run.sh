@@ -1,0 +1,329 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2153 # FAILED and TIME are shared with the other parts
+#
+# atio-parallel.sh, sourced part: one run. The node job of a run
+# (run_job), a run on every node with its result lines and sum (run_once),
+# a test's iterations, the loading of the files and the data check.
+
+# Print why node $1's remote command in the run of directory $2 ended with
+# status $3 when that was not atio's own: 255, ssh's (the connection lost
+# or never made), or 128+N, atio killed by signal N (the OOM killer, a
+# user, or the script's SIGKILL after its SIGINT was not obeyed); print
+# nothing for other statuses. atio exits 130 itself when interrupted.
+exit_reason() {
+	local i=$1 dir=$2 rc=$3 sig name
+	if [ "$rc" = 255 ] && [ -s "$dir/$i.lost" ]; then
+		cat "$dir/$i.lost"
+	elif [ "$rc" = 255 ]; then
+		echo "ssh failed (exit 255): the connection to the node was lost, or could not be made"
+	elif [ "$rc" = 126 ] || [ "$rc" = 127 ]; then
+		echo "atio could not be started on the node (exit $rc): see below"
+	elif [ "$rc" -gt 128 ] && [ "$rc" -le 192 ] && [ "$rc" != 130 ]; then
+		sig=$((rc - 128))
+		name=$(kill -l "$sig" 2>/dev/null) || name=
+		if [ -n "$name" ]; then name="SIG${name#SIG} (signal $sig, exit $rc)"; else name="signal $sig (exit $rc)"; fi
+		printf 'atio was killed by %s on the node, whose connection held' "$name"
+		if [ "$sig" = 9 ] && [ -e "$dir/$i.stopped" ]; then
+			printf '; the script had stopped it: it did not exit within %s s of SIGINT\n' "$STOP_GRACE"
+		elif [ "$sig" = 9 ]; then
+			printf ' (the kernel'\''s OOM killer sends SIGKILL: see the node'\''s kernel log)\n'
+		else
+			printf '\n'
+		fi
+	fi
+}
+
+# The stderr of a node's atio, file $1, without its ready line and the
+# interval lines of -vv.
+node_err() {
+	grep -av -e '^atio: ready:' -e '^atio: [0-9.]* s: ' "$1" || true
+}
+
+# -vv: one line on stderr from the last interval line (atio -vv) each node
+# of the run in directory $1 has printed: their values in the test's unit
+# added up, and the node with the smallest. A node whose last line says
+# that an interval is overdue (no I/O completed) counts 0, "(stalled)".
+live_line() {
+	local dir=$1 i l v at sum=0 n=0 low="" lowhost="" lownote="" note re stall
+	re="^atio: ([0-9.]+) s: .* ([0-9.]+) $T_UNIT,"
+	stall='^atio: ([0-9.]+) s: interval [0-9]+ not closed'
+	for i in "${!HOSTS[@]}"; do
+		l=$(grep -a '^atio: [0-9.]* s: ' "$dir/$i.err" 2>/dev/null | tail -n 1) || true
+		note=""
+		if [[ $l =~ $re ]]; then
+			at=${BASH_REMATCH[1]} v=${BASH_REMATCH[2]}
+		elif [[ $l =~ $stall ]]; then
+			at=${BASH_REMATCH[1]} v=0 note=" (stalled)"
+		else
+			continue
+		fi
+		sum=$(awk -v a="$sum" -v b="$v" 'BEGIN { printf "%.2f", a + b }')
+		n=$((n + 1))
+		if [ -z "$low" ] || awk -v a="$v" -v b="$low" 'BEGIN { exit !(a < b) }'; then
+			low=$v lowhost=${HOSTS[$i]} lownote=$note
+		fi
+	done
+	[ "$n" -gt 0 ] || return 0
+	printf '%s: %s s: cluster %s %s (%d of %d nodes); slowest %s: %s %s%s\n' "$PROG" "$at" \
+		"$sum" "$T_UNIT" "$n" "${#HOSTS[@]}" "$lowhost" "$low" "$T_UNIT" "$lownote" >&2
+}
+
+# Node job of a run: send session line $3 (remote_run_cmd, answering to
+# token $4) to node $1's session and wait for atio's end; keep the node's
+# result line, `atio merge --json` of its document (INDEX.m), why it
+# failed, and its JSON record.
+run_job() {
+	local i=$1 dir=$2 cmd=$3 tok=$4 rc=0 m t v u s e p50 p99 p999 ops bytes why=""
+	local ivals=null stalls=null longest=null doc
+	# Ctrl-C is the script's to handle (it stops atio on every node and
+	# prints what the jobs found): a job ignores it, explicitly, since
+	# bash's read would otherwise take SIGINT while it waits.
+	trap '' INT
+	if session_send "$i" "$cmd"; then
+		session_answer "$i" "$tok" "$dir/$i.out" 0 || rc=$?
+	else
+		session_why "$i" lost
+		rc=255
+	fi
+	[ "$rc" != 255 ] || echo "$SESS_WHY" >"$dir/$i.lost"
+	# The node is done; what is left is the driver's (wait_jobs).
+	: >"$dir/$i.answered"
+	# The last of its stderr, which comes on another stream.
+	wait_file "$dir/$i.errend" 50 || true
+	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
+	if [[ $cmd == *" --check "* ]]; then
+		# --check: its summary line is the node's line; a node whose data
+		# is bad (exit 1) is a FAILURE showing what --check named.
+		if [ "$rc" = 0 ]; then
+			head -n 1 "$dir/$i.out" >"$dir/$i.result"
+			: >"$dir/$i.ok"
+		else
+			why=$(exit_reason "$i" "$dir" "$rc")
+			case $rc in
+			1) echo "atio --check found bad data, or could not read it (exit 1):" ;;
+			*) echo "${why:-atio --check failed (exit $rc)}" ;;
+			esac >"$dir/$i.why"
+			{ grep -E '^(check|bad|missing):' "$dir/$i.out" | head -n 6
+			  node_err "$dir/$i.err" | head -n 3; } >>"$dir/$i.why" || true
+		fi
+		echo "$rc" >"$dir/$i.rc"
+		return 0
+	fi
+	if [[ $cmd == *" --prepare "* ]]; then
+		# Loading with atio --prepare: its document is no result to add up.
+		if [ "$rc" = 0 ]; then
+			: >"$dir/$i.ok"
+		else
+			why=$(exit_reason "$i" "$dir" "$rc")
+			echo "${why:-atio --prepare failed (exit $rc)}" >"$dir/$i.why"
+			node_err "$dir/$i.err" | head -n 5 >>"$dir/$i.why" || true
+		fi
+		echo "$rc" >"$dir/$i.rc"
+		return 0
+	fi
+	if [ "$rc" = 0 ] && "$AT_IO_LOCAL_PATH" merge --json "$dir/$i.out" >"$dir/$i.m" 2>"$dir/$i.merr" &&
+		read -r m <"$dir/$i.m"; then
+		json_get v sum "$m"
+		json_get u unit "$m"
+		json_get t time_sec "$m"
+		u=${u//\"/}
+		result_line "$t" "$v" "$u" >"$dir/$i.result"
+	else
+		rm -f "$dir/$i.m"
+		case $rc in
+		0) why="no result from atio: $(head -n 1 "$dir/$i.merr" 2>/dev/null)" ;;
+		130) why="atio was interrupted (exit 130)"
+			[ ! -e "$dir/overran" ] || why="stopped: the run overran its time by $OVERRUN s (atio exit 130)" ;;
+		*) why=$(exit_reason "$i" "$dir" "$rc")
+			why=${why:-atio exited with status $rc}
+			[ ! -e "$dir/overran" ] || [ "$rc" = 255 ] || why="stopped: the run overran its time by $OVERRUN s; $why" ;;
+		esac
+		[ ! -e "$dir/$i.notready" ] || why=$(<"$dir/$i.notready")
+	fi
+	{ [ -z "$why" ] || echo "$why"; node_err "$dir/$i.err" | head -n 5; } >"$dir/$i.why" || true
+	if [ -z "$why" ]; then
+		json_get s first_start_epoch "$m"
+		json_get e first_end_epoch "$m"
+		json_get ops ops "$m"
+		json_get bytes bytes "$m"
+		json_get p50 p50 "$m"
+		json_get p99 p99 "$m"
+		json_get p999 p99.9 "$m"
+		# --interval: the node's value per interval and its stalls.
+		if [[ $m =~ \"interval_values\":(\[[^]]*\]) ]]; then
+			ivals=${BASH_REMATCH[1]}
+			json_get stalls stalls "$m"
+			json_get longest longest_stall_sec "$m"
+		fi
+		# What the node ran on, as its atio says it (kernel, device, filesystem).
+		system=null fs=null
+		doc=$(<"$dir/$i.out")
+		[[ $doc =~ \"system\":(\{[^{}]*\}) ]] && system=${BASH_REMATCH[1]}
+		json_get fs filesystem "$doc"
+		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"interval_values":%s,"stalls":%s,"longest_stall_sec":%s,"system":%s,"filesystem":%s,"stderr":%s}\n' \
+			"$(json_str "${HOSTS[$i]}")" "$v" "$u" "$t" "$ops" "$bytes" "$s" "$e" \
+			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
+			"$ivals" "$stalls" "$longest" "$system" "$fs" "$(json_lines "$dir/$i.why")" >"$dir/$i.json"
+		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
+		# --verify: say that the node's data checked out, and how much: the
+		# blocks read, or with writes the blocks read back after the run.
+		if [[ $doc =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)(,\"read_back\":true)? ]]; then
+			if [ -n "${BASH_REMATCH[2]}" ]; then
+				printf 'verify: every block written read back and checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
+			else
+				printf 'verify: every block read checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
+			fi
+		fi
+		: >"$dir/$i.ok"
+	else
+		printf '{"host":%s,"ok":false,"rc":%s,"stderr":%s}\n' "$(json_str "${HOSTS[$i]}")" "$rc" \
+			"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
+	fi
+	echo "$rc" >"$dir/$i.rc"
+}
+
+# One run of test $1 ($2 threads, $3 seconds), iteration $4: launch it,
+# print the nodes and the sum (from `atio merge` of the nodes' documents),
+# then the start and end skew and the cluster latency. An iteration with a
+# failed node is INCOMPLETE; one whose start skew is above MAX_SKEW percent
+# of its time is NOT CONCURRENT; neither counts in the average, both make
+# the exit status 1 (a NOT CONCURRENT warm-up does not: it measures
+# nothing). Its record goes to rec.THREADS.TEST.tsv (for the
+# average) and rec.THREADS.TEST.jsonl (for -o).
+run_once() {
+	local name=$1 threads=$2 iter=$4 dir i sum=0 unit m="" note="" counted=1 vals=""
+	local nodes="" outs=() margs=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us lat=null
+	RUN_SEQ=$((RUN_SEQ + 1))
+	dir="$WORK/run.$RUN_SEQ"
+	launch_run "$name" "$threads" "$3" "$dir" 1
+	print_nodes "$dir" 1
+	for i in "${!HOSTS[@]}"; do
+		m=""
+		{ read -r m <"$dir/$i.json"; } 2>/dev/null || true
+		nodes+="${nodes:+,}$m"
+		m=""
+		if [ -e "$dir/$i.ok" ]; then
+			outs+=("$dir/$i.out")
+			# The node's instants in this machine's clock, for the skew.
+			if [ -n "${NODE_SKEW_OFFSET[i]:-}" ]; then
+				margs+=(--clock-offset "${NODE_SKEW_OFFSET[i]}")
+			fi
+			margs+=("$dir/$i.out")
+			IFS=$'\t' read -r m _ <"$dir/$i.value" || true
+			vals+=$'\t'$m
+			m=""
+		else
+			vals+=$'\t-'
+		fi
+	done
+	test_info "$name"
+	unit=$T_UNIT
+	if [ "${#outs[@]}" -gt 0 ] && "$AT_IO_LOCAL_PATH" merge --json "${margs[@]}" >"$dir/merge.json" 2>"$dir/merge.err"; then
+		read -r m <"$dir/merge.json"
+		json_get sum sum "$m"
+		json_get unit unit "$m"
+		unit=${unit//\"/}
+		json_get skew start_skew_sec "$m"
+		json_get eskew end_skew_sec "$m"
+		json_get last last_start_epoch "$m"
+		json_get p50 p50 "$m"
+		json_get p99 p99 "$m"
+		json_get p999 p99.9 "$m"
+	elif [ "${#outs[@]}" -gt 0 ]; then
+		warn "atio merge failed: $(head -n 1 "$dir/merge.err")"
+		NFAIL=${#HOSTS[@]}
+		outs=()
+	fi
+	[ "$NFAIL" = 0 ] || { note=" (INCOMPLETE: $((${#HOSTS[@]} - NFAIL)) of ${#HOSTS[@]} nodes)"; counted=0; FAILED=1; }
+	# MAX_SKEW percent of the time, in microseconds.
+	to_us max_us "$3"
+	to_us pct_us "$MAX_SKEW"
+	max_us=$((max_us * pct_us / 100000000))
+	if [ "${#outs[@]}" -gt 1 ]; then
+		printf -v skew '%.6f' "$skew"
+		to_us skew_us "$skew"
+		if [ "$skew_us" -gt "$max_us" ]; then
+			note+=" (NOT CONCURRENT: skew $(printf '%.4f' "$skew") s)"
+			counted=0
+			# The warm-up measures nothing: marked, but no failure.
+			[ "$name" = warmup ] || FAILED=1
+		fi
+	fi
+	printf 'Sum value on iteration %d = { %.5f } %s;%s\n' "$iter" "$sum" "$unit" "$note"
+	if [ "${#outs[@]}" -gt 0 ]; then
+		late=$(awk -v a="$last" -v s="$START" 'BEGIN { printf "%.4f", a - s }')
+		printf 'start skew: %.4f s over %d nodes (last start %s s after the agreed instant); end skew: %.4f s\n' \
+			"$skew" "${#outs[@]}" "$late" "$eskew"
+		if [ "$p50" != 0 ] || [ "$p99" != 0 ]; then
+			printf 'latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n' \
+				"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" "${#outs[@]}"
+			lat="{\"p50\":$(ns_to_us "$p50"),\"p99\":$(ns_to_us "$p99"),\"p99.9\":$(ns_to_us "$p999")}"
+		fi
+	fi
+	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$name.tsv"
+	[ "$counted" = 0 ] || printf '%s\n' "$m" >"$WORK/iter.$threads.$name.$iter.json"
+	printf '{"iteration":%d,"start_at":%s,"complete":%s,"concurrent":%s,"ok_nodes":%d,"sum":%s,"unit":"%s","skew_sec":%s,"end_skew_sec":%s,"max_skew_sec":%s,"latency_us":%s,"merge":%s,"nodes":[%s]}\n' \
+		"$iter" "$START" "$([ "$NFAIL" = 0 ] && echo true || echo false)" \
+		"$([[ $note == *"NOT CONCURRENT"* ]] && echo false || echo true)" "$((${#HOSTS[@]} - NFAIL))" \
+		"$sum" "$unit" "$skew" "$eskew" "$(us_to_sec "$max_us")" "$lat" "${m:-null}" "$nodes" \
+		>>"$WORK/rec.$threads.$name.jsonl"
+	rm -rf "$dir"
+}
+
+# Test $1 with $2 threads: its section line, atio's settings header, the
+# iterations (each after a pause) and the average line; its summary goes
+# to sum.THREADS.TEST.json.
+run_test() {
+	local name=$1 threads=$2 time=$TIME iters=$ITERATIONS it extras=1
+	[ "$name" != warmup ] || { time=$WARMUP_TIME iters=1 extras=0; }
+	atio_args "$name" "$threads" "$time"
+	printf -- '---=== %s (%sthr) ===---\n' "$T_TITLE" "$threads"
+	# The seed of -a is not the nodes' seed, nor the filesystem here theirs:
+	# leave them out.
+	"$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" | grep -Ev '^(Seed|Filesystem):' || true
+	# The word of atio's option stays off this line: grep rate finds results only.
+	[ -z "$NODE_CAP" ] || [ "$name" = warmup ] ||
+		printf 'cap: %s %s on each node (ATIO_OPTS), not on the cluster: the sum may reach %s times that\n' \
+			"$NODE_CAP" "$T_UNIT" "${#HOSTS[@]}"
+	for ((it = 1; it <= iters; it++)); do
+		pause
+		run_once "$name" "$threads" "$time" "$it"
+	done
+	test_summary "$WORK/rec.$threads.$name.tsv" "$threads" "$name" "$WORK/sum.$threads.$name.json" |
+		print_test_summary "$extras"
+}
+
+# The check step of TESTS: atio --check of the files of $1 threads on every
+# node (no common start, no time limit: reading them takes what it takes),
+# each node's summary line, or a FAILURE with the bad ranges atio named;
+# then how many nodes' data checked out. A node's bad data makes the exit
+# status 1 and is never a figure in a sum.
+check_data() {
+	local dir
+	RUN_SEQ=$((RUN_SEQ + 1))
+	dir="$WORK/run.$RUN_SEQ"
+	printf -- '---=== Check (%sthr) ===---\n' "$1"
+	launch_run check "$1" 0 "$dir" 0
+	print_nodes "$dir" 1
+	printf 'Check: the data of %d of %d nodes checked out%s\n' "$((${#HOSTS[@]} - NFAIL))" \
+		"${#HOSTS[@]}" "$([ "$NFAIL" = 0 ] || echo " (FAILURE: $FAILED_HOSTS)")"
+	[ "$NFAIL" = 0 ] || FAILED=1
+	rm -rf "$dir"
+}
+
+# Create and fill the files of $1 threads on every node ("Loading in N
+# threads..."), passing atio's warnings on.
+load_files() {
+	local dir i
+	RUN_SEQ=$((RUN_SEQ + 1))
+	dir="$WORK/run.$RUN_SEQ"
+	echo "Loading in $1 threads..."
+	launch_run load "$1" "$LOAD_TIME" "$dir" 0
+	print_nodes "$dir" 0
+	for i in "${!HOSTS[@]}"; do
+		{ grep -h 'warning' "$dir/$i.err" 2>/dev/null || true; } | sed "s|^|$PROG: ${HOSTS[$i]}: |" >&2
+	done
+	[ "$NFAIL" = 0 ] || FAILED=1
+	rm -rf "$dir"
+}
