@@ -1988,7 +1988,8 @@ dry_run() {
 # tests' summaries and records, and the settings); $1 is the exit status.
 # False, with a warning, when it could not be written.
 write_matrix() {
-	local i n t sum l=""
+	local i n t sum l="" flags=()
+	[ "$INTERRUPTED" != 1 ] || flags=(--interrupted)
 	for i in "${!HOSTS[@]}"; do
 		printf '%s\t%s\t%s\n' "${HOSTS[$i]}" "${NODE_OFFSET[$i]:-unknown}" "${NODE_ATIO[$i]:-}"
 	done >"$WORK/nodes.tsv"
@@ -2001,7 +2002,7 @@ write_matrix() {
 		done
 	done >"$WORK/results.tsv"
 	"$AT_IO_LOCAL_PATH" merge --matrix --nodes "$WORK/nodes.tsv" --results "$WORK/results.tsv" \
-		--exit-status "$1" $([ "$INTERRUPTED" != 1 ] || echo --interrupted) \
+		--exit-status "$1" ${flags[@]+"${flags[@]}"} \
 		--set "atio_version=$LOCAL_VERSION" --set "time_sec=$TIME" --set "file_size=$FILE_SIZE" \
 		--set "threads=$THREADS" --set "iterations=$ITERATIONS" --set "blocksize=$BLOCKSIZE" \
 		--set "remote_binaries_path=$REMOTE_BINARIES_PATH" \
