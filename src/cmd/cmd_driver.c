@@ -318,7 +318,7 @@ static int iteration_main(int argc, char **argv)
 		ret = usage_error(&a, "no RECORD given (the nodes' records)", ITERATION_SYNOPSIS);
 	if (!ret && !(ret = whole(&a, I_ITER, 1, INT_MAX, &n)))
 		info.iteration = (unsigned)n;
-	if (!ret && !(ret = whole(&a, I_OK, 0, a.nfiles, &n)))
+	if (!ret && !(ret = whole(&a, I_OK, 0, INT_MAX, &n)))
 		info.ok_nodes = (unsigned)n;
 	if (!ret)
 		ret = seconds(&a, I_START, true, &info.start_at);
@@ -373,6 +373,7 @@ static int summary_main(int argc, char **argv)
 	struct atio_test_info info = { 0 };
 	struct atio_lines hosts = { 0 };
 	struct atio_error e = { 0 };
+	char fig[4][ATIO_JSON_DOUBLE_LEN];
 	double min, max, sd;
 	long runs = 0;
 	int ret = parse(argc, argv, &a, SUMMARY_SYNOPSIS), n = 0, bad = 0;
@@ -414,15 +415,16 @@ static int summary_main(int argc, char **argv)
 	} else {
 		atio_iterations_min_max(&s, &min, &max);
 		sd = atio_iterations_stddev(&s);
-		printf("%ld %u %.17g %.17g %.17g ", runs, s.n, atio_iterations_average(&s), min,
-		       max);
-		if (isnan(sd))
-			printf("- %s\n", info.unit);
-		else
-			printf("%.17g %s\n", sd, info.unit);
-		for (unsigned i = 0; i < s.nvalues; i++)
-			printf("%s %.17g\n", i < hosts.n ? hosts.line[i] : "-",
-			       atio_iterations_share(&s, i));
+		atio_json_format_double(fig[0], atio_iterations_average(&s));
+		atio_json_format_double(fig[1], min);
+		atio_json_format_double(fig[2], max);
+		atio_json_format_double(fig[3], sd);
+		printf("%ld %u %s %s %s %s %s\n", runs, s.n, fig[0], fig[1], fig[2],
+		       isnan(sd) ? "-" : fig[3], info.unit);
+		for (unsigned i = 0; i < s.nvalues; i++) {
+			atio_json_format_double(fig[0], atio_iterations_share(&s, i));
+			printf("%s %s\n", i < hosts.n ? hosts.line[i] : "-", fig[0]);
+		}
 	}
 	if (flush_stdout("the summary"))
 		ret = ATIO_EXIT_FAIL;
