@@ -152,6 +152,6 @@ gave_up() {
 	[ ! -e "$dir/$i.ok" ] || return 0
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
 	echo "no answer from the node after stopping its atio" >"$dir/$i.why"
-	printf '{"host":%s,"ok":false,"rc":null,"stderr":%s}\n' "$(json_str "${HOSTS[$i]}")" \
-		"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
+	"$AT_IO_LOCAL_PATH" merge --record --out "$dir/$i.json" --host "${HOSTS[$i]}" --exit-status none \
+		--stderr "$dir/$i.why" >/dev/null 2>&1 || true
 }

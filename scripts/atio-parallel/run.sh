@@ -71,11 +71,10 @@ live_line() {
 
 # Node job of a run: send session line $3 (remote_run_cmd, answering to
 # token $4) to node $1's session and wait for atio's end; keep the node's
-# result line, `atio merge --json` of its document (INDEX.m), why it
-# failed, and its JSON record.
+# result line, why it failed, and its record (INDEX.json, written by atio
+# merge --record from its document).
 run_job() {
-	local i=$1 dir=$2 cmd=$3 tok=$4 rc=0 m t v u s e p50 p99 p999 ops bytes why=""
-	local ivals=null stalls=null longest=null doc
+	local i=$1 dir=$2 cmd=$3 tok=$4 rc=0 v="" u="" why="" ok="" k l
 	# Ctrl-C is the script's to handle (it stops atio on every node and
 	# prints what the jobs found): a job ignores it, explicitly, since
 	# bash's read would otherwise take SIGINT while it waits.
@@ -122,63 +121,40 @@ run_job() {
 		echo "$rc" >"$dir/$i.rc"
 		return 0
 	fi
-	if [ "$rc" = 0 ] && "$AT_IO_LOCAL_PATH" merge --json "$dir/$i.out" >"$dir/$i.m" 2>"$dir/$i.merr" &&
-		read -r m <"$dir/$i.m"; then
-		json_get v sum "$m"
-		json_get u unit "$m"
-		json_get t time_sec "$m"
-		u=${u//\"/}
-		result_line "$t" "$v" "$u" >"$dir/$i.result"
-	else
-		rm -f "$dir/$i.m"
+	if [ "$rc" != 0 ]; then
 		case $rc in
-		0) why="no result from atio: $(head -n 1 "$dir/$i.merr" 2>/dev/null)" ;;
 		130) why="atio was interrupted (exit 130)"
 			[ ! -e "$dir/overran" ] || why="stopped: the run overran its time by $OVERRUN s (atio exit 130)" ;;
 		*) why=$(exit_reason "$i" "$dir" "$rc")
 			why=${why:-atio exited with status $rc}
 			[ ! -e "$dir/overran" ] || [ "$rc" = 255 ] || why="stopped: the run overran its time by $OVERRUN s; $why" ;;
 		esac
-		[ ! -e "$dir/$i.notready" ] || why=$(<"$dir/$i.notready")
 	fi
-	{ [ -z "$why" ] || echo "$why"; node_err "$dir/$i.err" | head -n 5; } >"$dir/$i.why" || true
-	if [ -z "$why" ]; then
-		json_get s first_start_epoch "$m"
-		json_get e first_end_epoch "$m"
-		json_get ops ops "$m"
-		json_get bytes bytes "$m"
-		json_get p50 p50 "$m"
-		json_get p99 p99 "$m"
-		json_get p999 p99.9 "$m"
-		# --interval: the node's value per interval and its stalls.
-		if [[ $m =~ \"interval_values\":(\[[^]]*\]) ]]; then
-			ivals=${BASH_REMATCH[1]}
-			json_get stalls stalls "$m"
-			json_get longest longest_stall_sec "$m"
-		fi
-		# What the node ran on, as its atio says it (kernel, device, filesystem).
-		system=null fs=null
-		doc=$(<"$dir/$i.out")
-		[[ $doc =~ \"system\":(\{[^{}]*\}) ]] && system=${BASH_REMATCH[1]}
-		json_get fs filesystem "$doc"
-		printf '{"host":%s,"ok":true,"value":%s,"unit":"%s","time_sec":%s,"ops":%s,"bytes":%s,"start_epoch":%s,"end_epoch":%s,"latency_us":{"p50":%s,"p99":%s,"p99.9":%s},"interval_values":%s,"stalls":%s,"longest_stall_sec":%s,"system":%s,"filesystem":%s,"stderr":%s}\n' \
-			"$(json_str "${HOSTS[$i]}")" "$v" "$u" "$t" "$ops" "$bytes" "$s" "$e" \
-			"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" \
-			"$ivals" "$stalls" "$longest" "$system" "$fs" "$(json_lines "$dir/$i.why")" >"$dir/$i.json"
+	# A node not ready in time: that is why, unless its document has a result.
+	[ ! -e "$dir/$i.notready" ] || why=$(<"$dir/$i.notready")
+	node_err "$dir/$i.err" | head -n 5 >"$dir/$i.why" || true
+	# Its record ($dir/$i.json), from its document or its failure, and the
+	# values of its lines, one KEY<TAB>VALUE a line: atio merge --record.
+	"$AT_IO_LOCAL_PATH" merge --record --out "$dir/$i.json" --host "${HOSTS[$i]}" --exit-status "$rc" \
+		--stderr "$dir/$i.why" ${why:+--why "$why"} -- "$dir/$i.out" >"$dir/$i.rv" 2>"$dir/$i.merr" || true
+	while IFS=$'\t' read -r k l; do
+		case $k in
+		ok) ok=$l ;;
+		why) why=$l ;;
+		value) v=$l ;;
+		unit) u=$l ;;
+		result) printf '%s\n' "$l" >"$dir/$i.result" ;;
+		verify) printf '%s\n' "$l" >"$dir/$i.note2" ;;
+		esac
+	done <"$dir/$i.rv"
+	[ -n "$ok" ] || why="no record from atio: $(head -n 1 "$dir/$i.merr" 2>/dev/null)"
+	if [ "$ok" = true ]; then
 		printf '%s\t%s\n' "$v" "$u" >"$dir/$i.value"
-		# --verify: say that the node's data checked out, and how much: the
-		# blocks read, or with writes the blocks read back after the run.
-		if [[ $doc =~ \"verify\":\{\"ok\":true,\"bytes_checked\":([0-9]+)(,\"read_back\":true)? ]]; then
-			if [ -n "${BASH_REMATCH[2]}" ]; then
-				printf 'verify: every block written read back and checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
-			else
-				printf 'verify: every block read checked, %s bytes, none bad\n' "${BASH_REMATCH[1]}" >"$dir/$i.note2"
-			fi
-		fi
 		: >"$dir/$i.ok"
 	else
-		printf '{"host":%s,"ok":false,"rc":%s,"stderr":%s}\n' "$(json_str "${HOSTS[$i]}")" "$rc" \
-			"$(json_lines "$dir/$i.why")" >"$dir/$i.json"
+		# The reason first, then the node's own lines.
+		mapfile -t l <"$dir/$i.why"
+		printf '%s\n' "$why" ${l[@]+"${l[@]}"} >"$dir/$i.why"
 	fi
 	echo "$rc" >"$dir/$i.rc"
 }
@@ -192,17 +168,14 @@ run_job() {
 # nothing). Its record goes to rec.THREADS.TEST.tsv (for the
 # average) and rec.THREADS.TEST.jsonl (for -o).
 run_once() {
-	local name=$1 threads=$2 iter=$4 dir i sum=0 unit m="" note="" counted=1 vals=""
-	local nodes="" outs=() margs=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us lat=null
+	local name=$1 threads=$2 iter=$4 dir i sum=0 unit m="" note="" counted=1 vals="" k v
+	local nodes=() outs=() margs=() merge=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us
 	RUN_SEQ=$((RUN_SEQ + 1))
 	dir="$WORK/run.$RUN_SEQ"
 	launch_run "$name" "$threads" "$3" "$dir" 1
 	print_nodes "$dir" 1
 	for i in "${!HOSTS[@]}"; do
-		m=""
-		{ read -r m <"$dir/$i.json"; } 2>/dev/null || true
-		nodes+="${nodes:+,}$m"
-		m=""
+		[ ! -e "$dir/$i.json" ] || nodes+=("$dir/$i.json")
 		if [ -e "$dir/$i.ok" ]; then
 			outs+=("$dir/$i.out")
 			# The node's instants in this machine's clock, for the skew.
@@ -219,17 +192,22 @@ run_once() {
 	done
 	test_info "$name"
 	unit=$T_UNIT
-	if [ "${#outs[@]}" -gt 0 ] && "$AT_IO_LOCAL_PATH" merge --json "${margs[@]}" >"$dir/merge.json" 2>"$dir/merge.err"; then
-		read -r m <"$dir/merge.json"
-		json_get sum sum "$m"
-		json_get unit unit "$m"
-		unit=${unit//\"/}
-		json_get skew start_skew_sec "$m"
-		json_get eskew end_skew_sec "$m"
-		json_get last last_start_epoch "$m"
-		json_get p50 p50 "$m"
-		json_get p99 p99 "$m"
-		json_get p999 p99.9 "$m"
+	# The merge's figures, one KEY<TAB>VALUE a line (merge --values).
+	if [ "${#outs[@]}" -gt 0 ] && "$AT_IO_LOCAL_PATH" merge --json --values "$dir/merge.tsv" "${margs[@]}" \
+		>"$dir/merge.json" 2>"$dir/merge.err"; then
+		merge=(--merge "$dir/merge.json")
+		while IFS=$'\t' read -r k v; do
+			case $k in
+			sum) sum=$v ;;
+			unit) unit=$v ;;
+			start_skew_sec) skew=$v ;;
+			end_skew_sec) eskew=$v ;;
+			last_start_epoch) last=$v ;;
+			p50_us) p50=$v ;;
+			p99_us) p99=$v ;;
+			p99.9_us) p999=$v ;;
+			esac
+		done <"$dir/merge.tsv"
 	elif [ "${#outs[@]}" -gt 0 ]; then
 		warn "atio merge failed: $(head -n 1 "$dir/merge.err")"
 		NFAIL=${#HOSTS[@]}
@@ -255,19 +233,22 @@ run_once() {
 		late=$(awk -v a="$last" -v s="$START" 'BEGIN { printf "%.4f", a - s }')
 		printf 'start skew: %.4f s over %d nodes (last start %s s after the agreed instant); end skew: %.4f s\n' \
 			"$skew" "${#outs[@]}" "$late" "$eskew"
-		if [ "$p50" != 0 ] || [ "$p99" != 0 ]; then
+		if [ "$p50" != 0.000 ] || [ "$p99" != 0.000 ]; then
 			printf 'latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n' \
-				"$(ns_to_us "$p50")" "$(ns_to_us "$p99")" "$(ns_to_us "$p999")" "${#outs[@]}"
-			lat="{\"p50\":$(ns_to_us "$p50"),\"p99\":$(ns_to_us "$p99"),\"p99.9\":$(ns_to_us "$p999")}"
+				"$p50" "$p99" "$p999" "${#outs[@]}"
 		fi
 	fi
 	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$name.tsv"
-	[ "$counted" = 0 ] || printf '%s\n' "$m" >"$WORK/iter.$threads.$name.$iter.json"
-	printf '{"iteration":%d,"start_at":%s,"complete":%s,"concurrent":%s,"ok_nodes":%d,"sum":%s,"unit":"%s","skew_sec":%s,"end_skew_sec":%s,"max_skew_sec":%s,"latency_us":%s,"merge":%s,"nodes":[%s]}\n' \
-		"$iter" "$START" "$([ "$NFAIL" = 0 ] && echo true || echo false)" \
-		"$([[ $note == *"NOT CONCURRENT"* ]] && echo false || echo true)" "$((${#HOSTS[@]} - NFAIL))" \
-		"$sum" "$unit" "$skew" "$eskew" "$(us_to_sec "$max_us")" "$lat" "${m:-null}" "$nodes" \
-		>>"$WORK/rec.$threads.$name.jsonl"
+	# Its record, from the merge and the nodes' records (merge --iteration-record).
+	k=true v=true
+	[ "$NFAIL" = 0 ] || k=false
+	[[ $note != *"NOT CONCURRENT"* ]] || v=false
+	"$AT_IO_LOCAL_PATH" merge --iteration-record --iteration "$iter" --start-at "$START" --complete "$k" \
+		--concurrent "$v" --ok-nodes "$((${#HOSTS[@]} - NFAIL))" --unit "$unit" \
+		--max-skew-sec "$(us_to_sec "$max_us")" ${merge[@]+"${merge[@]}"} -- ${nodes[@]+"${nodes[@]}"} \
+		>>"$WORK/rec.$threads.$name.jsonl" 2>"$dir/record.err" ||
+		warn "atio merge --iteration-record failed: $(head -n 1 "$dir/record.err")"
+	[ "$counted" = 0 ] || [ "${#merge[@]}" = 0 ] || mv -f "$dir/merge.json" "$WORK/iter.$threads.$name.$iter.json"
 	rm -rf "$dir"
 }
 

@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atio/base/json.h"
 
@@ -227,24 +228,27 @@ void atio_json_int(struct atio_json *j, const char *key, int64_t val)
  * back to a point after the round-trip check (strtod reads the locale's
  * form), since JSON knows only the point.
  */
-void atio_json_double(struct atio_json *j, const char *key, double val)
+void atio_json_format_double(char *buf, double val)
 {
-	char buf[40];
+	char s[ATIO_JSON_DOUBLE_LEN] = "null";
 
-	before_value(j, key);
-	if (!isfinite(val)) {
-		fputs("null", j->f);
-		after_value(j);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, val);
-		if (strtod(buf, NULL) == val)
+	for (int prec = 15; isfinite(val) && prec <= 17; prec++) {
+		snprintf(s, sizeof(s), "%.*g", prec, val);
+		if (strtod(s, NULL) == val)
 			break;
 	}
-	for (char *p = buf; *p; p++)
+	for (char *p = s; *p; p++)
 		if (*p == ',')
 			*p = '.';
+	memcpy(buf, s, sizeof(s));
+}
+
+void atio_json_double(struct atio_json *j, const char *key, double val)
+{
+	char buf[ATIO_JSON_DOUBLE_LEN];
+
+	before_value(j, key);
+	atio_json_format_double(buf, val);
 	fputs(buf, j->f);
 	after_value(j);
 }

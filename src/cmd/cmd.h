@@ -56,6 +56,13 @@ int flush_stdout(const char *what);
 uint64_t realtime_ns(void);
 struct timespec ns_to_ts(uint64_t ns);
 
+/*
+ * atio merge --record, --iteration-record, --test-summary or --matrix
+ * (cmd_driver.c): the cluster driver's JSON. Returns the exit status, or
+ * -1 when @argv names none of these modes.
+ */
+int driver_main(int argc, char **argv);
+
 /* "SIGINT", "SIGTERM" or "SIGHUP". */
 const char *sig_name(int signo);
 

@@ -11,6 +11,8 @@
 #include "atio/out/iterations.h"
 #include "atio/out/merge.h"
 #include "atio/out/merge_check.h"
+#include "atio/base/json.h"
+#include "atio/stats/hist.h"
 
 /*
  * atio merge --iterations [--json] FILE...: every FILE an atio merge --json
@@ -71,7 +73,45 @@ static int iterations_main(int argc, char **argv)
 }
 
 /*
- * atio merge [--json] [[--clock-offset SEC] FILE]...: read every file as an
+ * The merge's figures that the cluster driver prints, one KEY<TAB>VALUE a
+ * line, to file @path: sum, unit, documents, start_skew_sec,
+ * end_skew_sec, last_start_epoch, and the latency percentiles p50_us,
+ * p99_us, p99.9_us (microseconds, exact). Returns 0, or -1 after saying
+ * why the file could not be written.
+ */
+static int write_values(const char *path, const struct atio_merge *m)
+{
+	const struct atio_hist *h = &m->total.lat;
+	char sum[ATIO_JSON_DOUBLE_LEN], skew[ATIO_JSON_DOUBLE_LEN], eskew[ATIO_JSON_DOUBLE_LEN];
+	char last[ATIO_JSON_DOUBLE_LEN];
+	FILE *f = fopen(path, "w");
+	int bad;
+
+	if (!f) {
+		say("merge: --values %s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	atio_json_format_double(sum, m->sum);
+	atio_json_format_double(skew, m->last_start - m->first_start);
+	atio_json_format_double(eskew, m->last_end - m->first_end);
+	atio_json_format_double(last, m->last_start);
+	fprintf(f, "sum\t%s\nunit\t%s\ndocuments\t%u\n", sum, m->unit, m->ndocs);
+	fprintf(f, "start_skew_sec\t%s\nend_skew_sec\t%s\nlast_start_epoch\t%s\n", skew,
+		eskew, last);
+	fprintf(f, "p50_us\t%.3f\np99_us\t%.3f\np99.9_us\t%.3f\n",
+		(double)atio_hist_percentile(h, 50.0) / 1000.0,
+		(double)atio_hist_percentile(h, 99.0) / 1000.0,
+		(double)atio_hist_percentile(h, 99.9) / 1000.0);
+	bad = ferror(f);
+	if (fclose(f) || bad) {
+		say("merge: --values %s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * atio merge [--json] [--values FILE] [[--clock-offset SEC] FILE]...: read every file as an
  * atio --json result, add them up and print the merge. --clock-offset
  * gives how far the clock of the host that wrote the next FILE ran ahead
  * of this one's: its start and end instants are moved back by it, so that
@@ -89,10 +129,14 @@ int merge_main(int argc, char **argv)
 	struct atio_merge_doc *doc;
 	struct atio_merge m;
 	bool json = false, options = true, have_offset = false;
+	const char *values = NULL;
 	double offset = 0;
-	int status = ATIO_EXIT_OK;
+	int status = driver_main(argc, argv);
 	char warning[2048];
 
+	if (status >= 0)
+		return status;
+	status = ATIO_EXIT_OK;
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--iterations") == 0)
 			return iterations_main(argc, argv);
@@ -119,6 +163,15 @@ int merge_main(int argc, char **argv)
 			status = fflush(stdout) ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 			goto out;
 		}
+		if (options && strcmp(a, "--values") == 0) {
+			if (i + 1 == argc) {
+				say("merge: --values: give the FILE the values go to");
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
+			values = argv[++i];
+			continue;
+		}
 		if (options && strcmp(a, "--clock-offset") == 0) {
 			if (i + 1 == argc) {
 				say("merge: --clock-offset: give the seconds and the FILE they are for");
@@ -137,8 +190,9 @@ int merge_main(int argc, char **argv)
 			continue;
 		}
 		if (options && a[0] == '-' && a[1]) {
-			say("merge: %s: unknown option (merge takes --json, --clock-offset, "
-			    "--iterations and files)", a);
+			say("merge: %s: unknown option (merge takes --json, --values, --clock-offset, "
+			    "--iterations, the driver's --record, --iteration-record, --test-summary, "
+			    "--matrix, and files)", a);
 			fputs("Try 'atio --help' for more information.\n", stderr);
 			status = ATIO_EXIT_USAGE;
 			goto out;
@@ -187,6 +241,8 @@ int merge_main(int argc, char **argv)
 		say("merge: cannot write the result: %s", strerror(errno));
 		status = ATIO_EXIT_FAIL;
 	}
+	if (values && write_values(values, &m))
+		status = ATIO_EXIT_USAGE;
 out:
 	atio_merge_free(&m);
 	free(doc);

@@ -84,7 +84,7 @@ double atio_iterations_stddev(const struct atio_iterations *s)
 	return sqrt(ss / (s->n - 1));
 }
 
-static void min_max(const struct atio_iterations *s, double *min, double *max)
+void atio_iterations_min_max(const struct atio_iterations *s, double *min, double *max)
 {
 	*min = *max = s->sums[0];
 	for (unsigned i = 1; i < s->n; i++) {
@@ -95,8 +95,7 @@ static void min_max(const struct atio_iterations *s, double *min, double *max)
 	}
 }
 
-/* Node @i's share of all the sums, in percent; 0 when they add up to 0. */
-static double share(const struct atio_iterations *s, unsigned i)
+double atio_iterations_share(const struct atio_iterations *s, unsigned i)
 {
 	double t = total(s);
 
@@ -107,7 +106,7 @@ void atio_iterations_text(FILE *f, const struct atio_iterations *s)
 {
 	double min, max, sd = atio_iterations_stddev(s);
 
-	min_max(s, &min, &max);
+	atio_iterations_min_max(s, &min, &max);
 	fprintf(f, "Average value = { %.5f } %s; over %u iteration%s\n",
 		atio_iterations_average(s), s->unit, s->n, s->n == 1 ? "" : "s");
 	fprintf(f, "sums: min %.5f, max %.5f, stddev ", min, max);
@@ -119,7 +118,7 @@ void atio_iterations_text(FILE *f, const struct atio_iterations *s)
 		return;
 	fputs("share of the sums:", f);
 	for (unsigned i = 0; i < s->nvalues; i++)
-		fprintf(f, "%s [%u] %.2f%%", i ? "," : "", i + 1, share(s, i));
+		fprintf(f, "%s [%u] %.2f%%", i ? "," : "", i + 1, atio_iterations_share(s, i));
 	fputc('\n', f);
 }
 
@@ -129,7 +128,7 @@ void atio_iterations_json(FILE *f, const struct atio_iterations *s,
 	double min, max, sd = atio_iterations_stddev(s);
 	struct atio_json j;
 
-	min_max(s, &min, &max);
+	atio_iterations_min_max(s, &min, &max);
 	atio_json_init(&j, f);
 	atio_json_object_begin(&j, NULL);
 	atio_json_uint(&j, "iterations", s->n);
@@ -143,7 +142,7 @@ void atio_iterations_json(FILE *f, const struct atio_iterations *s,
 		atio_json_double(&j, "stddev", sd);
 	atio_json_array_begin(&j, "shares_percent");
 	for (unsigned i = 0; i < s->nvalues; i++)
-		atio_json_double(&j, NULL, share(s, i));
+		atio_json_double(&j, NULL, atio_iterations_share(s, i));
 	atio_json_array_end(&j);
 	atio_json_array_begin(&j, "sums");
 	for (unsigned i = 0; i < n; i++) {

@@ -30,6 +30,16 @@ void atio_json_string(struct atio_json *j, const char *key, const char *val); /*
 void atio_json_uint(struct atio_json *j, const char *key, uint64_t val);
 void atio_json_int(struct atio_json *j, const char *key, int64_t val);
 void atio_json_double(struct atio_json *j, const char *key, double val);
+/* Room for any double as atio_json_format_double() writes it. */
+#define ATIO_JSON_DOUBLE_LEN 40
+
+/*
+ * @val as atio_json_double() writes it, into @buf (ATIO_JSON_DOUBLE_LEN
+ * bytes): the shortest "%g" form that reads back to @val, "null" when it
+ * is not finite. Text outside JSON may use it for the same figures.
+ */
+void atio_json_format_double(char *buf, double val);
+
 void atio_json_bool(struct atio_json *j, const char *key, bool val);
 void atio_json_null(struct atio_json *j, const char *key);
 

@@ -62,6 +62,12 @@ int atio_iterations_add(struct atio_iterations *s, const struct atio_iteration *
 double atio_iterations_average(const struct atio_iterations *s);
 double atio_iterations_stddev(const struct atio_iterations *s);
 
+/* The least and the greatest of the sums of @s (at least one iteration). */
+void atio_iterations_min_max(const struct atio_iterations *s, double *min, double *max);
+
+/* Node @i's share of all the sums, in percent; 0 when they add up to 0. */
+double atio_iterations_share(const struct atio_iterations *s, unsigned i);
+
 /*
  * The summary as text, "Average value = { X } UNIT; over N iterations",
  * then the sums' min, max and standard deviation and each node's share of

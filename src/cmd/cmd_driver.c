@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio merge --record, --iteration-record, --test-summary and --matrix:
+ * the JSON of the cluster driver (scripts/atio-parallel.sh), written from
+ * the nodes' documents (atio/out/driver_record.h), and the values the
+ * driver prints, as KEY<TAB>VALUE lines a shell reads without parsing
+ * JSON.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "atio/out/driver_record.h"
+#include "atio/out/json_read.h"
+
+/* The options of a mode: each --NAME VALUE, the flags, then the files. */
+struct args {
+	const char *mode;          /* "--record" ... */
+	const char *const *names;  /* the options with a value it takes, NULL-ended */
+	const char *val[16];       /* their values, NULL when not given */
+	char **files;              /* the other words */
+	int nfiles;
+	char **sets;               /* --set KEY=VALUE (--matrix) */
+	int nsets;
+	bool interrupted;          /* --interrupted (--matrix) */
+	unsigned optional;         /* bit k: names[k] may be left out */
+};
+
+static int usage_error(const struct args *a, const char *what, const char *synopsis)
+{
+	say("merge %s: %s: atio merge %s %s", a->mode, what, a->mode, synopsis);
+	return ATIO_EXIT_USAGE;
+}
+
+/* Parse @argv into @a; ATIO_EXIT_OK, or the exit status after a message. */
+static int parse(int argc, char **argv, struct args *a, const char *synopsis)
+{
+	bool options = true;
+
+	a->files = calloc((size_t)argc, sizeof(*a->files));
+	a->sets = calloc((size_t)argc, sizeof(*a->sets));
+	if (!a->files || !a->sets) {
+		say("merge: out of memory for %d arguments", argc);
+		return ATIO_EXIT_FAIL;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		unsigned k;
+
+		if (!options || w[0] != '-' || !w[1]) {
+			a->files[a->nfiles++] = argv[i];
+			continue;
+		}
+		if (strcmp(w, "--") == 0) {
+			options = false;
+			continue;
+		}
+		if (strcmp(w, a->mode) == 0)
+			continue;
+		if (strcmp(a->mode, "--matrix") == 0 && strcmp(w, "--interrupted") == 0) {
+			a->interrupted = true;
+			continue;
+		}
+		if (strcmp(a->mode, "--test-summary") == 0 && strcmp(w, "--iterations") == 0)
+			continue;
+		for (k = 0; a->names[k] && strcmp(a->names[k], w) != 0; k++)
+			;
+		if (!a->names[k] && !(strcmp(a->mode, "--matrix") == 0 && strcmp(w, "--set") == 0)) {
+			say("merge %s: %s: unknown option: atio merge %s %s", a->mode, w, a->mode,
+			    synopsis);
+			return ATIO_EXIT_USAGE;
+		}
+		if (i + 1 == argc) {
+			say("merge %s: %s: give its value: atio merge %s %s", a->mode, w, a->mode,
+			    synopsis);
+			return ATIO_EXIT_USAGE;
+		}
+		if (!a->names[k])
+			a->sets[a->nsets++] = argv[++i];
+		else
+			a->val[k] = argv[++i];
+	}
+	for (unsigned k = 0; a->names[k]; k++)
+		if (!a->val[k] && !(a->optional & 1u << k)) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "%s missing", a->names[k]);
+			return usage_error(a, what, synopsis);
+		}
+	return ATIO_EXIT_OK;
+}
+
+static void args_free(struct args *a)
+{
+	free(a->files);
+	free(a->sets);
+}
+
+/* Option @name's value as a whole number from @lo to @hi into *@out. */
+static int whole(const struct args *a, unsigned k, long lo, long hi, long *out)
+{
+	const char *v = a->val[k];
+	char *end;
+
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	if (!v[0] || *end || errno || *out < lo || *out > hi) {
+		say("merge %s: %s %s: not a whole number from %ld to %ld", a->mode, a->names[k], v,
+		    lo, hi);
+		return ATIO_EXIT_USAGE;
+	}
+	return ATIO_EXIT_OK;
+}
+
+/* Option @k's value, true or false, into *@out. */
+static int boolean(const struct args *a, unsigned k, bool *out)
+{
+	*out = strcmp(a->val[k], "true") == 0;
+	if (!*out && strcmp(a->val[k], "false") != 0) {
+		say("merge %s: %s %s: not true or false", a->mode, a->names[k], a->val[k]);
+		return ATIO_EXIT_USAGE;
+	}
+	return ATIO_EXIT_OK;
+}
+
+/* Option @k's value, a number of seconds (or "null" where @null_ok), into *@out. */
+static int seconds(const struct args *a, unsigned k, bool null_ok, double *out)
+{
+	const char *v = a->val[k];
+	char *end;
+
+	*out = NAN;
+	if (null_ok && strcmp(v, "null") == 0)
+		return ATIO_EXIT_OK;
+	errno = 0;
+	*out = strtod(v, &end);
+	if (!v[0] || *end || errno || !isfinite(*out) || *out < 0 || strpbrk(v, "xXpP")) {
+		say("merge %s: %s %s: not a number of seconds%s", a->mode, a->names[k], v,
+		    null_ok ? " (or null)" : "");
+		return ATIO_EXIT_USAGE;
+	}
+	return ATIO_EXIT_OK;
+}
+
+/* Open @path for writing as the output named by option @opt; NULL after a message. */
+static FILE *open_out(const struct args *a, const char *opt, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		say("merge %s: %s %s: cannot write: %s", a->mode, opt, path, strerror(errno));
+	return f;
+}
+
+/* Close @f, written as @path; non-zero after a message when anything was lost. */
+static int close_out(const struct args *a, FILE *f, const char *path)
+{
+	int bad = ferror(f);
+
+	if (fclose(f) || bad) {
+		say("merge %s: %s: cannot write: %s", a->mode, path, strerror(errno));
+		return ATIO_EXIT_FAIL;
+	}
+	return ATIO_EXIT_OK;
+}
+
+enum { R_OUT, R_HOST, R_STATUS, R_STDERR, R_WHY };
+static const char *const record_names[] = { "--out", "--host", "--exit-status", "--stderr",
+					    "--why", NULL };
+#define RECORD_SYNOPSIS "--out RECORD --host HOST --exit-status N|none --stderr LINES " \
+	"[--why TEXT] [FILE]"
+
+/*
+ * atio merge --record: the record of node HOST's run to file RECORD: a
+ * failure (exit status N not 0, or FILE not an atio result: that is said
+ * on stderr and the run counts as failed) or its result; the lines of
+ * file LINES (its stderr) as the record's "stderr"; --exit-status none:
+ * the node never said (its "rc" null). Prints "ok<TAB>true"
+ * or "ok<TAB>false", then "why<TAB>REASON" for a failure, or the values:
+ * "value", "unit", "time_sec", "result" (the at_io result line) and, with
+ * --verify, "verify" (the note). Exit 0 when the run gave a result; 1
+ * when it failed; 2 for bad usage or a file that could not be read or
+ * written.
+ */
+static int record_main(int argc, char **argv)
+{
+	struct args a = { .mode = "--record", .names = record_names, .optional = 1u << R_WHY };
+	struct atio_error e = { 0 };
+	struct atio_lines lines = { 0 };
+	struct atio_merge_doc *d = NULL;
+	struct atio_merge m;
+	json_t *doc = NULL;
+	char why[sizeof(e.msg) + 64] = "", note[128];
+	char v[ATIO_JSON_DOUBLE_LEN], t[ATIO_JSON_DOUBLE_LEN];
+	long status = 0;
+	FILE *f;
+	int ret = parse(argc, argv, &a, RECORD_SYNOPSIS);
+
+		atio_merge_init(&m);
+	if (!ret && a.nfiles > 1)
+		ret = usage_error(&a, "one FILE at most (the node's atio --json document)",
+				  RECORD_SYNOPSIS);
+	if (!ret && !a.val[R_HOST][0])
+		ret = usage_error(&a, "--host: empty", RECORD_SYNOPSIS);
+	if (!ret && strcmp(a.val[R_STATUS], "none") == 0)
+		status = -1;
+	else if (!ret)
+		ret = whole(&a, R_STATUS, 0, 255, &status);
+	if (!ret && atio_lines_read(a.val[R_STDERR], &lines, &e)) {
+		say("merge --record: --stderr %s", e.msg);
+		ret = ATIO_EXIT_USAGE;
+	}
+	if (ret)
+		goto out;
+	if (status == 0 && a.nfiles == 0)
+		snprintf(why, sizeof(why), "no result from atio: no document");
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		ret = ATIO_EXIT_FAIL;
+		say("merge --record: out of memory");
+		goto out;
+	}
+	if (status == 0 && !why[0]) {
+		if (atio_json_read_file(a.files[0], &doc, &e) ||
+		    atio_json_read_run(doc, a.files[0], d, &e)) {
+			snprintf(why, sizeof(why), "no result from atio: atio: merge: %s", e.msg);
+		} else {
+			if (atio_merge_add(&m, d, &e))
+				snprintf(why, sizeof(why), "no result from atio: atio: merge: %s",
+					 e.msg);
+			atio_merge_doc_free(d);
+		}
+		if (why[0])
+			say("merge --record: %s", e.msg);
+	}
+	if (a.val[R_WHY] && (status != 0 || why[0]))
+		snprintf(why, sizeof(why), "%s", a.val[R_WHY]);
+	f = open_out(&a, "--out", a.val[R_OUT]);
+	if (!f) {
+		ret = ATIO_EXIT_USAGE;
+		goto out;
+	}
+	if (status != 0 || why[0]) {
+		atio_record_node_failed(f, a.val[R_HOST], (int)status, why, &lines);
+		printf("ok\tfalse\nwhy\t%s\n", why);
+		ret = ATIO_EXIT_FAIL;
+	} else {
+		atio_record_node_ok(f, a.val[R_HOST], &m, doc, &lines);
+		atio_json_format_double(v, m.sum);
+		atio_json_format_double(t, m.docs[0].time_sec);
+		printf("ok\ttrue\nvalue\t%s\nunit\t%s\ntime_sec\t%s\n", v, m.unit, t);
+		printf("result\ttime: %f sec; rate: { %.5f } %s;\n", m.docs[0].time_sec, m.sum,
+		       m.unit);
+		atio_record_verify_note(doc, note, sizeof(note));
+		if (note[0])
+			printf("verify\t%s\n", note);
+	}
+	if (close_out(&a, f, a.val[R_OUT]))
+		ret = ATIO_EXIT_USAGE;
+	if (flush_stdout("the values"))
+		ret = ATIO_EXIT_USAGE;
+out:
+	free(d);
+	json_decref(doc);
+	atio_merge_free(&m);
+	atio_lines_free(&lines);
+	args_free(&a);
+	return ret;
+}
+
+enum { I_ITER, I_START, I_COMPLETE, I_CONCURRENT, I_OK, I_UNIT, I_MAXSKEW, I_MERGE };
+static const char *const iteration_names[] = { "--iteration", "--start-at", "--complete",
+					       "--concurrent", "--ok-nodes", "--unit",
+					       "--max-skew-sec", "--merge", NULL };
+#define ITERATION_SYNOPSIS "--iteration N --start-at EPOCH|null --complete true|false " \
+	"--concurrent true|false --ok-nodes N --unit UNIT --max-skew-sec SEC " \
+	"[--merge MERGE] RECORD..."
+
+/* Read the JSON object in file @path into *@out; ATIO_EXIT_OK or 2 after a message. */
+static int read_object(const struct args *a, const char *path, json_t **out)
+{
+	struct atio_error e = { 0 };
+
+	if (atio_json_read_file(path, out, &e)) {
+		say("merge %s: %s", a->mode, e.msg);
+		return ATIO_EXIT_USAGE;
+	}
+	if (!json_is_object(*out)) {
+		say("merge %s: %s: not a JSON object", a->mode, path);
+		json_decref(*out);
+		*out = NULL;
+		return ATIO_EXIT_USAGE;
+	}
+	return ATIO_EXIT_OK;
+}
+
+/*
+ * atio merge --iteration-record: an iteration's record on stdout, from
+ * its merge (atio merge --json, none when no node gave a result) and its
+ * nodes' records (atio merge --record), in the order given. Exit 0, or 2
+ * for bad usage or a file that is not such a document, naming it.
+ */
+static int iteration_main(int argc, char **argv)
+{
+	struct args a = { .mode = "--iteration-record", .names = iteration_names,
+			  .optional = 1u << I_MERGE };
+	struct atio_iteration_info info = { 0 };
+	json_t *merge = NULL, **nodes = NULL;
+	long n = 0;
+	int ret = parse(argc, argv, &a, ITERATION_SYNOPSIS), i;
+
+	if (!ret && a.nfiles < 1)
+		ret = usage_error(&a, "no RECORD given (the nodes' records)", ITERATION_SYNOPSIS);
+	if (!ret && !(ret = whole(&a, I_ITER, 1, INT_MAX, &n)))
+		info.iteration = (unsigned)n;
+	if (!ret && !(ret = whole(&a, I_OK, 0, INT_MAX, &n)))
+		info.ok_nodes = (unsigned)n;
+	if (!ret)
+		ret = seconds(&a, I_START, true, &info.start_at);
+	if (!ret)
+		ret = seconds(&a, I_MAXSKEW, false, &info.max_skew_sec);
+	if (!ret)
+		ret = boolean(&a, I_COMPLETE, &info.complete);
+	if (!ret)
+		ret = boolean(&a, I_CONCURRENT, &info.concurrent);
+	info.unit = a.val[I_UNIT];
+	if (!ret && a.val[I_MERGE])
+		ret = read_object(&a, a.val[I_MERGE], &merge);
+	if (!ret && !(nodes = calloc((size_t)a.nfiles, sizeof(*nodes)))) {
+		say("merge: out of memory");
+		ret = ATIO_EXIT_FAIL;
+	}
+	for (i = 0; !ret && i < a.nfiles; i++)
+		ret = read_object(&a, a.files[i], &nodes[i]);
+	if (!ret) {
+		atio_record_iteration(stdout, &info, merge, nodes, (size_t)a.nfiles);
+		if (flush_stdout("the record"))
+			ret = ATIO_EXIT_FAIL;
+	}
+	for (i = 0; nodes && i < a.nfiles; i++)
+		json_decref(nodes[i]);
+	free(nodes);
+	json_decref(merge);
+	args_free(&a);
+	return ret;
+}
+
+enum { S_OUT, S_THREADS, S_TEST, S_UNIT, S_RUNS, S_HOSTS };
+static const char *const summary_names[] = { "--out", "--threads", "--test", "--unit", "--runs",
+					     "--hosts", NULL };
+#define SUMMARY_SYNOPSIS "--out SUMMARY --threads N --test NAME --unit UNIT --runs N " \
+	"--hosts HOSTS [MERGE...]"
+
+/*
+ * atio merge --test-summary: a test's summary to file SUMMARY from the
+ * merges (atio merge --json) of its counted iterations, the nodes named
+ * in file HOSTS one a line, in the order of the documents. Prints
+ * "RUNS COUNTED AVERAGE MIN MAX STDDEV UNIT" ("-" where there is no
+ * figure), then "HOST PERCENT" per node, its share of the sums. A MERGE
+ * that cannot be read is said and the summary has no counted iteration:
+ * exit 1; exit 2 for bad usage or an output that could not be written.
+ */
+static int summary_main(int argc, char **argv)
+{
+	struct args a = { .mode = "--test-summary", .names = summary_names };
+	struct atio_iterations s;
+	struct atio_iteration *its = NULL;
+	struct atio_test_info info = { 0 };
+	struct atio_lines hosts = { 0 };
+	struct atio_error e = { 0 };
+	char fig[4][ATIO_JSON_DOUBLE_LEN];
+	double min, max, sd;
+	long runs = 0;
+	int ret = parse(argc, argv, &a, SUMMARY_SYNOPSIS), n = 0, bad = 0;
+	FILE *f;
+
+	atio_iterations_init(&s);
+	if (!ret)
+		ret = whole(&a, S_RUNS, 0, INT_MAX, &runs);
+	if (!ret && atio_lines_read(a.val[S_HOSTS], &hosts, &e)) {
+		say("merge --test-summary: --hosts %s", e.msg);
+		ret = ATIO_EXIT_USAGE;
+	}
+	if (!ret && !(its = calloc((size_t)a.nfiles + 1, sizeof(*its)))) {
+		say("merge: out of memory");
+		ret = ATIO_EXIT_FAIL;
+	}
+	if (ret)
+		goto out;
+	for (int i = 0; i < a.nfiles && !bad; i++) {
+		if (atio_iteration_read(a.files[i], &its[n], &e) ||
+		    (n++, atio_iterations_add(&s, &its[n - 1], &e))) {
+			say("merge --test-summary: %s", e.msg);
+			bad = ATIO_EXIT_FAIL;
+		}
+	}
+	info = (struct atio_test_info){ .threads = a.val[S_THREADS], .test = a.val[S_TEST],
+		.unit = a.val[S_UNIT], .runs = (unsigned)runs,
+		.hosts = (const char *const *)hosts.line, .nhosts = hosts.n };
+	f = open_out(&a, "--out", a.val[S_OUT]);
+	if (!f) {
+		ret = ATIO_EXIT_USAGE;
+		goto out;
+	}
+	atio_record_test(f, &info, bad || !s.n ? NULL : &s);
+	if (close_out(&a, f, a.val[S_OUT]))
+		ret = ATIO_EXIT_USAGE;
+	if (bad || !s.n) {
+		printf("%ld 0 - - - - %s\n", runs, info.unit);
+	} else {
+		atio_iterations_min_max(&s, &min, &max);
+		sd = atio_iterations_stddev(&s);
+		atio_json_format_double(fig[0], atio_iterations_average(&s));
+		atio_json_format_double(fig[1], min);
+		atio_json_format_double(fig[2], max);
+		atio_json_format_double(fig[3], sd);
+		printf("%ld %u %s %s %s %s %s\n", runs, s.n, fig[0], fig[1], fig[2],
+		       isnan(sd) ? "-" : fig[3], info.unit);
+		for (unsigned i = 0; i < s.nvalues; i++) {
+			atio_json_format_double(fig[0], atio_iterations_share(&s, i));
+			printf("%s %s\n", i < hosts.n ? hosts.line[i] : "-", fig[0]);
+		}
+	}
+	if (flush_stdout("the summary"))
+		ret = ATIO_EXIT_FAIL;
+	if (!ret)
+		ret = bad;
+out:
+	for (int i = 0; i < n; i++)
+		atio_iteration_free(&its[i]);
+	free(its);
+	atio_iterations_free(&s);
+	atio_lines_free(&hosts);
+	args_free(&a);
+	return ret;
+}
+
+enum { M_NODES, M_RESULTS, M_STATUS };
+static const char *const matrix_names[] = { "--nodes", "--results", "--exit-status", NULL };
+#define MATRIX_SYNOPSIS "--nodes NODES --results RESULTS --exit-status N [--interrupted] " \
+	"--set KEY=VALUE..."
+
+/*
+ * atio merge --matrix: the driver's -o document on stdout (atio/out/
+ * driver_record.h says what the files hold). Exit 0, or 2 for bad usage,
+ * or a file, line or setting that is wrong, naming it: nothing is written
+ * then.
+ */
+static int matrix_main(int argc, char **argv)
+{
+	struct args a = { .mode = "--matrix", .names = matrix_names };
+	struct atio_error e = { 0 };
+	long status = 0;
+	int ret = parse(argc, argv, &a, MATRIX_SYNOPSIS);
+
+	if (!ret && a.nfiles)
+		ret = usage_error(&a, "no FILE: the files are given by --nodes and --results",
+				  MATRIX_SYNOPSIS);
+	if (!ret)
+		ret = whole(&a, M_STATUS, 0, 255, &status);
+	if (!ret && atio_record_matrix(stdout, a.sets, (size_t)a.nsets, a.val[M_NODES],
+				       a.val[M_RESULTS], a.interrupted, (int)status, &e)) {
+		say("merge --matrix: %s", e.msg);
+		ret = e.exit ? e.exit : ATIO_EXIT_USAGE;
+	}
+	if (!ret && flush_stdout("the document"))
+		ret = ATIO_EXIT_FAIL;
+	args_free(&a);
+	return ret;
+}
+
+int driver_main(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--record") == 0)
+			return record_main(argc, argv);
+		if (strcmp(argv[i], "--iteration-record") == 0)
+			return iteration_main(argc, argv);
+		if (strcmp(argv[i], "--test-summary") == 0)
+			return summary_main(argc, argv);
+		if (strcmp(argv[i], "--matrix") == 0)
+			return matrix_main(argc, argv);
+	}
+	return -1;
+}
