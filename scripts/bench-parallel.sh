@@ -25,7 +25,11 @@
 #   lateness of the first and the second half of the hosts in the order
 #   the driver sends the instant (equal halves: the order of sending does
 #   not matter; the nodes wake late because they share this machine's
-#   CPUs at the instant).
+#   CPUs at the instant); beside it, the same for N atio started on this
+#   machine alone as the driver starts them (ready, then one instant
+#   START_MARGIN ahead; the null engine, paced; no ssh, no driver), and
+#   how much later the driver's last node began than the last of those:
+#   the driver's share of the skew, the rest being the machine's.
 # Limits: the seconds sshd_start took for N nodes, the peaks sampled once
 #   a second during the run: the controller's processes and open file
 #   descriptors (total and per node), those of the driver's largest
@@ -214,6 +218,47 @@ if [ -n "${BENCH_ONE:-}" ]; then
 			}'
 	fi
 
+	# This machine alone: N atio (the null engine, paced as the nodes',
+	# no ssh, no driver) started as the driver starts them: each prepares
+	# and says it is ready (--start-at -), then all are told one instant
+	# START_MARGIN ahead, once per run; how late the first, the median
+	# and the last began. The floor under the skew above: what this
+	# machine's CPUs make of N processes waking at one instant.
+	for ((k = 1; k <= BENCH_ITER; k++)); do
+		fdir="$WORK/floor.$k"
+		mkdir -p "$fdir"
+		fpids=() ffds=()
+		for ((i = 1; i <= n; i++)); do
+			mkdir -p "$fdir/$i"
+			mkfifo "$fdir/$i.in"
+			"$ATIO" --engine null --rate "$BENCH_RATE" -p "$BENCH_THREADS" -t 1 --start-at - --json \
+				-f "$fdir/$i" <"$fdir/$i.in" >"$fdir/$i.json" 2>"$fdir/$i.err" &
+			fpids+=("$!")
+			exec {fd}>"$fdir/$i.in"
+			ffds+=("$fd")
+		done
+		for ((w = 0; w < 600; w++)); do
+			[ "$(cat "$fdir"/*.err | grep -c 'ready')" -lt "$n" ] || break
+			sleep 0.1
+		done
+		at=$(awk -v t="$EPOCHREALTIME" -v m="$BENCH_MARGIN" 'BEGIN { printf "%.6f", t + m }')
+		for fd in "${ffds[@]}"; do
+			printf '%s\n' "$at" >&"$fd" || true
+			exec {fd}>&-
+		done
+		frc=0
+		for p in "${fpids[@]}"; do wait "$p" || frc=1; done
+		if [ "$frc" != 0 ] || grep -q 'passed' "$fdir"/*.err; then
+			printf 'FLOOR_FAIL %s\n' "$(grep -v ready "$fdir"/*.err | cut -d : -f 2- | sort | uniq -c | sort -rn | head -n 1)"
+			continue
+		fi
+		for ((i = 1; i <= n; i++)); do
+			jq -r --arg at "$at" '(.start_epoch - ($at | tonumber)) * 1000' "$fdir/$i.json"
+		done | sort -g | awk '{ v[NR] = $1 } END {
+			if (NR < 2) exit
+			printf "FLOOR %.3f %.3f %.3f\n", v[1], NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[NR] }'
+	done
+
 	# Peaks of the samples; the connections and sessions each node took.
 	awk '{ for (i = 1; i <= NF; i++) if ($i > m[i]) m[i] = $i }
 		END { printf "PEAK %d %d %d %d %d %d %d\n", m[1], m[2], m[3], m[4], m[5], m[6], m[7] }' "$WORK/samples"
@@ -326,8 +371,8 @@ printf '%s runs of %s (THREADS=%s, TIME=%s, FILE_SIZE=%s, --rate %s per node, PA
 
 cost="| nodes | preparation (s) | beyond TIME per run, median / max (s) | controller CPU per node per run, median / max (ms) | start skew, median / max (ms) | sum / caps, min / max | FAILURE (exit) | NOT CONCURRENT |
 |---|---|---|---|---|---|---|---|"
-start="| nodes | first node late (ms) | median node late (ms) | last node late (ms) | skew per node (ms) | first half / second half of the hosts, median late (ms) |
-|---|---|---|---|---|---|"
+start="| nodes | first node late (ms) | median node late (ms) | last node late (ms) | skew per node (ms) | first half / second half of the hosts, median late (ms) | this machine alone: N atio to one instant, first / median / last late (ms) | last node late beyond the machine's last (ms) |
+|---|---|---|---|---|---|---|---|"
 limits="| nodes | sshd_start (s) | processes, peak (per node) | open files, peak (per node) | driver shell, max files | ssh processes / their files, peak | resident, sum of RSS, peak (MB per node) | logins / sessions per node | CPU: preparation per node; wall, whole run (waited) (s) |
 |---|---|---|---|---|---|---|---|---|"
 notes=""
@@ -357,7 +402,20 @@ for n in "$@"; do
 		late+=" $(awk -v k="$k" '/^LATE / { print $k }' <<<"$r" | median %.1f) |"
 	done
 	late+=" $(awk '/^LATE / { print $6 }' <<<"$r" | median %.1f) / $(awk '/^LATE / { print $7 }' <<<"$r" | median %.1f) |"
-	start+=$'\n'"| $n |$late"
+	floor="$(awk '/^FLOOR / { print $2 }' <<<"$r" | median %.1f) / $(awk '/^FLOOR / { print $3 }' <<<"$r" | median %.1f) / $(awk '/^FLOOR / { print $4 }' <<<"$r" | median %.1f)"
+	# The driver's own share of the lateness: its last node against the
+	# last of the same number of processes started here without it.
+	beyond_floor=$(awk '/^LATE / { print $4 }' <<<"$r" | median %.3f)
+	fl=$(awk '/^FLOOR / { print $4 }' <<<"$r" | median %.3f)
+	if [ "$beyond_floor" != - ] && [ "$fl" != - ]; then
+		beyond_floor=$(awk -v a="$beyond_floor" -v b="$fl" 'BEGIN { printf "%.1f", a - b }')
+	else
+		beyond_floor=-
+	fi
+	start+=$'\n'"| $n |$late $floor | $beyond_floor |"
+	while IFS= read -r l; do
+		notes+="$n nodes: the machine-alone start failed: $l"$'\n'
+	done < <(sed -n 's/^FLOOR_FAIL //p' <<<"$r")
 	read -r _ ptot pprocs _ bmax sshn sshf prss <<<"$(grep "^PEAK " <<<"$r" || echo "PEAK - - - - - - -")"
 	read -r _ lmin lmax smin smax <<<"$(grep '^LOGINS ' <<<"$r" || echo "LOGINS - - - -")"
 	pcpu=$(awk -v n="$n" '/^PREP / && $3 != "-" { printf "%.0f ms", $3 / 1e6 / n }' <<<"$r")
