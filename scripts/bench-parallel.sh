@@ -27,7 +27,8 @@
 #   not matter; the nodes wake late because they share this machine's
 #   CPUs at the instant); beside it, the same for N atio started on this
 #   machine alone as the driver starts them (ready, then one instant
-#   START_MARGIN ahead; the null engine, paced; no ssh, no driver), and
+#   START_MARGIN ahead; the nodes' randread on a FILE_SIZE file, paced;
+#   no ssh, no driver), and
 #   how much later the driver's last node began than the last of those:
 #   the driver's share of the skew, the rest being the machine's.
 # Limits: the seconds sshd_start took for N nodes, the peaks sampled once
@@ -218,7 +219,7 @@ if [ -n "${BENCH_ONE:-}" ]; then
 			}'
 	fi
 
-	# This machine alone: N atio (the null engine, paced as the nodes',
+	# This machine alone: N atio (the nodes' randread of FILE_SIZE, paced,
 	# no ssh, no driver) started as the driver starts them: each prepares
 	# and says it is ready (--start-at -), then all are told one instant
 	# START_MARGIN ahead, once per run; how late the first, the median
@@ -231,7 +232,8 @@ if [ -n "${BENCH_ONE:-}" ]; then
 		for ((i = 1; i <= n; i++)); do
 			mkdir -p "$fdir/$i"
 			mkfifo "$fdir/$i.in"
-			"$ATIO" --engine null --rate "$BENCH_RATE" -p "$BENCH_THREADS" -t 1 --start-at - --json \
+			"$ATIO" --read --rand -s 4K --cached -u "$BENCH_SIZE" --rate "$BENCH_RATE" -p "$BENCH_THREADS" -t 1 \
+				--start-at - --json \
 				-f "$fdir/$i" <"$fdir/$i.in" >"$fdir/$i.json" 2>"$fdir/$i.err" &
 			fpids+=("$!")
 			exec {fd}>"$fdir/$i.in"
