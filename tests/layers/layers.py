@@ -22,6 +22,8 @@ import re
 import subprocess
 import sys
 
+from include_cycles import circles
+
 src, build = sys.argv[1], sys.argv[2]
 os.chdir(src)
 
@@ -109,39 +111,13 @@ for a in sorted(uses):
                           % (a, la[1], b, lb[1], "above" if lb[0] < la[0] else "beside",
                              why[(a, b)]))
 
-# Circles: strongly connected sets of more than one file (Tarjan).
-sys.setrecursionlimit(100000)
-index, low, stack, on = {}, {}, [], set()
-
-
-def visit(v):
-    index[v] = low[v] = len(index)
-    stack.append(v)
-    on.add(v)
-    for w in sorted(uses.get(v, ())):
-        if w not in index:
-            visit(w)
-            low[v] = min(low[v], low[w])
-        elif w in on:
-            low[v] = min(low[v], index[w])
-    if low[v] == index[v]:
-        c = []
-        while True:
-            w = stack.pop()
-            on.discard(w)
-            c.append(w)
-            if w == v:
-                break
-        if len(c) > 1:
-            c = set(c)
-            edges = ["%s -> %s (%s)" % (a, b, why[(a, b)])
-                     for a in sorted(c) for b in sorted(uses[a] & c)]
-            errors.append("circle of %d files:\n    %s" % (len(c), "\n    ".join(edges)))
-
-
-for v in sorted(set(uses) | set(tree)):
-    if v not in index:
-        visit(v)
+# Circles: strongly connected sets of more than one file (Tarjan, the
+# same search the header check makes).
+for c in circles(uses, sorted(set(uses) | set(tree))):
+    c = set(c)
+    edges = ["%s -> %s (%s)" % (a, b, why[(a, b)])
+             for a in sorted(c) for b in sorted(uses[a] & c)]
+    errors.append("circle of %d files:\n    %s" % (len(c), "\n    ".join(edges)))
 
 for e in errors:
     print("layers:", e)
