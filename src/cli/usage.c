@@ -14,7 +14,7 @@
 void atio_cli_usage(FILE *f)
 {
 	fputs(
-"Usage: atio [options] -f PATH\n"
+"Usage: atio [run] [options] -f PATH\n"
 "       atio merge [--json] [[--clock-offset SEC] FILE]...\n"
 "       atio merge --iterations [--json] FILE...\n"
 "       atio merge --record|--iteration-record|--test-summary|--matrix ...\n"

@@ -3,7 +3,7 @@
 #define ATIO_CMD_H
 
 /*
- * The command layer: main.c and the cmd_*.c files. Only this layer prints
+ * The command layer: main.c and the files of src/cmd/. Only this layer prints
  * diagnostics and decides exit statuses; the modules below it fill a
  * struct atio_error and return.
  *
@@ -69,9 +69,9 @@ const char *sig_name(int signo);
 /*
  * Block SIGINT, SIGTERM and SIGHUP in every thread to come and read them
  * from wt->sig_fd; ignore SIGPIPE; make wt->done_fd, the eventfd threads
- * signal when they end. Returns 0, or -1 after saying why.
+ * signal when they end. Returns 0, or -errno with @e filled.
  */
-int watch_open(struct watch *wt);
+int watch_open(struct watch *wt, struct atio_error *e);
 
 /*
  * Handle what arrived on wt->sig_fd: the first SIGINT, SIGTERM or SIGHUP
@@ -141,6 +141,12 @@ int flush_after(const struct atio_dataset *ds, struct watch *wt, struct atio_err
 
 /* --check: read the dataset whole and check every sector. Returns the exit status. */
 int check_main(struct atio_opts *o);
+
+/*
+ * atio [run] OPTIONS (cmd_run.c): @argv[0] is "run" or the program's
+ * name. Returns the exit status.
+ */
+int run_main(int argc, char **argv);
 
 /* atio merge ...: @argv[0] is "merge". Returns the exit status. */
 int merge_main(int argc, char **argv);

@@ -38,8 +38,8 @@ int check_main(struct atio_opts *o)
 	struct atio_check c = { .ds = &ds, .unit = (size_t)o->bs, .nthreads = o->threads,
 				.direct = o->direct, .stop = &stop };
 
-	if (watch_open(&wt))
-		return ATIO_EXIT_FAIL;
+	if (watch_open(&wt, &e))
+		return fail(&e);
 	c.done_fd = wt.done_fd;
 	if (atio_dataset_plan(&ds, o, &e))
 		return fail(&e);

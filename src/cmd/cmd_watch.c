@@ -65,7 +65,7 @@ void take_signal(struct watch *wt)
 	}
 }
 
-int watch_open(struct watch *wt)
+int watch_open(struct watch *wt, struct atio_error *e)
 {
 	sigset_t set;
 
@@ -79,8 +79,8 @@ int watch_open(struct watch *wt)
 	wt->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (wt->sig_fd >= 0 && wt->done_fd >= 0)
 		return 0;
-	say("cannot set up signal handling: %s", strerror(errno));
-	return -1;
+	return atio_error_set(e, ATIO_EXIT_FAIL, errno, "cannot set up signal handling: %s",
+			      strerror(errno));
 }
 
 void wait_threads(struct watch *wt, unsigned count,

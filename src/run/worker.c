@@ -65,6 +65,9 @@ void *atio_worker_main(void *arg)
 	atio_range_init(&c.segs, w->nsegs);
 	atio_range_init(&c.blocks, w->segs[0].blocks);
 
+	/* The barriers are made for the threads there are once all are made. */
+	pthread_mutex_lock(&sh->gate);
+	pthread_mutex_unlock(&sh->gate);
 	pthread_barrier_wait(&sh->ready);
 	pthread_barrier_wait(&sh->go);
 	if (w->setup_failed || atio_worker_stopped(w))

@@ -257,4 +257,36 @@ run_atio -V
 expect_match "-V: prints a version" "$OUT" '^atio [0-9]+\.[0-9]+'
 check "nothing was created by --help or --version" [ -z "$(listing "$D")" ]
 
+# The command word run: the same run as without it; a word that names no
+# command is no stray path taken for one.
+run_atio run -a --rand -p 2 -u 16M --seed 7 "${F[@]}"
+expect_code "atio run -a: exit 0" 0
+run_copy=$WORK/run-a.out
+cp "$OUT" "$run_copy"
+run_atio -a --rand -p 2 -u 16M --seed 7 "${F[@]}"
+check "atio run -a prints the settings atio -a prints" cmp -s "$OUT" "$run_copy"
+usage "a stray word is not a command" runx runx -a "${F[@]}"
+
+# A thread that cannot be made (RLIMIT_NPROC of an unprivileged user): exit
+# 1 naming the thread, and the run still ends as a run does: --remove
+# deletes the files it made, the lock goes. Root is exempt from the limit.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	T=$WORK/threads
+	mkdir "$T"
+	chown nobody "$T"
+	chmod o+x "$WORK"
+	LAST="atio --write --rand -s 4K -p 32 -t 1 -u 32M --remove -f $T (as nobody, ulimit -u 8)"
+	RC=0
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		bash -c 'ulimit -u 8 && exec "$0" "$@"' "$ATIO" --write --rand -s 4K -p 32 -t 1 \
+		-u 32M --remove -f "$T" >"$OUT" 2>"$ERR" || RC=$?
+	expect_code "threads not made: exit 1" 1
+	expect_match "threads not made: says which thread" "$ERR" \
+		'^atio: cannot start thread [0-9]+ of 32: '
+	check "threads not made: --remove still deleted the files and the lock" \
+		[ -z "$(listing "$T")" ]
+else
+	skip_check "threads not made" "needs root, setpriv and the user nobody"
+fi
+
 finish

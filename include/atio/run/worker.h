@@ -31,6 +31,7 @@ struct atio_shared {
 	struct atio_dataset *ds;
 	const struct atio_engine_ops *engine;
 	unsigned depth;            /* --iodepth as the engine will run it */
+	pthread_mutex_t gate;      /* held by main until every thread is made */
 	pthread_barrier_t ready;   /* workers set up; main may fix the start */
 	pthread_barrier_t go;      /* start_ns is fixed */
 	uint64_t start_ns;         /* CLOCK_MONOTONIC instant the warm-up starts */

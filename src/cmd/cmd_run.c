@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio [run] OPTIONS: the at_io_iops command. Read the options, choose the
+ * engine, look at the target, then either print the settings (-a), check
+ * the dataset (--check), prepare it (--prepare), or run once (run.h) and
+ * print the result.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "run.h"
+#include "config.h"
+#include "atio/base/buf.h"
+#include "atio/base/clock.h"
+#include "atio/cli/cli.h"
+#include "atio/data/target.h"
+#include "atio/out/check_report.h"
+
+/*
+ * What -f is and what it is on, for the header and JSON; then, unless only
+ * the settings are asked for (or @io is false: the null engine), whether
+ * atio may work there. Returns 0 or an exit status.
+ */
+static int check_target(struct atio_opts *o, struct atio_target *tg, bool io)
+{
+	struct atio_error e = { 0 };
+
+	if (atio_target_identify(tg, o->path, &e))
+		return o->settings_only || !io ? 0 : fail(&e);
+	o->fstype = tg->fstype[0] ? tg->fstype : NULL;
+	atio_target_defaults(tg, o);
+	if (o->settings_only || !io)
+		return 0;
+	if (atio_target_check(tg, o, &e))
+		return fail(&e);
+	/* A file-name prefix, said: a mistyped directory would make files beside it. */
+	if (tg->kind == ATIO_TARGET_PREFIX && o->nfiles > 1)
+		say("-f %s: not a directory: files %s.0 .. %s.%u in %s", o->path, o->path,
+		    o->path, o->nfiles - 1, tg->dir);
+	else if (tg->kind == ATIO_TARGET_PREFIX)
+		say("-f %s: not a directory: file %s.0 in %s", o->path, o->path, tg->dir);
+	return 0;
+}
+
+static void print_result(const struct atio_result *res)
+{
+	if (res->opts->json)
+		atio_report_json(stdout, res);
+	else
+		atio_report_text(stdout, res);
+}
+
+/*
+ * --verify --json with a bad block: the block as a record on stdout, beside
+ * the message on stderr.
+ */
+static void print_bad_block(const struct run_result *rr, unsigned threads)
+{
+	for (unsigned i = 0; i < threads; i++)
+		if (rr->w && rr->w[i].vfailed) {
+			atio_check_report_verify_json(stdout, ATIO_VERSION, rr->w[i].vpath,
+						      &rr->w[i].vbad, &rr->w[i].vfound);
+			return;
+		}
+}
+
+/* Prepare, run once, print the result; the exit status. */
+static int run_once(struct atio_opts *o, const struct atio_engine_ops *engine)
+{
+	struct atio_error e = { 0 };
+	struct run r;
+	struct run_result rr = { 0 };
+	int status;
+
+	if (run_open(&r, o, engine, &e)) {
+		status = fail(&e);
+		/* A signal in the fill: nothing measured, said as for the warm-up. */
+		if (r.wt.signo && e.exit == ATIO_EXIT_INTERRUPTED && !o->prepare) {
+			run_unmeasured(&r, &rr.res);
+			print_result(&rr.res);
+		}
+		goto out;
+	}
+	if (o->prepare) {
+		status = prepare_done(o, &r.ds, &r.fs, r.fill_ns);
+		goto out;
+	}
+	if (run_measure(&r, &rr, &e)) {
+		if (o->json)
+			print_bad_block(&rr, o->threads);
+		status = fail(&e);
+		goto out;
+	}
+	if (rr.res.nothing_measured)
+		say("%s before the measured time began (%s): no result", sig_name(r.wt.signo),
+		    rr.sh.start_ns <= r.wt.sig_ns ? "in the warm-up" : r.wt.sig_phase);
+	print_result(&rr.res);
+	status = r.wt.signo ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
+	if (rr.rb.bad || rr.rb.err)
+		status = fail(&rr.rb.e);
+	if (rr.flush_ret)
+		status = fail(&rr.flush_err);
+out:
+	run_result_free(&rr);
+	if (run_close(&r, &e) && status == ATIO_EXIT_OK)
+		status = fail(&e);
+	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
+		status = ATIO_EXIT_FAIL;
+	return status;
+}
+
+int run_main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct atio_opts o;
+	const struct atio_engine_ops *engine;
+	struct atio_target tg;
+	char why[1024];
+	int act, status;
+
+	act = atio_cli_parse(argc, argv, &o, &e);
+	if (act < 0) {
+		say("%s", e.msg);
+		fputs("Try 'atio --help' for more information.\n", stderr);
+		return ATIO_EXIT_USAGE;
+	}
+	if (act == ATIO_CLI_HELP) {
+		errno = 0;
+		atio_cli_usage(stdout);
+		return flush_stdout("the help") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+	}
+	if (act == ATIO_CLI_VERSION) {
+		printf("atio %s\n", ATIO_VERSION);
+		return flush_stdout("the version") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+	}
+	if (!o.seed_given && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
+		o.seed = realtime_ns() ^ ((uint64_t)getpid() << 32);
+	engine = atio_engine_choose(o.engine, &o.iodepth, why, sizeof(why), &e);
+	if (!engine)
+		return fail(&e);
+	if (why[0])
+		say("%s", why);
+	if (atio_engine_check_depth(engine, o.threads, o.iodepth, &e))
+		return fail(&e);
+	atio_opts_batch(&o, engine->direct_batch);
+	/* Say what the buffers will be, not what was hoped for. */
+	if (o.thp && !atio_buf_thp_available())
+		o.thp = false;
+	if (strcmp(engine->name, "libaio") == 0 && !o.direct)
+		say("warning: libaio is only asynchronous with --uncached: with the page "
+		    "cache each submit waits for its I/O, as the sync engine does");
+
+	/* The null engine touches no file: nothing to refuse. */
+	status = check_target(&o, &tg, !engine->no_io);
+	if (status)
+		return status;
+	if (o.check)
+		return check_main(&o);
+	plan_pool(&o, o.iodepth, engine->no_io);
+	if (o.settings_only) {
+		if (o.json)
+			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);
+		else
+			atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
+		return flush_stdout("the settings") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+	}
+	if (o.verbose && !o.json && !o.prepare) {
+		atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
+		fflush(stdout);
+	}
+	atio_clock_init();
+	return run_once(&o, engine);
+}
