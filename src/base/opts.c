@@ -15,7 +15,7 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
 	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
 	char p[16] = "auto", n[24] = "";
-	char rate[96] = "";
+	char rate[96] = "", order[48] = "", stride[24];
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
 		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
@@ -54,10 +54,14 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		snprintf(mode, sizeof(mode), "%s", atio_mode_name(o->mode));
 	if (o->rate_text)
 		snprintf(rate, sizeof(rate), " --rate %s", o->rate_text);
+	/* The order of a sequential pass, after --seq. */
+	atio_format_size(stride, sizeof(stride), o->stride);
+	snprintf(order, sizeof(order), "%s%s%s", o->backward ? " --backward" : "",
+		 o->stride ? " --stride " : "", o->stride ? stride : "");
 	return snprintf(buf, len,
-			"%s--%s --%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s",
+			"%s--%s --%s%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s",
 			o->settings_only ? "-a " : "", mode,
-			o->random ? "rand" : "seq", bs, q,
+			o->random ? "rand" : "seq", order, bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
 			p, n, t, wopt,
 			o->direct ? "uncached" : "cached", total,

@@ -248,6 +248,14 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_DSYNC: case OPT_OSYNC:
 		return pick(&st->osync, id, "way to open the files", e);
 	case OPT_PREPARE: o->prepare = true; return 0;
+	case OPT_BACKWARD: o->backward = true; return 0;
+	case OPT_STRIDE:
+		r = atio_parse_size(arg, &o->stride);
+		if (r || !o->stride)
+			return USAGE("--stride %s: %s", arg, r == -ERANGE ? "too large"
+				     : !r || r == -EDOM ? "not a whole, positive number of bytes"
+				     : "not a size (a number with an optional K, M, G or T)");
+		return 0;
 	case OPT_VERIFY: o->verify = true; return 0;
 	case OPT_RATE:
 		o->rate_text = arg;

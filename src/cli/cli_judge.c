@@ -144,6 +144,35 @@ static int check_rate(struct atio_opts *o, struct atio_error *e)
 }
 
 /*
+ * --backward and --stride shape a sequential pass: with --rand there is no
+ * pass to shape, --expand appends in order, and --check and --prepare read
+ * and fill the files whole. A stride is a whole number of blocks, at least
+ * one (a stride below -s would read parts of a block twice).
+ */
+static int check_order(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
+{
+	const char *opt = st->seen[OPT_BACKWARD] ? "--backward" : "--stride";
+	char a[24];
+
+	if (!st->seen[OPT_BACKWARD] && !st->seen[OPT_STRIDE])
+		return 0;
+	if (o->random || o->mode == ATIO_MODE_EXPAND || o->check || o->prepare)
+		return USAGE("%s with %s: it orders a sequential pass (--seq); %s has none",
+			     opt, o->random ? "--rand" : o->mode == ATIO_MODE_EXPAND ? "--expand"
+			     : o->check ? "--check" : "--prepare", o->random ? "--rand"
+			     : o->mode == ATIO_MODE_EXPAND ? "--expand" : o->check ? "--check"
+			     : "--prepare");
+	if (o->stride && (o->stride < o->bs || o->stride % o->bs)) {
+		atio_format_size(a, sizeof(a), o->bs);
+		return USAGE("--stride %s: must be a whole number of blocks (-s %s): one "
+			     "I/O's start to the next's", st->given[OPT_STRIDE], a);
+	}
+	if (o->stride == o->bs)
+		o->stride = 0;
+	return 0;
+}
+
+/*
  * See cli_parse.h. Once every option is known: turn the groups into settings, apply the
  * defaults that depend on other options, and judge the combinations. The
  * -u minimum: with n <= p files, k = ceil(p/n) threads share a file, so a
@@ -199,6 +228,8 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 	if (o->mode == ATIO_MODE_EXPAND && o->random)
 		return USAGE("--expand --rand: --expand appends each file from zero to "
 			     "its end, in order; it has no random pattern (drop --rand)");
+	if ((r = check_order(o, st, e)) != 0)
+		return r;
 	if (o->mode == ATIO_MODE_EXPAND && o->nfiles < o->threads)
 		return USAGE("-n %u: --expand needs a file of its own for each of the %u "
 			     "threads (-p %u), since threads appending to one file would "

@@ -40,6 +40,8 @@ const struct option atio_cli_longopts[] = {
 	{ "expand",     no_argument,       NULL, OPT_EXPAND },
 	{ "interval",   required_argument, NULL, OPT_INTERVAL },
 	{ "iodepth-batch", required_argument, NULL, OPT_IODEPTH_BATCH },
+	{ "backward",   no_argument,       NULL, OPT_BACKWARD },
+	{ "stride",     required_argument, NULL, OPT_STRIDE },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -33,6 +33,8 @@ enum {
 	OPT_EXPAND,
 	OPT_INTERVAL,
 	OPT_IODEPTH_BATCH,
+	OPT_BACKWARD,
+	OPT_STRIDE,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 

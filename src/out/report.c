@@ -154,7 +154,7 @@ static void put_cap_header(FILE *f, const struct atio_opts *o)
 void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 			const char *engine)
 {
-	char cmd[256], t[32], w[32], kb[32], op[64];
+	char cmd[256], t[32], w[32], kb[32], op[64], sz[24], stride[48] = "";
 
 	atio_opts_cmdline(cmd, sizeof(cmd), o);
 	fputs("Title: atio\nCmdline: ", f);
@@ -177,15 +177,20 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	else
 		format_trimmed(kb, sizeof(kb), (double)o->bs / 1024.0);
 	format_op(op, sizeof(op), o);
+	if (o->stride) {
+		atio_format_size(sz, sizeof(sz), o->stride);
+		snprintf(stride, sizeof(stride), " with a stride of %s", sz);
+	}
 	fprintf(f, "Testcase: create/open %u file(s) of total size %.2f MB named ",
 		o->nfiles, atio_mib(o->total));
 	atio_report_put_text(f, o->path ? o->path : "(none)");
 	if (o->mode == ATIO_MODE_EXPAND)
 		put_expand_testcase(f, o, kb);
 	else
-		fprintf(f, ", start %u thread(s) and do %s %s %s by %sKB blocks\n",
+		fprintf(f, ", start %u thread(s) and do %s %s%s %s by %sKB blocks%s\n",
 			o->threads, o->direct ? "uncached" : "cached",
-			o->random ? "random" : "sequential", op, kb);
+			o->backward ? "backward " : "", o->random ? "random" : "sequential", op,
+			kb, stride);
 
 	fputs("Engine: ", f);
 	atio_report_put_text(f, atio_report_engine_name(o, engine));

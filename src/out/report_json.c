@@ -59,6 +59,8 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_string(j, "cmdline", cmd);
 	atio_json_string(j, "mode", atio_mode_name(o->mode));
 	atio_json_string(j, "pattern", o->random ? "rand" : "seq");
+	atio_json_bool(j, "backward", o->backward);
+	atio_json_uint(j, "stride", o->stride ? o->stride : o->random ? 0 : o->bs);
 	atio_json_bool(j, "cached", !o->direct);
 	atio_json_uint(j, "block_size", o->bs);
 	atio_json_uint(j, "threads", o->threads);

@@ -64,6 +64,7 @@ void *atio_worker_main(void *arg)
 	w->setup_failed = !engine_up;
 	atio_range_init(&c.segs, w->nsegs);
 	atio_range_init(&c.blocks, w->segs[0].blocks);
+	atio_cursor_start(w, &c);
 
 	/* The barriers are made for the threads there are once all are made. */
 	pthread_mutex_lock(&sh->gate);

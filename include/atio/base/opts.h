@@ -46,6 +46,8 @@ enum atio_unit {
 struct atio_opts {
 	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
 	bool random;               /* --rand; --seq otherwise */
+	bool backward;             /* --backward: --seq from the end of each share to its start */
+	uint64_t stride;           /* --stride: bytes from one I/O's start to the next's; 0: -s */
 	bool direct;               /* --uncached (O_DIRECT); --cached otherwise */
 	enum atio_unit unit;       /* --mbs --iops */
 	uint64_t bs;               /* -s, bytes */

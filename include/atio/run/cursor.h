@@ -33,6 +33,8 @@
 struct atio_cursor {
 	unsigned seg;              /* current segment (sequential) */
 	uint64_t block;            /* next block in it (sequential) */
+	uint64_t step;             /* blocks to the next one: 1, --stride's, or their negative */
+	uint64_t lane;             /* --stride: the first block of the current pass over a segment */
 	struct atio_range segs;    /* random: which segment */
 	struct atio_range blocks;  /* random: which block */
 	unsigned since_sync;
@@ -43,6 +45,19 @@ struct atio_cursor {
 	unsigned ahead_seg;
 	uint64_t ahead_block;
 };
+
+/*
+ * Sequential order. Each thread goes through its share, segment after
+ * segment, adding c->step to the block. With --stride of k blocks a
+ * segment is gone through in k lanes: blocks 0, k, 2k, ..., then 1, 1 + k,
+ * ..., so that every block is visited once per pass whatever k is.
+ * --backward goes through the very same order from its end: the last
+ * segment first, the last lane first, each lane from its top down. One
+ * add and one compare per I/O; a lane's or segment's end (the block past
+ * the segment, or below 0, which wraps past it) is handled out of line.
+ */
+void atio_cursor_start(const struct atio_worker *w, struct atio_cursor *c);
+void atio_cursor_turn(const struct atio_worker *w, struct atio_cursor *c);
 
 /* Draw a random block of @w: its segment into *@s, its number into *@b. */
 static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c, unsigned *s,
@@ -95,11 +110,9 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 	} else {
 		seg = &w->segs[c->seg];
 		block = c->block;
-		if (++c->block == seg->blocks) {
-			c->block = 0;
-			if (++c->seg == w->nsegs)
-				c->seg = 0;
-		}
+		c->block += c->step;
+		if (__builtin_expect(c->block >= seg->blocks, 0))
+			atio_cursor_turn(w, c);
 	}
 	r->fd = seg->fd;
 	r->slot = seg->slot;
