@@ -185,7 +185,7 @@ parse_args() {
 	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-0.5} OVERRUN=${OVERRUN:-60}
 	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
 	FANOUT=${FANOUT:-32} LOGIN_TIMEOUT=${LOGIN_TIMEOUT:-120} WAIT_FACTOR=${WAIT_FACTOR:-4}
-	DRY_RUN=0 REPLACE=0 OUT_JSON="" OUT_PATH="" HOSTS=() VERBOSE=0
+	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=() VERBOSE=0
 	HOST_LISTS=() HOST_WHERES=() HOST_LIST_OF=()
 	declare -gA HOST_INDEX=()
 	local opt val h list
@@ -237,29 +237,17 @@ parse_args() {
 	esac
 }
 
-# Check -o FILE before anything runs and set OUT_PATH, the file that the
-# document replaces at the end: FILE, or the file that FILE, a symbolic
-# link, leads to (the link stays). Exit 2 for a FILE that ends in /, that
-# exists and is not a regular file (a directory, a device such as
-# /dev/null, a FIFO), for a link that leads nowhere or to such a file, or
-# for a directory that does not exist or is not writable.
+# Check -o FILE before anything runs, with the local atio (merge
+# --output-file, which writes it at the end as atio report -o does): exit 2
+# for a FILE that ends in /, that exists and is not a regular file (a
+# directory, a device such as /dev/null, a FIFO), for a symbolic link that
+# leads nowhere or to such a file, or that is another user's in a sticky
+# directory anyone may write to (fs.protected_symlinks' rule), or for a
+# directory that does not exist or is not writable.
 out_target() {
-	local f=$OUT_JSON name=$OUT_JSON
-	[[ $f != */ ]] || die "-o $f: ends in /: give the name of a file"
-	OUT_PATH=$f
-	if [ -L "$f" ]; then
-		OUT_PATH=$(readlink -f -- "$f") || OUT_PATH=""
-		if [ -z "$OUT_PATH" ] || [ ! -e "$OUT_PATH" ]; then
-			die "-o $f: a symbolic link to $(readlink -- "$f"), which does not exist: give the file itself"
-		fi
-		name="$f (a link to $OUT_PATH)"
-	fi
-	if [ -d "$OUT_PATH" ]; then
-		die "-o $name: is a directory: give the name of a file"
-	elif [ -e "$OUT_PATH" ] && [ ! -f "$OUT_PATH" ]; then
-		die "-o $name: exists and is not a regular file (a device, FIFO or socket): the results go only to a regular file"
-	fi
-	[ -w "$(dirname -- "$OUT_PATH")" ] || die "-o $name: its directory does not exist or is not writable"
+	local msg
+	msg=$("$AT_IO_LOCAL_PATH" merge --output-file "$OUT_JSON" 2>&1) ||
+		die "-o ${msg#atio: merge --output-file: }"
 }
 
 # Check every setting and find the local atio; exit 2 naming the first bad
@@ -318,7 +306,6 @@ validate() {
 		valid_host "$h" || die "host $(shown "$h"): only letters, digits and ._:@%- are allowed, and not a leading -"
 	done
 	same_destinations
-	[ -z "$OUT_JSON" ] || out_target
 	if [ -z "$AT_IO_LOCAL_PATH" ]; then
 		for h in "$SCRIPT_DIR/atio" "${SCRIPT_DIR%/*}/build/atio" "$(command -v atio || true)"; do
 			[ -z "$h" ] || [ ! -f "$h" ] || [ ! -x "$h" ] || { AT_IO_LOCAL_PATH=$h; break; }
@@ -329,6 +316,7 @@ validate() {
 		die "AT_IO_LOCAL_PATH (-b) '$AT_IO_LOCAL_PATH': not an executable file"
 	LOCAL_VERSION=$("$AT_IO_LOCAL_PATH" --version 2>&1 | head -n 1) ||
 		die "AT_IO_LOCAL_PATH (-b) $AT_IO_LOCAL_PATH: --version failed: $LOCAL_VERSION"
+	[ -z "$OUT_JSON" ] || out_target
 	for n in "${THREAD_LIST[@]}"; do
 		for t in load warmup "${TEST_LIST[@]}"; do
 			atio_args "$t" "$n" "$TIME"

@@ -136,24 +136,16 @@ write_matrix() {
 	write_out_file "$WORK/matrix.json"
 }
 
-# Put file $1 at OUT_PATH (see out_target): copied to a new temporary file
-# beside it, which then replaces it (mv -T: never into a directory made
-# there meanwhile), keeping the mode of the file it replaces. What is at
-# OUT_PATH now and is not a regular file is left alone. False, with a
-# warning, when the document could not be written.
+# Put file $1 at -o FILE, as atio writes an -o file (merge --output-file):
+# through a temporary file beside it renamed over it, keeping the mode and
+# owner of the file it replaces, a symbolic link followed only where
+# fs.protected_symlinks' rule would. False, with a warning, when the
+# document could not be written.
 write_out_file() {
-	local d tmp="" err="$WORK/out.err"
-	if [ -L "$OUT_PATH" ] || { [ -e "$OUT_PATH" ] && [ ! -f "$OUT_PATH" ]; }; then
-		warn "-o $OUT_JSON: $OUT_PATH is no longer a regular file: the results were not written"
-		return 1
-	fi
-	d=$(dirname -- "$OUT_PATH")
-	if tmp=$(mktemp -- "$d/.${OUT_PATH##*/}.XXXXXX" 2>"$err") && cat -- "$1" >"$tmp" 2>"$err" &&
-		{ [ ! -e "$OUT_PATH" ] || chmod --reference="$OUT_PATH" -- "$tmp" 2>"$err"; } &&
-		mv -f -T -- "$tmp" "$OUT_PATH" 2>"$err"; then
+	local err="$WORK/out.err"
+	if "$AT_IO_LOCAL_PATH" merge --output-file "$OUT_JSON" "$1" 2>"$err"; then
 		return 0
 	fi
-	[ -z "$tmp" ] || rm -f -- "$tmp"
-	warn "-o $OUT_JSON: could not write the results: $(head -n 1 "$err")"
+	warn "-o $OUT_JSON: could not write the results: $(sed -n '1s/^atio: merge --output-file: //p' "$err")"
 	return 1
 }

@@ -57,9 +57,9 @@ uint64_t realtime_ns(void);
 struct timespec ns_to_ts(uint64_t ns);
 
 /*
- * atio merge --record, --iteration-record, --test-summary or --matrix
- * (cmd_driver.c): the cluster driver's JSON. Returns the exit status, or
- * -1 when @argv names none of these modes.
+ * atio merge --record, --iteration-record, --test-summary, --matrix or
+ * --output-file (cmd_driver.c): the cluster driver's JSON and -o file.
+ * Returns the exit status, or -1 when @argv names none of these modes.
  */
 int driver_main(int argc, char **argv);
 

@@ -4,7 +4,7 @@
  * the JSON of the cluster driver (scripts/atio-parallel.sh), written from
  * the nodes' documents (atio/out/driver_record.h), and the values the
  * driver prints, as KEY<TAB>VALUE lines a shell reads without parsing
- * JSON.
+ * JSON; --output-file, its -o file written as atio report's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "atio/out/driver_record.h"
 #include "atio/out/json_read.h"
+#include "atio/out/out_file.h"
 
 /* The options of a mode: each --NAME VALUE, the flags, then the files. */
 struct args {
@@ -474,6 +475,57 @@ static int matrix_main(int argc, char **argv)
 	return ret;
 }
 
+static const char *const output_names[] = { NULL };
+#define OUTPUT_SYNOPSIS "FILE [DOCUMENT]"
+
+/* Copy the stream @arg into @f: the fill of atio_out_file_write(). */
+static int copy_into(FILE *f, void *arg)
+{
+	FILE *in = arg;
+	char buf[65536];
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, f) != n)
+			return -1;
+	return ferror(in) ? -1 : 0;
+}
+
+/*
+ * atio merge --output-file FILE [DOCUMENT]: the driver's -o, as atio
+ * report's (atio/out/out_file.h). Without DOCUMENT, check that FILE could
+ * be written, before anything runs; with it, replace FILE by a copy of
+ * DOCUMENT. Exit 0; 2 for a FILE that is refused (naming it), or a
+ * DOCUMENT that cannot be read; 1 for a write that failed.
+ */
+static int output_main(int argc, char **argv)
+{
+	struct args a = { .mode = "--output-file", .names = output_names };
+	struct atio_error e = { 0 };
+	int ret = parse(argc, argv, &a, OUTPUT_SYNOPSIS);
+	FILE *in;
+
+	if (!ret && (a.nfiles < 1 || a.nfiles > 2))
+		ret = usage_error(&a, "give FILE, and the DOCUMENT to put there", OUTPUT_SYNOPSIS);
+	if (!ret && a.nfiles == 1 && atio_out_file_check(a.files[0], &e))
+		ret = e.exit;
+	if (!ret && a.nfiles == 2) {
+		in = fopen(a.files[1], "r");
+		if (!in) {
+			say("merge --output-file: %s: cannot read: %s", a.files[1], strerror(errno));
+			ret = ATIO_EXIT_USAGE;
+		} else {
+			if (atio_out_file_write(a.files[0], copy_into, in, &e))
+				ret = e.exit;
+			fclose(in);
+		}
+	}
+	if (ret && e.msg[0])
+		say("merge --output-file: %s", e.msg);
+	args_free(&a);
+	return ret;
+}
+
 int driver_main(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -485,6 +537,8 @@ int driver_main(int argc, char **argv)
 			return summary_main(argc, argv);
 		if (strcmp(argv[i], "--matrix") == 0)
 			return matrix_main(argc, argv);
+		if (strcmp(argv[i], "--output-file") == 0)
+			return output_main(argc, argv);
 	}
 	return -1;
 }

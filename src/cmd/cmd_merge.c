@@ -192,7 +192,7 @@ int merge_main(int argc, char **argv)
 		if (options && a[0] == '-' && a[1]) {
 			say("merge: %s: unknown option (merge takes --json, --values, --clock-offset, "
 			    "--iterations, the driver's --record, --iteration-record, --test-summary, "
-			    "--matrix, and files)", a);
+			    "--matrix, --output-file, and files)", a);
 			fputs("Try 'atio --help' for more information.\n", stderr);
 			status = ATIO_EXIT_USAGE;
 			goto out;

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -17,6 +18,7 @@
 #include "atio/data/journal.h"
 #include "atio/base/node.h"
 #include "atio/data/pool.h"
+#include "atio/data/target.h"
 #include "atio/out/report.h"
 #include "atio/base/units.h"
 #include "atio/run/worker.h"
@@ -111,6 +113,32 @@ static void warn_unmarked(const struct atio_dataset *ds, const struct atio_opts 
 		    o->path, ds->unmarked);
 }
 
+/*
+ * What a block device cannot give a run, said before it: a journal of the
+ * acknowledged writes for --fsync or --fdatasync with --verify (atio/data/
+ * journal.h); and, read from a loop device on a sparse file, reads of
+ * storage (a hole reads as zeros that no device held).
+ */
+static void warn_device(const struct atio_dataset *ds, const struct atio_opts *o)
+{
+	char file[4096];
+	uint64_t alloc, size;
+	struct stat st;
+
+	if (!ds->device)
+		return;
+	if (o->verify && (o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC))
+		say("warning: -f %s: a block device keeps no journal: --verify checks what "
+		    "this run reads back, but a later --check cannot tell a synced write "
+		    "lost (a crash, a rollback) from one never made", o->path);
+	if (o->mode == ATIO_MODE_READ && stat(o->path, &st) == 0 &&
+	    atio_blockdev_sparse_backing(st.st_rdev, file, sizeof(file), &alloc, &size))
+		say("warning: -f %s: a loop device on %s, a sparse file (%.2f of %.2f MiB "
+		    "allocated): its holes read as zeros that no storage holds, which "
+		    "measures memory, not storage; write the device first", o->path, file,
+		    atio_mib(alloc), atio_mib(size));
+}
+
 static void *empty_main(void *p)
 {
 	struct fill_arg *fa = p;
@@ -169,8 +197,10 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 	*fill_ns = 0;
 	ret = atio_dataset_survey(ds, o, &fs, e);
 	*out = fs;
-	if (!ret)
+	if (!ret) {
 		say_lock(&ds->lock);
+		warn_device(ds, o);
+	}
 	/* Before anything is written: a journal begins, or an old one goes. */
 	if (!ret && ds->lock.exclusive)
 		ret = atio_journal_begin(jn, ds, o, e);

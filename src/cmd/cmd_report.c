@@ -2,10 +2,12 @@
 /*
  * atio report FILE... -o PAGE: the subcommand. It reads every document
  * first, so that a bad one stops it before anything is written, then
- * writes the page into a temporary file beside PAGE and renames it over
- * PAGE (over the file it leads to, when PAGE is a symbolic link): a reader
- * never sees half a page, and a failed write leaves PAGE as it was. Part of the command layer (cmd.h): it prints its errors (on
- * stderr, prefixed "atio: report: ") and returns the exit status.
+ * writes the page as atio/out/out_file.h replaces an -o file: whole, through
+ * a temporary file renamed over PAGE (or over the file it leads to, a
+ * symbolic link followed only where the kernel's protected_symlinks rule
+ * would), keeping its mode and owner. Part of the command layer (cmd.h):
+ * it prints its errors (on stderr, prefixed "atio: report: ") and returns
+ * the exit status.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "atio/out/out_file.h"
 #include "atio/out/report_page.h"
 
 #define USAGE "atio report [-o|--output PAGE.html] FILE..."
@@ -46,77 +49,17 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
-/*
- * Write the page of @files to @out through "@out.XXXXXX" in the same
- * directory, with the mode a new file gets under the umask. Where @out is
- * a symbolic link, the page goes to the file it leads to, which must
- * exist, and the link stays. Returns the exit status.
- */
-static int write_page(const char *given, const struct atio_rfile *files, unsigned n)
-{
-	char *real = NULL, *tmp;
-	const char *out = given;
-	mode_t mask = umask(0);
-	struct stat st;
-	size_t len;
-	FILE *f;
-	int fd, err;
+/* The documents a page is made of, for write_page(). */
+struct page {
+	const struct atio_rfile *files;
+	unsigned n;
+};
 
-	umask(mask);
-	if (lstat(given, &st) == 0 && S_ISLNK(st.st_mode)) {
-		real = realpath(given, NULL);
-		if (!real)
-			return refuse(ATIO_EXIT_USAGE, "-o %s: a symbolic link that leads to no "
-				      "file (%s): give the file itself", given, strerror(errno));
-		out = real;
-	}
-	len = strlen(out);
-	tmp = malloc(len + 8);
-	if (!tmp) {
-		free(real);
-		return refuse(ATIO_EXIT_FAIL, "out of memory");
-	}
-	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-		free(tmp);
-		free(real);
-		return refuse(ATIO_EXIT_USAGE, "-o %s: not a regular file", given);
-	}
-	memcpy(tmp, out, len);
-	memcpy(tmp + len, ".XXXXXX", 8);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = errno;
-		free(tmp);
-		free(real);
-		return refuse(ATIO_EXIT_USAGE, "-o %s: cannot write there: %s", given, strerror(err));
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = errno;
-		close(fd);
-		goto fail;
-	}
-	err = atio_report_page(f, files, n, ATIO_VERSION) ? EIO : 0;
-	if (fflush(f) != 0 && !err)
-		err = errno;
-	if (!err && fchmod(fd, 0666 & ~mask) != 0)
-		err = errno;
-	if (!err && fsync(fd) != 0)
-		err = errno;
-	if (fclose(f) != 0 && !err)
-		err = errno;
-	if (!err && rename(tmp, out) != 0)
-		err = errno;
-	if (!err) {
-		free(tmp);
-		free(real);
-		return ATIO_EXIT_OK;
-	}
-fail:
-	unlink(tmp);
-	free(tmp);
-	free(real);
-	return refuse(ATIO_EXIT_FAIL, "-o %s: cannot write the page: %s", given, strerror(err));
+static int write_page(FILE *f, void *arg)
+{
+	const struct page *p = arg;
+
+	return atio_report_page(f, p->files, p->n, ATIO_VERSION);
 }
 
 int report_main(int argc, char **argv)
@@ -167,8 +110,12 @@ int report_main(int argc, char **argv)
 		if (same_file(files[i].path, out))
 			status = refuse(ATIO_EXIT_USAGE, "-o %s: is the document %s: it would be "
 				     "overwritten", out, files[i].path);
-	if (status == ATIO_EXIT_OK)
-		status = write_page(out, files, n);
+	if (status == ATIO_EXIT_OK) {
+		struct page p = { files, n };
+
+		if (atio_out_file_write(out, write_page, &p, &e))
+			status = refuse(e.exit, "-o %s", e.msg);
+	}
 	for (unsigned i = 0; i < n; i++)
 		atio_rfile_free(&files[i]);
 	free(files);

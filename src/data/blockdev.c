@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Block devices as targets: their geometry, and whether a write test may
- * run on one (nothing stacked on it, blockdev_use.c; no signature libblkid
- * knows, at its start or where a partition may begin).
+ * run on one (not read-only; nothing stacked on it, blockdev_use.c; no
+ * signature libblkid knows, at its start or where a partition may begin).
  * See include/atio/data/target.h.
  */
 #include <blkid/blkid.h>
@@ -118,6 +118,21 @@ static int signature(const char *path, uint64_t size, uint64_t *at, char *buf, s
 	return r;
 }
 
+/*
+ * Whether block device @path is read-only (losetup -r, a write-protected
+ * disk, blockdev --setro): 1, 0, or -errno when it cannot be told.
+ */
+static int read_only(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ro = 0, ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, BLKROGET, &ro) == 0 ? ro != 0 : -errno;
+	close(fd);
+	return ret;
+}
+
 int atio_blockdev_check_blank(const char *path, struct atio_error *e)
 {
 	struct stat st;
@@ -128,6 +143,10 @@ int atio_blockdev_check_blank(const char *path, struct atio_error *e)
 
 	if (stat(path, &st) != 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", path, strerror(errno));
+	if (read_only(path) == 1)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EROFS, "-f %s: writes refused: the "
+				      "device is read-only (losetup -r, blockdev --setro, or a "
+				      "write-protected disk)", path);
 	if (atio_blockdev_user(st.st_rdev, what, sizeof(what)))
 		return atio_error_set(e, ATIO_EXIT_USAGE, EBUSY, "-f %s: writes refused: the "
 				      "device %s", path, what);

@@ -223,3 +223,25 @@ int atio_blockdev_user(dev_t rdev, char *buf, size_t len)
 	closedir(d);
 	return n > 0;
 }
+
+int atio_blockdev_sparse_backing(dev_t rdev, char *file, size_t len, uint64_t *alloc,
+				 uint64_t *size)
+{
+	char link[512], path[600];
+	const char *name;
+	struct stat st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
+	if (!read_line(path, file, len) || stat(file, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	*alloc = (uint64_t)st.st_blocks * 512;
+	*size = (uint64_t)st.st_size;
+	return *alloc < *size;
+}

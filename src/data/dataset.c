@@ -494,19 +494,26 @@ int atio_dataset_verify(struct atio_dataset *d, struct atio_error *e)
 		struct stat st, now;
 		off_t hole;
 		const char *how = NULL;
+		bool named;
 
 		if (f->fd < 0)
 			continue;
 		if (fstat(f->fd, &st) != 0)
 			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: fstat: %s",
 					      f->path, strerror(errno));
-		if ((uint64_t)st.st_size != want)
-			how = "its size changed";
-		else if (st.st_nlink == 0)
+		named = lstat(f->path, &now) == 0;
+		/* Replaced: the size said is the replacement's, the file now at the name. */
+		if (named && (now.st_ino != st.st_ino || now.st_dev != st.st_dev))
+			return atio_error_set(e, ATIO_EXIT_FAIL, ESTALE,
+					      "%s: it was replaced during the run (by a file of %llu "
+					      "bytes, planned %llu): another program works on the "
+					      "dataset; no result", f->path,
+					      (unsigned long long)now.st_size,
+					      (unsigned long long)want);
+		if (!named || st.st_nlink == 0)
 			how = "it was removed";
-		else if (lstat(f->path, &now) != 0 || now.st_ino != st.st_ino ||
-			 now.st_dev != st.st_dev)
-			how = "it was replaced";
+		else if ((uint64_t)st.st_size != want)
+			how = "its size changed";
 		if (how)
 			return atio_error_set(e, ATIO_EXIT_FAIL, ESTALE,
 					      "%s: %s during the run (%llu bytes, planned %llu): "

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The dataset lock: a flock() on atio's lock file or on the device node;
- * for a reader that can make no lock file, on the dataset's directory.
+ * The dataset lock: a flock() on atio's lock file or on the block device's
+ * entry in sysfs; for a reader that can make no lock file, on the
+ * dataset's directory.
  * See include/atio/data/lock.h for the rules.
  */
 #include <errno.h>
@@ -196,6 +197,14 @@ static enum lock_found is_lock_file(int fd)
 	return lock_marked(fd) ? LOCK_OURS : LOCK_LEFTOVER;
 }
 
+/* Refuse the file at l->path, not an atio lock file: exit 2, left alone. */
+static int foreign(const struct atio_lock *l, struct atio_error *e)
+{
+	return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
+			      "%s: not atio's lock file, where atio keeps its lock: "
+			      "atio leaves it alone; move it away or choose another -f", l->path);
+}
+
 /* open_lock_file()'s answer for a reader that can make no lock file: errno + this. */
 #define NO_FILE_BASE 1000
 #define NO_FILE(err) (-(NO_FILE_BASE + (err)))
@@ -211,6 +220,7 @@ static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error
 	int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
 	size_t len = strlen(LOCK_TEXT);
 	enum lock_found found;
+	struct stat st;
 
 	l->keep = false;
 	l->fd = open(l->path, flags | O_RDWR | O_CREAT | O_EXCL, 0644);
@@ -240,6 +250,13 @@ static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error
 		return atio_error_set(e, errno == EACCES || errno == EROFS ? ATIO_EXIT_USAGE
 				      : ATIO_EXIT_FAIL, errno, "%s: cannot create the lock file: %s",
 				      l->path, strerror(errno));
+	/*
+	 * Only a regular file may be atio's: what else is there (a socket,
+	 * which no open() takes, a FIFO, a device, a directory) is foreign,
+	 * not opened. A symbolic link is not followed (O_NOFOLLOW).
+	 */
+	if (lstat(l->path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return foreign(l, e);
 	l->fd = open(l->path, flags | O_RDONLY);
 	if (l->fd < 0 && errno == ELOOP)
 		return atio_error_set(e, ATIO_EXIT_USAGE, ELOOP,
@@ -249,13 +266,11 @@ static int open_lock_file(struct atio_lock *l, bool exclusive, struct atio_error
 	if (l->fd < 0)
 		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open the lock "
 				      "file: %s", l->path, strerror(errno));
-	found = is_lock_file(l->fd);
+	found = fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode) ? is_lock_file(l->fd)
+							      : LOCK_FOREIGN;
 	l->keep = found == LOCK_LEFTOVER;
 	if (found == LOCK_FOREIGN)
-		return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST,
-				      "%s: not atio's lock file, where atio keeps its lock: "
-				      "atio leaves it alone; move it away or choose another -f",
-				      l->path);
+		return foreign(l, e);
 	return 0;
 }
 
@@ -302,6 +317,35 @@ static int take_dir(struct atio_lock *l, int why, struct atio_error *e)
 	return 0;
 }
 
+/*
+ * Open what locks the block device at l->path: its entry in sysfs,
+ * /sys/dev/block/MAJOR:MINOR/dev, one inode for the device whatever node
+ * names it (a second node made by mknod, a chroot's /dev), where the
+ * node's own inode would be one lock a node. Without sysfs, the node.
+ * Returns 0 or -errno with @e filled.
+ */
+static int open_device(struct atio_lock *l, struct atio_error *e)
+{
+	char sys[64];
+	struct stat st;
+	int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot open: %s", l->path,
+				      strerror(errno));
+	l->fd = fd;
+	if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode))
+		return 0;
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/dev", major(st.st_rdev),
+		 minor(st.st_rdev));
+	fd = open(sys, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(l->fd);
+		l->fd = fd;
+	}
+	return 0;
+}
+
 int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool exclusive,
 		   struct atio_error *e)
 {
@@ -315,9 +359,7 @@ int atio_lock_take(struct atio_lock *l, const char *prefix, bool device, bool ex
 	}
 	for (int tries = 0; tries < 100; tries++) {
 		if (device) {
-			l->fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-			ret = l->fd < 0 ? atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot "
-							 "open: %s", l->path, strerror(errno)) : 0;
+			ret = open_device(l, e);
 		} else {
 			ret = open_lock_file(l, exclusive, e);
 			/* Only a file made by atio, or found to be one, is ever removed. */

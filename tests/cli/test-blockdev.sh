@@ -5,7 +5,12 @@
 # (losetup -o, holding a mounted ext4 that survives), has a partition (its
 # table erased, mounted), or carries a signature (ext4, swap, a partition
 # table; an ext4 at 1 MiB or at sector 63 with nothing at offset 0),
-# saying which; on a blank device they run. -f /dev/loopN never makes /dev/loopN.0. And on a real XFS (on a
+# saying which; on a blank device they run (--fsync --verify saying that a
+# device keeps no journal), and on a read-only one they are refused before
+# they start. One device is one lock, by whichever of its nodes it is
+# named (a second node made by mknod). A read of a loop device on a
+# sparse file warns that its holes read as zeros.
+# -f /dev/loopN never makes /dev/loopN.0. And on a real XFS (on a
 # second loop device), fallocated space in one of atio's files, cached, is
 # filled rather than read as data. Skipped (77) where no loop device can be
 # set up.
@@ -17,6 +22,7 @@ LOOP=''
 MNT=$WORK/mnt
 DM=''
 XLOOP=''
+ROLOOP=''
 XMNT=$WORK/xfs
 
 # Detach what this test set up, then the usual cleanup.
@@ -27,6 +33,9 @@ teardown() {
 	fi
 	if mountpoint -q "$XMNT" 2>/dev/null; then
 		umount "$XMNT" || true
+	fi
+	if [ -n "$ROLOOP" ]; then
+		losetup -d "$ROLOOP" 2>/dev/null || true
 	fi
 	if [ -n "$XLOOP" ]; then
 		losetup -d "$XLOOP" 2>/dev/null || true
@@ -283,6 +292,11 @@ expect_code "a blank device with --allow-device-write: exit 0" 0
 check_result "a write test on a blank device: one result line" IOPS
 run_atio --write --seq -s 1M -t 0.3 --allow-device-write -u 32M -f "$LOOP"
 expect_code "-u 32M on the 64 MiB device: exit 0" 0
+# --fsync --verify: a device keeps no journal for a later --check: said.
+run_atio --fsync --verify --rand -s 4K -t 0.3 --allow-device-write -u 32M -f "$LOOP"
+expect_code "--fsync --verify on the device: exit 0" 0
+expect_match "--fsync --verify on the device: a warning says it keeps no journal" "$ERR" \
+	"^atio: warning: -f $LOOP: a block device keeps no journal"
 
 # The lock: a write test waits for no reader of the device.
 start_atio --read --seq -s 1M -t 30 -f "$LOOP"
@@ -295,10 +309,58 @@ refused "a write test while a read test runs on the device: exit 1, naming it" 1
 	"^atio: $LOOP: another atio is working on this dataset \\(pid $FIRST \\(atio\\) holds the device\\)"
 run_atio --read -s 1M -t 0.2 -f "$LOOP"
 expect_code "a second read test on the device at once: exit 0" 0
+# A second node of the device (mknod, as a chroot's or a container's
+# /dev has): one device, one lock.
+NODE2=$WORK/second-node
+mknod "$NODE2" b "$((0x$(stat -c %t "$LOOP")))" "$((0x$(stat -c %T "$LOOP")))"
+run_atio --write -s 1M -t 0.2 --allow-device-write -f "$NODE2"
+refused "a write test through a second node while a read test runs: exit 1, naming it" 1 \
+	"^atio: $NODE2: another atio is working on this dataset \\(pid $FIRST \\(atio\\) holds the device\\)"
 PID=$FIRST
 kill -TERM "$PID" 2>/dev/null || true
 wait_exit 10
+# A writer holds the device (it said it is ready, waiting for its start
+# on a FIFO): a read test, --read --verify or --check through the second
+# node is refused.
+FIFO=$WORK/start
+mkfifo "$FIFO"
+exec 7<>"$FIFO"
+OUT=$WORK/stdout3
+ERR=$WORK/stderr3
+start_atio_ready "$FIFO" --write --seq -s 1M -t 30 -u 32M --allow-device-write -f "$LOOP" --start-at -
+WRITER=$PID
+grep -q '^atio: ready: ' "$ERR" || die "the writer (pid $WRITER) never said it was ready: $(cat "$ERR")"
+OUT=$WORK/stdout2
+ERR=$WORK/stderr2
+for args in "--read -s 1M -t 0.2" "--read --verify -s 1M -t 0.2 -u 32M" "--check -u 32M"; do
+	read -ra a <<<"$args"
+	run_atio "${a[@]}" -f "$NODE2"
+	refused "$args through a second node while a writer holds the device: exit 1, naming it" 1 \
+		"^atio: $NODE2: another atio is working on this dataset \\(pid $WRITER \\(atio\\) holds the device\\)"
+done
+PID=$WRITER
+kill -TERM "$PID" 2>/dev/null || true
+wait_exit 10
+exec 7>&-
 check "-f $LOOP never made $LOOP.0" [ ! -e "$LOOP.0" ]
+
+# A read-only device (losetup -r): a write test is refused before it
+# starts (exit 2), not failed at its first write.
+truncate -s 16M "$WORK/ro.img"
+if ROLOOP=$(losetup -r --find --show "$WORK/ro.img" 2>/dev/null) && [ -b "$ROLOOP" ]; then
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$ROLOOP"
+	refused "a write test on a read-only device: exit 2, said" 2 \
+		"^atio: -f $ROLOOP: writes refused: the device is read-only"
+	# A read of the blank device on a sparse file measures zeros: said.
+	run_atio --read -s 1M -t 0.2 -f "$ROLOOP"
+	expect_code "a read test of a device on a sparse file: exit 0" 0
+	expect_match "a read test of a device on a sparse file: a warning says its holes read as zeros" "$ERR" \
+		"^atio: warning: -f $ROLOOP: a loop device on $WORK/ro\\.img, a sparse file \\(0\\.00 of 16\\.00 MiB allocated\\)"
+	losetup -d "$ROLOOP"
+	ROLOOP=''
+else
+	skip_check "a read-only device" "losetup -r cannot set up a loop device here"
+fi
 
 # XFS counts cached pages over an unwritten extent as data for SEEK_HOLE;
 # FIEMAP says the extent is unwritten, and atio fills it.

@@ -7,7 +7,9 @@
 # this machine, but not their test directories). An -o that exists and is
 # not a regular file (a device node, a FIFO, a directory, a link to
 # nowhere or to a FIFO) is refused before any connection and left as it
-# was; a link to a file gets the document and stays a link; an -o that
+# was, and so is another user's link in a sticky directory anyone may
+# write to; a link to a file gets the document, which keeps the file's
+# mode and owner, and stays a link; an -o that
 # cannot be written at the end is exit 1 and leaves no temporary file. A
 # node's atio killed by a signal is told from a lost connection and the
 # signal named, also when the driver's own stop had to kill it. A CRLF
@@ -119,19 +121,43 @@ fi
 check "-o dangling.json: still a link to nowhere" test -L "$WORK/dangling.json" -a ! -e "$WORK/nothere.json"
 check "-o tofifo.json: still a link to the FIFO" test -L "$WORK/tofifo.json" -a -p "$WORK/fifo"
 
-# --- -o a link to a file: the file gets the document, the link stays.
-echo 'an old document' >"$WORK/target.json"
-ln -s target.json "$WORK/link.json"
-run_driver "${QUICK[@]}" -o "$WORK/link.json" "${HOSTS[@]}"
+# --- -o another user's link in a sticky directory anyone may write to
+# (as /tmp): not followed, as the kernel's protected_symlinks rule would
+# not, refused before any connection, naming the link and its owner; the
+# file it leads to untouched.
+mkdir -m 1777 "$WORK/sticky"
+mkdir -m 0700 "$WORK/private"
+echo 'an old document' >"$WORK/private/target.json"
+chmod 0600 "$WORK/private/target.json"
+chown 1234:1234 "$WORK/private/target.json"
+ln -s "$WORK/private/target.json" "$WORK/sticky/theirs.json"
+chown -h nobody "$WORK/sticky/theirs.json"
+before=$(stat -c '%a %u:%g %s %Y' "$WORK/private/target.json")
+logins=$(all_logins)
+run_driver "${QUICK[@]}" -o "$WORK/sticky/theirs.json" node1
+what="-o another user's link in a sticky directory"
+expect_code "$what: refused with exit 2" 2
+expect_match "$what: the message names the link and its owner" "$ERR" \
+	"-o $WORK/sticky/theirs\.json: a symbolic link of user nobody \(uid [0-9]+\) in $WORK/sticky, a sticky directory that anyone may write to: not followed"
+no_login "$what" "$logins"
+check "$what: the file it leads to is untouched" \
+	test "$(stat -c '%a %u:%g %s %Y' "$WORK/private/target.json")" = "$before"
+
+# --- -o the caller's link to a file (in that sticky directory): the file
+# gets the document, keeping its mode and owner; the link stays.
+ln -s ../private/target.json "$WORK/sticky/link.json"
+run_driver "${QUICK[@]}" -o "$WORK/sticky/link.json" "${HOSTS[@]}"
 what="-o a link to a file"
 expect_code "$what: exit 0" 0
-if [ -L "$WORK/link.json" ] && [ "$(readlink "$WORK/link.json")" = target.json ]; then
+if [ -L "$WORK/sticky/link.json" ] && [ "$(readlink "$WORK/sticky/link.json")" = ../private/target.json ]; then
 	ok "$what: the link stays, to the same file"
 else
-	not_ok "$what: the link stays, to the same file" "$(ls -l "$WORK/link.json")"
+	not_ok "$what: the link stays, to the same file" "$(ls -l "$WORK/sticky/link.json")"
 fi
-expect_match "$what: the file it leads to holds the document" "$WORK/target.json" '"exit_status":0}$'
-expect_no_match "$what: the old document is gone" "$WORK/target.json" '^an old document$'
+expect_match "$what: the file it leads to holds the document" "$WORK/private/target.json" '"exit_status":0}$'
+expect_no_match "$what: the old document is gone" "$WORK/private/target.json" '^an old document$'
+check "$what: the file keeps its mode 0600 and its owner" \
+	test "$(stat -c '%a %u:%g' "$WORK/private/target.json")" = "600 1234:1234"
 
 # --- -o on a full filesystem: the document cannot be written at the end.
 mkdir "$WORK/full"

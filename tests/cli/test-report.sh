@@ -3,7 +3,9 @@
 # real browser. Bad input (missing file, not JSON, foreign JSON, no -o, an
 # -o that cannot be written or names an input) exits 2 naming it and
 # leaves no file; an -o that is a symbolic link gets the page at the file
-# it leads to, and stays a link. Headless Chromium loads each page with the network
+# it leads to, and stays a link, unless it is another user's link in a
+# sticky directory anyone may write to (refused); a replaced file keeps
+# its mode and owner. Headless Chromium loads each page with the network
 # closed: no console message, and the SVGs of the DOM it dumps hold the
 # series and points of known documents (report-gen.py writes them: NODES
 # nodes, INTERVALS intervals, STALLS stalls, as runs, their merge and a
@@ -103,9 +105,34 @@ fi
 expect_no_match "-o a symbolic link: the old page it led to is gone" "$WORK/linked.html" '^an old page$'
 expect_match "-o a symbolic link: the file it leads to has the page" "$WORK/linked.html" '^<!DOCTYPE html>'
 ln -s nowhere.html "$WORK/dangling.html"
-bad "-o a link that leads nowhere" "-o $WORK/dangling\.html: a symbolic link that leads to no file" \
+bad "-o a link that leads nowhere" "-o $WORK/dangling\.html: a symbolic link to .*nowhere\.html, which does not exist" \
 	"$G/merge.json" -o "$WORK/dangling.html"
 check "-o a link that leads nowhere: nothing made at its end" test ! -e "$WORK/nowhere.html"
+# In a sticky directory anyone may write to (/tmp), another user's link is
+# not followed (the kernel's protected_symlinks rule, which cannot act when
+# atio reads the link itself): refused, naming the link and its owner, the
+# file it leads to untouched. A link of the caller's is followed, and the
+# file it replaces keeps its mode 0600 and its owner.
+mkdir -m 1777 "$WORK/sticky"
+mkdir -m 0700 "$WORK/private"
+echo 'a secret' >"$WORK/private/secret.conf"
+chmod 0600 "$WORK/private/secret.conf"
+chown 1234:1234 "$WORK/private/secret.conf"
+ln -s "$WORK/private/secret.conf" "$WORK/sticky/page.html"
+chown -h nobody "$WORK/sticky/page.html"
+before=$(stat -c '%a %u:%g %s %Y' "$WORK/private/secret.conf")
+bad "-o another user's link in a sticky world-writable directory" \
+	"-o $WORK/sticky/page\.html: a symbolic link of user nobody \(uid [0-9]+\) in $WORK/sticky, a sticky directory that anyone may write to: not followed" \
+	"$G/merge.json" -o "$WORK/sticky/page.html"
+check "-o another user's link: the file it leads to is untouched" \
+	test "$(stat -c '%a %u:%g %s %Y' "$WORK/private/secret.conf")" = "$before" -a \
+	"$(cat "$WORK/private/secret.conf")" = 'a secret'
+ln -s "$WORK/private/secret.conf" "$WORK/sticky/mine.html"
+page "$WORK/sticky/mine.html" "$G/merge.json"
+expect_match "-o the caller's link in a sticky directory: followed" "$WORK/private/secret.conf" '^<!DOCTYPE html>'
+check "-o the caller's link: the file it replaced keeps mode 0600 and its owner" \
+	test "$(stat -c '%a %u:%g' "$WORK/private/secret.conf")" = "600 1234:1234"
+check "-o the caller's link: still a link" test -L "$WORK/sticky/mine.html"
 page "$WORK/node.html" "$G/node-1.json"
 page "$WORK/two.html" "$G/node-1.json" "$G/node-2.json"
 page "$WORK/matrix.html" "$G/driver.json"

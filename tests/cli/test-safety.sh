@@ -114,6 +114,17 @@ refused "a symbolic link at the lock file's name: exit 2" 2 "^atio: $S/x.lock: i
 same "a symbolic link at the lock file's name: its target is untouched" "$before" "$WORK/target"
 check "a symbolic link at the lock file's name: no x.0 made" [ ! -e "$S/x.0" ]
 
+# A UNIX socket where atio keeps its lock file: not atio's lock file
+# (which no open() can take), refused with exit 2 and left alone.
+if python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$S/u.lock" 2>/dev/null; then
+	run_atio -t 0.2 -s 64K -u 8M -f "$S/u"
+	refused "a UNIX socket at the lock file's name: exit 2" 2 "^atio: $S/u.lock: not atio's lock file"
+	check "a UNIX socket at the lock file's name: still the socket" test -S "$S/u.lock"
+	check "a UNIX socket at the lock file's name: no u.0 made" [ ! -e "$S/u.0" ]
+else
+	skip_check "a UNIX socket at the lock file's name" "python3 cannot make a UNIX socket here"
+fi
+
 # A file of zeros of the right size: not reused as test data.
 Z=$WORK/zeros
 mkdir "$Z"
@@ -252,6 +263,22 @@ expect_code "a file grown under a read test: exit 1" 1
 expect_match "a file grown under a read test: named, with its size" "$ERR" \
 	"^atio: $K/atio.1: its size changed during the run \\(9437184 bytes, planned 8388608\\)"
 expect_count "a file grown under a read test: no result line" "$OUT" rate 0
+
+# A file replaced under a run (renamed over): named, with the size of the
+# file now at its name, not of the one the run had open.
+start_atio --read --rand -s 4K -p 1 -u 16M -n 2 -t 3 -f "$K"
+wait_flock "$PID" || die "atio (pid $PID) took no lock within 20 s"
+head -c 5M /dev/zero >"$K/replacement"
+mv "$K/replacement" "$K/atio.1"
+wait_exit 20
+expect_code "a file replaced under a read test: exit 1" 1
+expect_match "a file replaced under a read test: named, with the replacement's size" "$ERR" \
+	"^atio: $K/atio.1: it was replaced during the run \\(by a file of 5242880 bytes, planned 8388608\\)"
+expect_count "a file replaced under a read test: no result line" "$OUT" rate 0
+# The zeros are no file of atio's: gone, and made again.
+rm -f "$K/atio.1"
+run_atio --write -t 0.2 -s 1M -p 1 -u 16M -n 2 -f "$K"
+expect_code "setup: the replaced file is made again" 0
 
 # A file cut and grown again to its size under a run: the size alone
 # misses it, the hole it leaves is named (reads of it would be zeros from

@@ -8,7 +8,9 @@
  *
  * A dataset of files is locked through its lock file PREFIXlock (atio.lock
  * in the directory of -f DIR, PATH.lock for -f PATH), a block device
- * through its device node. The lock is a flock(): read tests share it,
+ * through its entry in sysfs (/sys/dev/block/MAJOR:MINOR/dev, one for the
+ * device whichever of its nodes -f names; its node where sysfs is not
+ * mounted). The lock is a flock(): read tests share it,
  * write tests and fills hold it alone. A run that cannot have the lock at
  * once is refused, naming the process that holds it (from /proc/locks).
  *
@@ -36,7 +38,7 @@
 
 struct atio_lock {
 	int fd;                    /* -1 when not held */
-	char *path;                /* lock file or device node */
+	char *path;                /* lock file or device node (as given) */
 	bool file;                 /* a lock file of atio's (removed at the end) */
 	bool keep;                 /* a file without atio's line or mark: never removed */
 	bool exclusive;

@@ -72,8 +72,9 @@ int atio_target_check(const struct atio_target *t, struct atio_opts *o, struct a
 
 /*
  * For a write test on block device @path: whether it may be written.
- * Returns 0, or -EBUSY with @e filled (exit 2) saying exactly what is on
- * it or what uses it (src/data/blockdev.c).
+ * Returns 0; -EROFS with @e filled (exit 2) for a read-only device; or
+ * -EBUSY with @e filled (exit 2) saying exactly what is on it or what uses
+ * it (src/data/blockdev.c).
  */
 int atio_blockdev_check_blank(const char *path, struct atio_error *e);
 
@@ -85,6 +86,16 @@ int atio_blockdev_check_blank(const char *path, struct atio_error *e);
  * (src/data/blockdev_use.c).
  */
 int atio_blockdev_user(dev_t rdev, char *buf, size_t len);
+
+/*
+ * Whether block device @rdev is a loop device whose backing file is sparse
+ * (fewer bytes allocated than its size): reads of its holes return zeros
+ * that no storage held. 1, with the file's name in @file, its allocated
+ * bytes in *@alloc and its size in *@size; 0 otherwise (src/data/
+ * blockdev_use.c).
+ */
+int atio_blockdev_sparse_backing(dev_t rdev, char *file, size_t len, uint64_t *alloc,
+				 uint64_t *size);
 
 /* Size and logical block size of block device @path. Returns 0 or -errno. */
 int atio_blockdev_geometry(const char *path, uint64_t *size, unsigned *lbs);
