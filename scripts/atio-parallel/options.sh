@@ -38,12 +38,12 @@ Options (each overrides the environment variable named beside it):
   -t SEC              TIME: test time in seconds (60)
   -u SIZE             FILE_SIZE: total size of a node's files (16G), or
                       auto: twice each node's RAM
-  -p "N ..."          THREADS: thread counts (1 4 16); auto: each node's
-                      online CPUs
+  -p "N ..."          THREADS: thread counts (1 4 16), each once; auto:
+                      each node's online CPUs
   -i N                ITERATIONS: runs of each test (3)
   -s SIZE             BLOCKSIZE: block size of the random tests (4K)
-  --tests "NAME ..."  TESTS: some of $ALL_TESTS
-                      (the profile's)
+  --tests "NAME ..."  TESTS: some of $ALL_TESTS,
+                      each once (the profile's)
   --profile NAME      PROFILE: at_io (at_io_parallel.sh's matrix) or vhi
                       (seed 000's fio node profiles); see Profiles (at_io)
   --pause SEC         PAUSE: seconds before each run (30)
@@ -73,7 +73,7 @@ Options (each overrides the environment variable named beside it):
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
   -h FILE             hosts file: one host or host list per line, # starts
-                      a comment
+                      a comment; may be given more than once
   -o FILE             also write every result as one JSON document (FILE
                       a regular file, which it replaces, or a new name; a
                       link to a regular file leads it there)
@@ -134,8 +134,8 @@ test directory, are refused.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
-(also a bad host list, a node given twice, an -o that is not a regular
-file); 130
+(also an option other than -h given twice, a bad host list, a node given
+twice, an -o that is not a regular file); 130
 interrupted (atio stopped on every node).
 EOF
 }
