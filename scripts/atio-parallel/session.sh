@@ -205,8 +205,10 @@ session_why() {
 		return 0
 	fi
 	# The ssh's status comes after its output ends, however long the ssh
-	# takes to exit: its shell writes it, then ends.
+	# takes to exit: its shell writes it, then ends. Its last words (why
+	# it could not connect) are in once the reader of its stderr has ended.
 	if wait_file "$SESS_DIR/$i.exit" "${SESS_PID[$i]:-}"; then read -r rc <"$SESS_DIR/$i.exit" || true; fi
+	wait_file "" "${SESS_SPLIT[$i]:-}" || true
 	first=$(grep -av $'^\036' "$SESS_DIR/$i.err" 2>/dev/null | tail -n 1) || true
 	if [ ! -e "$SESS_DIR/$i.up" ]; then
 		# It never answered.
@@ -223,7 +225,8 @@ session_why() {
 }
 
 # Wait until file $1 exists, while process $2, which makes it before it
-# ends, runs (an empty $2: no wait); false when it ended without it. An
+# ends, runs (an empty $2: no wait); false when it ended without it (an
+# empty $1: wait until process $2 has ended). An
 # event, not a time: how busy the machine is changes when the wait ends,
 # never what it finds. For the node jobs: it naps by a `read -t` on a FIFO
 # nobody writes to, which starts no process (the script's own shell,

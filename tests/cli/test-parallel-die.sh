@@ -444,22 +444,30 @@ if want "$what"; then
 fi
 
 # --- The measured run: node2's connection lost, and its ssh slow to exit
-# after its output has ended (3 s, as on a machine busy enough: the
-# driver's ssh clients are a wrapper that closes the ssh's output at once
-# and exits with its status later); then, in the second iteration, node2
-# cannot connect (its sshd frozen: no banner). Each iteration's reason says
-# what happened, with ssh's status, whatever the time the ssh took to
-# exit; a run that never reached node2 leaves no stray message.
+# after its output has ended, its own last words later still (as on a
+# machine busy enough: node2's session goes through a wrapper of ssh that
+# closes the ssh's output at once, exits with its status 3 s later, and
+# passes on what ssh said itself, its -E log, 4 s later); then, in the
+# second iteration, node2 cannot connect (its sshd frozen: no banner).
+# Each iteration's reason says what happened, with ssh's status and, for
+# the connection, ssh's words, whatever the time they took to come; a run
+# that never reached node2 leaves no stray message.
 what="the measured run, node2's connection lost, its ssh slow to exit; then no connection"
 if want "$what"; then
 	mkdir -p "$WORK/slow-ssh"
 	cat >"$WORK/slow-ssh/ssh" <<EOF
 #!/bin/bash
-$(command -v ssh) "\$@"
-rc=\$?
 case " \$* " in
-*" -- node2 exec /bin/sh -c "*) exec >&- 2>&- </dev/null; sleep 3 ;;
+*" -- node2 exec /bin/sh -c "*) ;;
+*) exec $(command -v ssh) "\$@" ;;
 esac
+log=$WORK/slow-ssh/log.\$\$
+$(command -v ssh) -E "\$log" "\$@"
+rc=\$?
+exec >&- </dev/null
+{ sleep 4; cat "\$log" >&2; rm -f "\$log"; } &
+exec 2>&-
+sleep 3
 exit \$rc
 EOF
 	chmod 755 "$WORK/slow-ssh/ssh"
@@ -473,8 +481,8 @@ EOF
 		expect_failure "$what" node2 'lost'
 		expect_match "$what: the first reason has ssh's status" "$OUT" \
 			'^    ssh failed \(exit 255\): the connection to the node was lost'
-		expect_match "$what: the second iteration's reason: no connection, with ssh's status" "$OUT" \
-			'^    could not connect \(ssh exit 255\)'
+		expect_match "$what: the second iteration's reason: no connection, with ssh's status and words" "$OUT" \
+			'^    could not connect \(ssh exit 255\): .*banner exchange'
 		expect_no_match "$what: no status unknown" "$OUT" 'ssh exit unknown'
 		expect_no_match "$what: no stray message on stderr" "$ERR" 'No such file or directory'
 	else
