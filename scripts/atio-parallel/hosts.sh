@@ -8,12 +8,28 @@
 
 # Print the host lists of hosts file $1 (a host, or a NodeSet such as
 # node[001-128], see nodeset_expand), one a line as "LINENO LIST", without
-# comments and blanks; a line may end in CR LF.
+# comments and blanks; a line may end in CR LF. Exit 2 for a directory, a
+# NUL byte (which the shell would cut the line at: host<NUL>evil read as
+# host) or a byte order mark at the start, each named. The file is read
+# once: it may be a pipe (-h <(...)).
 read_hosts_file() {
-	local line word n=0 blank=$' \t'
+	local line word n=0 blank=$' \t' text="" rest="" nl nul=0
 	local -a lines
+	[ ! -d "$1" ] || die "-h $1: is a directory: give a file of hosts, one a line"
+	[ -e "$1" ] || die "-h $1: no such hosts file"
 	[ -r "$1" ] || die "-h $1: cannot read the hosts file"
-	mapfile -t lines <"$1" || die "-h $1: cannot read the hosts file"
+	# All of it, up to a NUL byte if there is one (read then succeeds).
+	{
+		if IFS= read -r -d '' text; then nul=1; IFS= read -r -d '' rest || true; fi
+	} <"$1"
+	if [ "$nul" = 1 ]; then
+		nl=${text//[!$'\n']/}
+		line=${text##*$'\n'}\\0${rest%%$'\n'*}
+		die "-h $1 line $((${#nl} + 1)): $(shown "$line"): a NUL byte (\\0) in the line: a hosts file is text, one host or host list per line"
+	fi
+	[[ $text != $'\xef\xbb\xbf'* ]] ||
+		die "-h $1: begins with a UTF-8 byte order mark (bytes EF BB BF, invisible in most editors): save it as plain text without one"
+	mapfile -t lines <<<"$text"
 	for line in ${lines[@]+"${lines[@]}"}; do
 		line=${line%$'\r'} n=$((n + 1))
 		# Without comment and blanks around, by pattern: no fork, no

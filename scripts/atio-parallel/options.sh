@@ -38,12 +38,12 @@ Options (each overrides the environment variable named beside it):
   -t SEC              TIME: test time in seconds (60)
   -u SIZE             FILE_SIZE: total size of a node's files (16G), or
                       auto: twice each node's RAM
-  -p "N ..."          THREADS: thread counts (1 4 16); auto: each node's
-                      online CPUs
+  -p "N ..."          THREADS: thread counts (1 4 16), each once; auto:
+                      each node's online CPUs
   -i N                ITERATIONS: runs of each test (3)
   -s SIZE             BLOCKSIZE: block size of the random tests (4K)
-  --tests "NAME ..."  TESTS: some of $ALL_TESTS
-                      (the profile's)
+  --tests "NAME ..."  TESTS: some of $ALL_TESTS,
+                      each once (the profile's)
   --profile NAME      PROFILE: at_io (at_io_parallel.sh's matrix) or vhi
                       (seed 000's fio node profiles); see Profiles (at_io)
   --pause SEC         PAUSE: seconds before each run (30)
@@ -73,7 +73,7 @@ Options (each overrides the environment variable named beside it):
   --overrun SEC       OVERRUN: a run still going OVERRUN seconds after its
                       time is stopped on every node (60)
   -h FILE             hosts file: one host or host list per line, # starts
-                      a comment
+                      a comment; may be given more than once
   -o FILE             also write every result as one JSON document (FILE
                       a regular file, which it replaces, or a new name; a
                       link to a regular file leads it there)
@@ -134,8 +134,8 @@ test directory, are refused.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
-(also a bad host list, a node given twice, an -o that is not a regular
-file); 130
+(also an option other than -h given twice, a bad host list, a node given
+twice, an -o that is not a regular file); 130
 interrupted (atio stopped on every node).
 EOF
 }
@@ -160,17 +160,33 @@ is_count() {
 	[[ $1 =~ ^[0-9]+$ ]] && [ "$((10#$1))" -gt 0 ]
 }
 
-# True when $1 is a host the script accepts: a name, an address, user@host
-# or an ssh-config alias, never anything a shell or ssh would interpret.
-valid_host() {
-	[[ $1 =~ ^[A-Za-z0-9._:@%-]+$ ]] && [[ $1 != -* ]]
+# Set HOST_WHY to what is wrong with host $1, empty when the script accepts
+# it: a name, an address, user@host or an ssh-config alias, never anything
+# a shell or ssh would interpret, nor a user without a host.
+host_check() {
+	HOST_WHY=""
+	if [ -z "$1" ]; then
+		HOST_WHY="an empty host name"
+	elif [[ $1 == $'\xef\xbb\xbf'* ]]; then
+		HOST_WHY="begins with a UTF-8 byte order mark (bytes EF BB BF, invisible in most editors): remove it"
+	elif ! [[ $1 =~ ^[A-Za-z0-9._:@%-]+$ ]]; then
+		HOST_WHY="only letters, digits and ._:@%- are allowed, and not a leading -"
+	elif [[ $1 == -* ]]; then
+		HOST_WHY="a leading -, which ssh would take for an option: only letters, digits and ._:@%- are allowed, and not a leading -"
+	elif [[ $1 == *@ ]]; then
+		HOST_WHY="no host after the @: give HOST or USER@HOST"
+	elif [[ $1 == @* ]]; then
+		HOST_WHY="no user before the @: give HOST or USER@HOST"
+	fi
+	[ -z "$HOST_WHY" ]
 }
 
-# Print $1 quoted for a message: '...', or $'...' when it holds a control
-# character (a CR from a CRLF file, an escape), which a terminal would act
-# on instead of showing.
+# Print $1 quoted for a message: '...', or $'...' with every byte that is
+# not printable ASCII escaped: a control character (a CR from a CRLF file,
+# an escape), which a terminal would act on instead of showing, or a byte
+# of an invisible character (a byte order mark).
 shown() {
-	if [[ $1 == *[[:cntrl:]]* ]]; then printf '%q' "$1"; else printf "'%s'" "$1"; fi
+	if [[ $1 == *[![:print:]]* ]]; then printf '%q' "$1"; else printf "'%s'" "$1"; fi
 }
 
 # Read the settings from the environment, then from the options; exit 2 on
@@ -190,6 +206,9 @@ parse_args() {
 	declare -gA HOST_INDEX=()
 	local opt val h list
 	local -a lines
+	# The value each option was given, to refuse a second one (-h adds
+	# hosts, as HOST arguments do: it may come more than once).
+	local -A given=()
 	while [ $# -gt 0 ]; do
 		opt=$1
 		case $opt in
@@ -226,6 +245,10 @@ parse_args() {
 			done ;;
 		*) die "$opt: unknown option (see --help)" ;;
 		esac
+		if [ "$opt" != -h ] && [ -n "${given[$opt]+set}" ]; then
+			die "$opt given twice ($(shown "${given[$opt]}") and $(shown "$val")): give it once"
+		fi
+		given[$opt]=$val
 	done
 	PROFILE=${PROFILE:-at_io}
 	case $PROFILE in
@@ -273,15 +296,22 @@ validate() {
 	read -ra THREAD_LIST <<<"$THREADS" || true
 	[ "${#THREAD_LIST[@]}" -gt 0 ] || die "THREADS (-p) is empty"
 	for n in "${!THREAD_LIST[@]}"; do
-		[ "${THREAD_LIST[n]}" != auto ] || continue
-		is_count "${THREAD_LIST[n]}" ||
-			die "THREADS (-p) '$THREADS': '${THREAD_LIST[n]}' is neither a whole number above 0 nor auto"
-		THREAD_LIST[n]=$((10#${THREAD_LIST[n]}))
+		h=${THREAD_LIST[n]}
+		if [ "$h" != auto ]; then
+			is_count "$h" || die "THREADS (-p) '$THREADS': '$h' is neither a whole number above 0 nor auto"
+			THREAD_LIST[n]=$((10#$h))
+		fi
+		# A count's passes share their records: a second would replace
+		# the first.
+		[[ " ${THREAD_LIST[*]:0:n} " != *" ${THREAD_LIST[n]} "* ]] ||
+			die "THREADS (-p) '$THREADS': the thread count ${THREAD_LIST[n]} is given twice: give each once"
 	done
 	read -ra TEST_LIST <<<"$TESTS" || true
 	[ "${#TEST_LIST[@]}" -gt 0 ] || die "TESTS (--tests) is empty"
-	for t in "${TEST_LIST[@]}"; do
-		[[ " $ALL_TESTS " == *" $t "* ]] || die "TESTS (--tests) '$t': not one of $ALL_TESTS"
+	for n in "${!TEST_LIST[@]}"; do
+		t=${TEST_LIST[n]}
+		[[ " $ALL_TESTS " == *" $t "* ]] || die "TESTS (--tests) $(shown "$t"): not one of $ALL_TESTS"
+		[[ " ${TEST_LIST[*]:0:n} " != *" $t "* ]] || die "TESTS (--tests) '$TESTS': the test $t is given twice: give each once"
 	done
 	[ -n "$REMOTE_PCS_MOUNT_PATH" ] || die "REMOTE_PCS_MOUNT_PATH (-d) is required: the test directory on the nodes"
 	[[ $REMOTE_PCS_MOUNT_PATH == /* ]] || die "REMOTE_PCS_MOUNT_PATH (-d) '$REMOTE_PCS_MOUNT_PATH': not an absolute path"
@@ -302,8 +332,9 @@ validate() {
 	[ "${#HOSTS[@]}" -gt 0 ] || die "no host given (HOST arguments or -h FILE)"
 	# A host given twice (two atio on one data set, summed twice) was
 	# refused as it was read (add_hosts).
-	for h in "${HOSTS[@]}"; do
-		valid_host "$h" || die "host $(shown "$h"): only letters, digits and ._:@%- are allowed, and not a leading -"
+	for n in "${!HOSTS[@]}"; do
+		host_check "${HOSTS[n]}" ||
+			die "${HOST_WHERES[HOST_LIST_OF[n]]:+${HOST_WHERES[HOST_LIST_OF[n]]}: }host $(shown "${HOSTS[n]}"): $HOST_WHY"
 	done
 	same_destinations
 	if [ -z "$AT_IO_LOCAL_PATH" ]; then

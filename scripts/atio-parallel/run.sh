@@ -35,8 +35,10 @@ exit_reason() {
 }
 
 # The stderr of a node's atio, file $1, without its ready line and the
-# interval lines of -vv.
+# interval lines of -vv; nothing when there is no file (the run never
+# reached the node: its session could not be opened).
 node_err() {
+	[ -e "$1" ] || return 0
 	grep -av -e '^atio: ready:' -e '^atio: [0-9.]* s: ' "$1" || true
 }
 
@@ -88,8 +90,10 @@ run_job() {
 	[ "$rc" != 255 ] || echo "$SESS_WHY" >"$dir/$i.lost"
 	# The node is done; what is left is the driver's (wait_jobs).
 	: >"$dir/$i.answered"
-	# The last of its stderr, which comes on another stream.
-	wait_file "$dir/$i.errend" 50 || true
+	# The last of its stderr, which comes on another stream: all of it is
+	# in once the reader of the session's stderr has passed the run's end,
+	# or has ended (the session is gone).
+	wait_file "$dir/$i.errend" "${SESS_SPLIT[$i]:-}" || true
 	printf '%(%H:%M:%S)T\n' -1 >"$dir/$i.time"
 	if [[ $cmd == *" --check "* ]]; then
 		# --check: its summary line is the node's line; a node whose data

@@ -118,8 +118,9 @@ session_close_fds() {
 # descriptors for the jobs of every later step): the ssh in a session of
 # its own (Ctrl-C reaches only the script, which then stops atio), its
 # status written to SESS_DIR/INDEX.exit when it ends, and the reader of
-# its stderr. Sets SESS_IN, SESS_OUT, SESS_PID and SESS_T0 (the instant it
-# was opened, in microseconds) of the node. Opening does not wait for the
+# its stderr. Sets SESS_IN, SESS_OUT, SESS_PID (the shell that waits for
+# the ssh), SESS_SPLIT (the reader) and SESS_T0 (the instant it was
+# opened, in microseconds) of the node. Opening does not wait for the
 # login: the first answer tells when the session started (prep_connect).
 session_open() {
 	local i=$1 d=$SESS_DIR w r
@@ -139,6 +140,7 @@ session_open() {
 		exec {w}>&-
 		session_split "$i" <"$d/$i.eo"
 	) &
+	SESS_SPLIT[i]=$!
 	(
 		trap '' INT TERM HUP
 		session_close_fds
@@ -202,8 +204,11 @@ session_why() {
 		SESS_WHY="connected, but the node did not answer within $3 s"
 		return 0
 	fi
-	# The ssh's status comes a moment after its output ends.
-	if wait_file "$SESS_DIR/$i.exit" 20; then read -r rc <"$SESS_DIR/$i.exit" || true; fi
+	# The ssh's status comes after its output ends, however long the ssh
+	# takes to exit: its shell writes it, then ends. Its last words (why
+	# it could not connect) are in once the reader of its stderr has ended.
+	if wait_file "$SESS_DIR/$i.exit" "${SESS_PID[$i]:-}"; then read -r rc <"$SESS_DIR/$i.exit" || true; fi
+	wait_file "" "${SESS_SPLIT[$i]:-}" || true
 	first=$(grep -av $'^\036' "$SESS_DIR/$i.err" 2>/dev/null | tail -n 1) || true
 	if [ ! -e "$SESS_DIR/$i.up" ]; then
 		# It never answered.
@@ -219,14 +224,15 @@ session_why() {
 	esac
 }
 
-# Wait until file $1 exists, $2 tenths of a second at most. For the
-# node jobs: it naps by a `read -t` on a FIFO nobody writes to, which
-# starts no process (the script's own shell, whose traps must run where
-# they belong, naps with nap).
+# Wait until file $1 exists, while process $2, which makes it before it
+# ends, runs (an empty $2: no wait); false when it ended without it (an
+# empty $1: wait until process $2 has ended). An
+# event, not a time: how busy the machine is changes when the wait ends,
+# never what it finds. For the node jobs: it naps by a `read -t` on a FIFO
+# nobody writes to, which starts no process (the script's own shell,
+# whose traps must run where they belong, naps with nap).
 wait_file() {
-	local n
-	for ((n = 0; n < $2; n++)); do
-		[ ! -e "$1" ] || return 0
+	while [ ! -e "$1" ] && [ -n "$2" ] && kill -0 "$2" 2>/dev/null; do
 		read -r -t 0.1 _ <>"$SESS_DIR/nap" || true
 	done
 	[ -e "$1" ]

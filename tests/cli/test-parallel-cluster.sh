@@ -123,17 +123,20 @@ expect_count "$what: start and end skew on every iteration, below a second" "$OU
 # --- node2 frozen mid-run: every process in its namespace (sshd, the
 # session, atio) stopped with SIGSTOP, as a machine that hangs: its TCP
 # connection stays open and nothing on it answers. ssh's keepalive is set
-# to a minute (SSH_OPTS), so that only the driver can notice in time. At
-# the overrun deadline (TIME + OVERRUN, 2 s) the driver stops atio on
-# every node, gives node2 STOP_GRACE (10 s) + 3 s to answer and its job 2 s
-# more, gives up on it, and at exit gives its cleanup 3 s: about 20 s from
-# the freeze, 90 s allowed. node2 is a FAILURE saying it did not answer,
+# to a minute (SSH_OPTS), so that only the driver can notice in time.
+# The freeze must come between node2's ready line and the end of its run:
+# a run of 10 s, for a test that finds node2's processes slowly on a busy
+# machine (a run of 1 s could end first). At the overrun deadline (TIME +
+# OVERRUN, 11 s) the driver stops atio on every node, gives node2
+# STOP_GRACE (10 s) + 3 s to answer and its job 2 s more, gives up on it,
+# and at exit gives its cleanup 3 s: about 30 s from the freeze, 90 s
+# allowed. node2 is a FAILURE saying it did not answer,
 # the others complete, the sum is INCOMPLETE, exit 1, and no ssh process
 # of that driver (a client naming its ControlPath, or a connection master
 # named after it) is left: ending the job that waits for an ssh in a
 # session of its own does not end that ssh.
 what="node2 frozen mid-run"
-start_driver "SSH_OPTS=-F $SSH_CONFIG -o ServerAliveInterval=60" TIME=1 OVERRUN=1 \
+start_driver "SSH_OPTS=-F $SSH_CONFIG -o ServerAliveInterval=60" TIME=10 OVERRUN=1 \
 	TESTS=seqread ITERATIONS=1 "${HOSTS[@]}"
 wait_node_run '---=== Sequential read (1thr) ===---' 2
 wdir=$(driver_workdir "-F $SSH_CONFIG -o ServerAliveInterval=60")

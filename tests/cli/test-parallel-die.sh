@@ -20,6 +20,8 @@
 #   warm-up, atio never ready (READY_TIMEOUT=5)         ready|answer
 #   waiting for the start instant, atio killed          killed
 #   the measured run, the connection lost               lost
+#   the same with an ssh slow to exit, then no connection  lost, then
+#       "could not connect", ssh's status in each
 #   the stop after an overrun, atio does not obey       killed
 #   the stop after an overrun, the connection lost      lost|killed|answer
 #
@@ -434,6 +436,55 @@ if want "$what"; then
 		kill_sessions KILL
 		wait_exit "$BOUND"
 		expect_failure "$what" node2 'lost'
+	else
+		wait_exit "$BOUND"
+		not_reached "$what" "the random read run"
+	fi
+	reset
+fi
+
+# --- The measured run: node2's connection lost, and its ssh slow to exit
+# after its output has ended, its own last words later still (as on a
+# machine busy enough: node2's session goes through a wrapper of ssh that
+# closes the ssh's output at once, exits with its status 3 s later, and
+# passes on what ssh said itself, its -E log, 4 s later); then, in the
+# second iteration, node2 cannot connect (its sshd frozen: no banner).
+# Each iteration's reason says what happened, with ssh's status and, for
+# the connection, ssh's words, whatever the time they took to come; a run
+# that never reached node2 leaves no stray message.
+what="the measured run, node2's connection lost, its ssh slow to exit; then no connection"
+if want "$what"; then
+	mkdir -p "$WORK/slow-ssh"
+	cat >"$WORK/slow-ssh/ssh" <<EOF
+#!/bin/bash
+case " \$* " in
+*" -- node2 exec /bin/sh -c "*) ;;
+*) exec $(command -v ssh) "\$@" ;;
+esac
+log=$WORK/slow-ssh/log.\$\$
+$(command -v ssh) -E "\$log" "\$@"
+rc=\$?
+exec >&- </dev/null
+{ sleep 4; cat "\$log" >&2; rm -f "\$log"; } &
+exec 2>&-
+sleep 3
+exit \$rc
+EOF
+	chmod 755 "$WORK/slow-ssh/ssh"
+	start_driver "${RUN[@]}" TIME=6 ITERATIONS=2 PATH="$WORK/slow-ssh:$PATH" node1 node2
+	if start_run; then
+		FROZEN=("${NODE_PID[2]}")
+		kill -STOP "${FROZEN[@]}"
+		kill_sessions KILL
+		wait_exit "$BOUND"
+		thaw
+		expect_failure "$what" node2 'lost'
+		expect_match "$what: the first reason has ssh's status" "$OUT" \
+			'^    ssh failed \(exit 255\): the connection to the node was lost'
+		expect_match "$what: the second iteration's reason: no connection, with ssh's status and words" "$OUT" \
+			'^    could not connect \(ssh exit 255\): .*banner exchange'
+		expect_no_match "$what: no status unknown" "$OUT" 'ssh exit unknown'
+		expect_no_match "$what: no stray message on stderr" "$ERR" 'No such file or directory'
 	else
 		wait_exit "$BOUND"
 		not_reached "$what" "the random read run"

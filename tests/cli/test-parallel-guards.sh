@@ -250,6 +250,64 @@ expect_code "$what: refused with exit 2" 2
 expect_count "$what: no raw CR in the message" "$ERR" $'\r' 0
 expect_match "$what: the message shows it quoted" "$ERR" "host \\\$'no\\\\rde1': only letters"
 
+# --- Input refused before any node is contacted, exit 2, with one line
+# naming the value, every byte of it visible (no control character, no
+# byte above 127 raw on stderr).
+# refused WHAT ERE [NAME=VALUE...] ARG...: so.
+refused() {
+	local what=$1 ere=$2 logins
+
+	shift 2
+	logins=$(all_logins)
+	run_driver "$@"
+	expect_code "$what: refused with exit 2" 2
+	expect_match "$what: the message says what is wrong" "$ERR" "$ere"
+	expect_count "$what: one line on stderr" "$ERR" '' 1
+	if LC_ALL=C grep -aq '[^[:print:]]' "$ERR"; then
+		not_ok "$what: every byte of the message is visible" "$(cat -A "$ERR")"
+	else
+		ok "$what: every byte of the message is visible"
+	fi
+	no_login "$what" "$logins"
+}
+# A thread count or a test given twice: the second pass would replace the
+# first one's records.
+refused "THREADS '1 1'" "THREADS \(-p\) '1 1': the thread count 1 is given twice" \
+	THREADS="1 1" "${QUICK[@]}" "${HOSTS[@]}"
+refused "THREADS '1 01'" "THREADS \(-p\) '1 01': the thread count 1 is given twice" \
+	THREADS="1 01" "${QUICK[@]}" "${HOSTS[@]}"
+refused "-p '2 auto 4 auto'" "THREADS \(-p\) '2 auto 4 auto': the thread count auto is given twice" \
+	"${QUICK[@]}" -p "2 auto 4 auto" "${HOSTS[@]}"
+refused "TESTS 'seqread randwrite seqread'" \
+	"TESTS \(--tests\) 'seqread randwrite seqread': the test seqread is given twice" \
+	TESTS="seqread randwrite seqread" ITERATIONS=1 "${HOSTS[@]}"
+# An option given twice, as atio refuses it (the environment's value is
+# not a second one: the option overrides it).
+refused "-t 5 -t 6" "-t given twice \('5' and '6'\): give it once" "${QUICK[@]}" -t 5 -t 6 "${HOSTS[@]}"
+refused "--tests=seqread --tests randread" "--tests given twice \('seqread' and 'randread'\)" \
+	ITERATIONS=1 --tests=seqread --tests randread "${HOSTS[@]}"
+refused "-o twice" "-o given twice \('$WORK/a\.json' and '$WORK/b\.json'\)" \
+	"${QUICK[@]}" -o "$WORK/a.json" -o "$WORK/b.json" "${HOSTS[@]}"
+# Host names: a NUL byte in a line of a hosts file (the shell would cut the
+# line there), a user without a host or a host without a user, a byte
+# order mark, a directory for a hosts file.
+printf 'node1\nnode2\0evil\n' >"$WORK/hosts.nul"
+refused "a NUL byte in a hosts file" \
+	"-h $WORK/hosts\.nul line 2: 'node2\\\\0evil': a NUL byte \(\\\\0\) in the line" \
+	"${QUICK[@]}" -h "$WORK/hosts.nul"
+refused "root@, a user and no host" "host 'root@': no host after the @" "${QUICK[@]}" node1 root@
+printf 'node1\nroot@\n' >"$WORK/hosts.nohost"
+refused "root@ in a hosts file" "-h $WORK/hosts\.nohost line 2: host 'root@': no host after the @" \
+	"${QUICK[@]}" -h "$WORK/hosts.nohost"
+refused "@node2, no user" "host '@node2': no user before the @" "${QUICK[@]}" node1 @node2
+printf '\357\273\277node1\nnode2\n' >"$WORK/hosts.bom"
+refused "a hosts file with a byte order mark" "-h $WORK/hosts\.bom: begins with a UTF-8 byte order mark" \
+	"${QUICK[@]}" -h "$WORK/hosts.bom"
+refused "a host with a byte order mark" \
+	"host \\$'\\\\357\\\\273\\\\277node2': begins with a UTF-8 byte order mark" \
+	"${QUICK[@]}" node1 $'\357\273\277node2'
+refused "-h a directory" "-h $WORK/outdir: is a directory" "${QUICK[@]}" -h "$WORK/outdir"
+
 # --- Loading fails on every node (the test directory's parent does not
 # exist): no warm-up and no test runs for that thread count.
 run_driver THREADS="1 2" "${QUICK[@]}" REMOTE_PCS_MOUNT_PATH="$REMOTE_DATA/nope/sub" "${HOSTS[@]}"
