@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -406,6 +407,22 @@ void atio_merge_doc_free(struct atio_merge_doc *d)
 	d->ivals = NULL;
 }
 
+/*
+ * What identifies the run of @doc (struct atio_merge_run): its host, its
+ * seed and its start; what a document lacks is left empty, not compared.
+ */
+static void get_run(json_t *doc, struct atio_merge_doc *d)
+{
+	const char *host = json_string_value(json_object_get(json_object_get(doc, "system"),
+							     "hostname"));
+	const char *seed = json_string_value(json_object_get(json_object_get(doc, "settings"),
+							     "seed_string"));
+
+	snprintf(d->run.host, sizeof(d->run.host), "%s", host ? host : "");
+	snprintf(d->run.seed, sizeof(d->run.seed), "%s", seed ? seed : "");
+	d->run.start_epoch = d->start_epoch;
+}
+
 /* Everything but the parsing: @doc is the parsed document. */
 static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 		     struct atio_error *e)
@@ -440,6 +457,7 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	    get_intervals(doc, d, name, e))
 		return -EINVAL;
 	atio_merge_settings_read(doc, &d->set);
+	get_run(doc, d);
 	return atio_merge_check_figures(d, e);
 }
 
@@ -447,7 +465,13 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
  * Common end of the readers: jansson's verdict, then the checks. They all
  * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
  * integers stop at 2^63, and a document may hold a 64-bit seed above it.
+ * jansson stops at the end of the document (JSON_DISABLE_EOF_CHECK) and
+ * the readers look at what follows themselves: anything but white space
+ * there is trailing data, which jansson's own check would call a cut
+ * document when it is a cut token ("nu", '"a').
  */
+#define READ_FLAGS (JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL | JSON_DISABLE_EOF_CHECK)
+
 static int parsed(json_t *doc, const json_error_t *je, bool at_end, bool blank,
 		  const char *name, struct atio_error *e)
 {
@@ -469,6 +493,19 @@ static int parsed(json_t *doc, const json_error_t *je, bool at_end, bool blank,
 	return 0;
 }
 
+/*
+ * @doc, which ended at byte @end of an input whose last byte that is not
+ * white space is byte @last - 1: 0, or -EINVAL naming the trailing data.
+ */
+static int trailing(json_t *doc, size_t end, size_t last, const char *name,
+		    struct atio_error *e)
+{
+	if (!doc || last <= end)
+		return 0;
+	return BAD("%s: trailing data after the JSON document, which ends at byte %zu: one "
+		   "document a file", name, end);
+}
+
 static int finish(json_t *doc, const json_error_t *je, bool at_end, bool blank,
 		  const char *name, struct atio_merge_doc *d, struct atio_error *e)
 {
@@ -483,10 +520,14 @@ static int finish(json_t *doc, const json_error_t *je, bool at_end, bool blank,
 	return ret;
 }
 
-/* A file read for jansson, noting whether any byte of it was not white space. */
+/*
+ * A file read for jansson, noting whether any byte of it was not white
+ * space, and where the last such byte was.
+ */
 struct source {
 	FILE *f;
 	size_t len;                /* bytes read */
+	size_t last;               /* 1 + the offset of the last byte not white space */
 	bool blank;
 };
 
@@ -495,28 +536,59 @@ static size_t read_source(void *buf, size_t len, void *data)
 	struct source *s = data;
 	size_t n = fread(buf, 1, len, s->f);
 
+	for (size_t i = 0; i < n; i++) {
+		char c = ((char *)buf)[i];
+
+		if (!c || !strchr(" \t\r\n", c)) {
+			s->blank = false;
+			s->last = s->len + i + 1;
+		}
+	}
 	s->len += n;
-	for (size_t i = 0; s->blank && i < n; i++)
-		s->blank = strchr(" \t\r\n", ((char *)buf)[i]) && ((char *)buf)[i];
 	return n ? n : ferror(s->f) ? (size_t)-1 : 0;
 }
 
 int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e)
 {
 	struct source s = { .blank = true };
+	char rest[4096];
 	json_error_t je;
+	struct stat st;
 	bool at_end;
+	int ret;
 
 	*doc = NULL;
 	s.f = fopen(path, "r");
 	if (!s.f)
 		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
 				      strerror(errno));
-	*doc = json_load_callback(read_source, &s, JSON_REJECT_DUPLICATES |
-				  JSON_DECODE_INT_AS_REAL, &je);
+	if (fstat(fileno(s.f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(s.f);
+		return atio_error_set(e, ATIO_EXIT_USAGE, EISDIR, "%s: is a directory, not a "
+				      "JSON document", path);
+	}
+	*doc = json_load_callback(read_source, &s, READ_FLAGS, &je);
 	at_end = !*doc && feof(s.f) && (size_t)je.position >= s.len;
+	/* What follows the document: read to the end to see whether it is blank. */
+	for (size_t n = 1; *doc && n && n != (size_t)-1;)
+		n = read_source(rest, sizeof(rest), &s);
+	if (*doc && ferror(s.f)) {
+		ret = atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot read: %s", path,
+				     strerror(errno));
+		json_decref(*doc);
+		*doc = NULL;
+		fclose(s.f);
+		return ret;
+	}
 	fclose(s.f);
-	return parsed(*doc, &je, at_end, at_end && s.blank, path, e);
+	ret = parsed(*doc, &je, at_end, at_end && s.blank, path, e);
+	if (!ret)
+		ret = trailing(*doc, (size_t)je.position, s.last, path, e);
+	if (ret) {
+		json_decref(*doc);
+		*doc = NULL;
+	}
+	return ret;
 }
 
 int atio_json_get_number(json_t *obj, const char *where, const char *key, double *out,
@@ -573,7 +645,17 @@ int atio_merge_read_string(const char *text, const char *name, struct atio_merge
 	atio_stats_init(&d->st);
 	atio_dir_stats_init(d->dir);
 	d->file = name;
-	doc = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	doc = json_loads(text, READ_FLAGS, &je);
+	if (doc) {
+		size_t end = (size_t)je.position, len = strlen(text);
+
+		while (len > end && strchr(" \t\r\n", text[len - 1]))
+			len--;
+		if (trailing(doc, end, len, name, e)) {
+			json_decref(doc);
+			return -EINVAL;
+		}
+	}
 	return finish(doc, &je, !doc && (size_t)je.position >= strlen(text),
 		      strspn(text, " \t\r\n") == strlen(text), name, d, e);
 }
