@@ -369,6 +369,10 @@ expect_match "a directory: said" "$ERR" "^atio: merge: $WORK/adir: is a director
 run_atio report -o "$WORK/p.html" "$WORK/adir"
 expect_code "atio report of a directory: exit 2" 2
 expect_match "atio report of a directory: said" "$ERR" "$WORK/adir: is a directory"
+run_atio report -o "$WORK/pa.html" -o "$WORK/pb.html" "$WORK/r1.json"
+expect_code "atio report -o twice: exit 2" 2
+expect_match "atio report -o twice: said" "$ERR" "report: -o: -o given twice: the page goes to one file \\($WORK/pa\\.html given before\\)"
+check "atio report -o twice: no page written" test ! -e "$WORK/pa.html" -a ! -e "$WORK/pb.html"
 run_atio report -o "$WORK/p.html" "$WORK/trail.json"
 expect_match "atio report of trailing data: said" "$ERR" "$WORK/trail\\.json: trailing data after the JSON document"
 
