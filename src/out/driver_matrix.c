@@ -64,8 +64,10 @@ static bool number_ok(const char *text)
 /* True when @w is a thread count of the driver: a whole number above 0, or auto. */
 static bool threads_ok(const char *w)
 {
-	return strcmp(w, "auto") == 0 ||
-	       (w[0] && w[0] != '0' && strspn(w, "0123456789") == strlen(w) && strlen(w) < 10);
+	size_t zeros = strspn(w, "0");
+
+	return strcmp(w, "auto") == 0 || (w[zeros] && strspn(w, "0123456789") == strlen(w) &&
+					   strlen(w + zeros) < 10);
 }
 
 /* True when every word of @v is a thread count; the first that is not into *@bad. */
