@@ -15,7 +15,8 @@ void atio_cli_usage(FILE *f)
 {
 	fputs(
 "Usage: atio [run] [options] -f PATH\n"
-"       atio merge [--json] [[--clock-offset SEC] FILE]...\n"
+"       atio merge [--json] [--unaligned|--sequential]\n"
+"                  [[--clock-offset SEC] FILE]...\n"
 "       atio merge --iterations [--json] FILE...\n"
 "       atio merge --record|--iteration-record|--test-summary|--matrix|\n"
 "                  --output-file ...\n"
@@ -205,6 +206,13 @@ void atio_cli_usage(FILE *f)
 "said on stderr and summed. Results with intervals of one length merge\n"
 "interval by interval: the cluster's \"intervals:\" line and its stalls\n"
 "(no node completed anything); other intervals are left out, said.\n"
+"A sum is of runs that ran at one time, each once: two files of one run\n"
+"(same host, seed and start instant; a copy) are refused, and so are runs\n"
+"whose measured times share no instant (exit 2, both named with their\n"
+"times). --unaligned sums those anyway (the caller judges the start skew,\n"
+"as atio-parallel.sh does); --sequential takes them as passes run one\n"
+"after another: a table of the passes, no sum (not with --json, --values).\n"
+"An option given twice, trailing data after a document: exit 2.\n"
 "atio merge --iterations [--json] FILE...: every FILE one iteration's\n"
 "atio merge --json document; prints the average of their sums as\n"
 "\"Average value = { X } MB/s;\", the sums' min, max and standard deviation,\n"

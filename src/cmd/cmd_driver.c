@@ -38,6 +38,17 @@ static int usage_error(const struct args *a, const char *what, const char *synop
 	return ATIO_EXIT_USAGE;
 }
 
+/* The --set before that set the KEY of --set @kv (KEY=VALUE), or NULL. */
+static const char *set_before(const struct args *a, const char *kv)
+{
+	size_t len = strcspn(kv, "=");
+
+	for (int i = 0; kv[len] == '=' && i < a->nsets; i++)
+		if (strncmp(a->sets[i], kv, len) == 0 && a->sets[i][len] == '=')
+			return a->sets[i];
+	return NULL;
+}
+
 /* Parse @argv into @a; ATIO_EXIT_OK, or the exit status after a message. */
 static int parse(int argc, char **argv, struct args *a, const char *synopsis)
 {
@@ -64,6 +75,8 @@ static int parse(int argc, char **argv, struct args *a, const char *synopsis)
 		if (strcmp(w, a->mode) == 0)
 			continue;
 		if (strcmp(a->mode, "--matrix") == 0 && strcmp(w, "--interrupted") == 0) {
+			if (a->interrupted)
+				return usage_error(a, "--interrupted: given twice", synopsis);
 			a->interrupted = true;
 			continue;
 		}
@@ -79,6 +92,16 @@ static int parse(int argc, char **argv, struct args *a, const char *synopsis)
 		if (i + 1 == argc) {
 			say("merge %s: %s: give its value: atio merge %s %s", a->mode, w, a->mode,
 			    synopsis);
+			return ATIO_EXIT_USAGE;
+		}
+		if (!a->names[k] && set_before(a, argv[i + 1])) {
+			say("merge %s: --set %s, then --set %s: one KEY given twice", a->mode,
+			    set_before(a, argv[i + 1]), argv[i + 1]);
+			return ATIO_EXIT_USAGE;
+		}
+		if (a->names[k] && a->val[k]) {
+			say("merge %s: %s: given twice (%s, then %s)", a->mode, w, a->val[k],
+			    argv[i + 1]);
 			return ATIO_EXIT_USAGE;
 		}
 		if (!a->names[k])
@@ -170,6 +193,32 @@ static int close_out(const struct args *a, FILE *f, const char *path)
 	return ATIO_EXIT_OK;
 }
 
+/*
+ * Print the line KEY<TAB>VALUE, @v escaped so that it stays one line of
+ * one field: a backslash as \\, a tab as \t, a newline as \n, a carriage
+ * return as \r and any other control byte as \xHH. A shell's read -r
+ * takes the line whole; the text is for people to read.
+ */
+static void print_value(const char *key, const char *v)
+{
+	printf("%s\t", key);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", stdout);
+		else if (*p == '\t')
+			fputs("\\t", stdout);
+		else if (*p == '\n')
+			fputs("\\n", stdout);
+		else if (*p == '\r')
+			fputs("\\r", stdout);
+		else if (*p < 0x20 || *p == 0x7f)
+			printf("\\x%02x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('\n');
+}
+
 enum { R_OUT, R_HOST, R_STATUS, R_STDERR, R_WHY };
 static const char *const record_names[] = { "--out", "--host", "--exit-status", "--stderr",
 					    "--why", NULL };
@@ -182,7 +231,8 @@ static const char *const record_names[] = { "--out", "--host", "--exit-status", 
  * on stderr and the run counts as failed) or its result; the lines of
  * file LINES (its stderr) as the record's "stderr"; --exit-status none:
  * the node never said (its "rc" null). Prints "ok<TAB>true"
- * or "ok<TAB>false", then "why<TAB>REASON" for a failure, or the values:
+ * or "ok<TAB>false", then "why<TAB>REASON" for a failure (escaped:
+ * print_value()), or the values:
  * "value", "unit", "time_sec", "result" (the at_io result line) and, with
  * --verify, "verify" (the note). Exit 0 when the run gave a result; 1
  * when it failed; 2 for bad usage or a file that could not be read or
@@ -248,7 +298,8 @@ static int record_main(int argc, char **argv)
 	}
 	if (status != 0 || why[0]) {
 		atio_record_node_failed(f, a.val[R_HOST], (int)status, why, &lines);
-		printf("ok\tfalse\nwhy\t%s\n", why);
+		printf("ok\tfalse\n");
+		print_value("why", why);
 		ret = ATIO_EXIT_FAIL;
 	} else {
 		atio_record_node_ok(f, a.val[R_HOST], &m, doc, &lines);
@@ -259,7 +310,7 @@ static int record_main(int argc, char **argv)
 		       m.unit);
 		atio_record_verify_note(doc, note, sizeof(note));
 		if (note[0])
-			printf("verify\t%s\n", note);
+			print_value("verify", note);
 	}
 	if (close_out(&a, f, a.val[R_OUT]))
 		ret = ATIO_EXIT_USAGE;
@@ -301,10 +352,59 @@ static int read_object(const struct args *a, const char *path, json_t **out)
 }
 
 /*
+ * Whether what the options of --iteration-record say agrees with its
+ * files: --ok-nodes is no more than the records that say "ok": true; with
+ * --merge, that is an atio merge --json document (not a run's result) of
+ * --ok-nodes documents in --unit. ATIO_EXIT_OK, or 2 after a message.
+ */
+static int iteration_agrees(const struct args *a, const struct atio_iteration_info *info,
+			    json_t *const *nodes)
+{
+	struct atio_iteration it;
+	struct atio_error e = { 0 };
+	unsigned ok = 0;
+	int ret = ATIO_EXIT_OK;
+
+	for (int i = 0; i < a->nfiles; i++) {
+		json_t *v = json_object_get(nodes[i], "ok");
+
+		if (!json_is_boolean(v) || !json_is_string(json_object_get(nodes[i], "host"))) {
+			say("merge %s: %s: not a node's record (no \"host\" and \"ok\" in it)",
+			    a->mode, a->files[i]);
+			return ATIO_EXIT_USAGE;
+		}
+		ok += json_is_true(v);
+	}
+	if (info->ok_nodes > ok) {
+		say("merge %s: --ok-nodes %u: more than the %u of the %d records given that say ok",
+		    a->mode, info->ok_nodes, ok, a->nfiles);
+		return ATIO_EXIT_USAGE;
+	}
+	if (!a->val[I_MERGE])
+		return ATIO_EXIT_OK;
+	if (atio_iteration_read(a->val[I_MERGE], &it, &e)) {
+		say("merge %s: --merge %s", a->mode, e.msg);
+		return e.exit ? e.exit : ATIO_EXIT_USAGE;
+	}
+	if (it.nvalues != info->ok_nodes) {
+		say("merge %s: --merge %s merged %u documents, --ok-nodes says %u nodes gave one",
+		    a->mode, it.file, it.nvalues, info->ok_nodes);
+		ret = ATIO_EXIT_USAGE;
+	} else if (strcmp(it.unit, info->unit) != 0) {
+		say("merge %s: --merge %s: its sum is in %s, --unit says %s", a->mode, it.file,
+		    it.unit, info->unit);
+		ret = ATIO_EXIT_USAGE;
+	}
+	atio_iteration_free(&it);
+	return ret;
+}
+
+/*
  * atio merge --iteration-record: an iteration's record on stdout, from
  * its merge (atio merge --json, none when no node gave a result) and its
  * nodes' records (atio merge --record), in the order given. Exit 0, or 2
- * for bad usage or a file that is not such a document, naming it.
+ * for bad usage, a file that is not such a document, or options its files
+ * contradict (iteration_agrees()), naming it.
  */
 static int iteration_main(int argc, char **argv)
 {
@@ -338,6 +438,8 @@ static int iteration_main(int argc, char **argv)
 	}
 	for (i = 0; !ret && i < a.nfiles; i++)
 		ret = read_object(&a, a.files[i], &nodes[i]);
+	if (!ret)
+		ret = iteration_agrees(&a, &info, nodes);
 	if (!ret) {
 		atio_record_iteration(stdout, &info, merge, nodes, (size_t)a.nfiles);
 		if (flush_stdout("the record"))
@@ -364,7 +466,8 @@ static const char *const summary_names[] = { "--out", "--threads", "--test", "--
  * "RUNS COUNTED AVERAGE MIN MAX STDDEV UNIT" ("-" where there is no
  * figure), then "HOST PERCENT" per node, its share of the sums. A MERGE
  * that cannot be read is said and the summary has no counted iteration:
- * exit 1; exit 2 for bad usage or an output that could not be written.
+ * exit 1; exit 2 for bad usage, merges in another unit than --unit, or
+ * an output that could not be written.
  */
 static int summary_main(int argc, char **argv)
 {
@@ -399,6 +502,12 @@ static int summary_main(int argc, char **argv)
 			say("merge --test-summary: %s", e.msg);
 			bad = ATIO_EXIT_FAIL;
 		}
+	}
+	if (!bad && s.n && strcmp(s.unit, a.val[S_UNIT]) != 0) {
+		say("merge --test-summary: --unit %s, but the sums of %s are in %s", a.val[S_UNIT],
+		    a.files[0], s.unit);
+		ret = ATIO_EXIT_USAGE;
+		goto out;
 	}
 	info = (struct atio_test_info){ .threads = a.val[S_THREADS], .test = a.val[S_TEST],
 		.unit = a.val[S_UNIT], .runs = (unsigned)runs,

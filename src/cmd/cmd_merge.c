@@ -11,6 +11,7 @@
 #include "atio/out/iterations.h"
 #include "atio/out/merge.h"
 #include "atio/out/merge_check.h"
+#include "atio/out/merge_runs.h"
 #include "atio/base/json.h"
 #include "atio/stats/hist.h"
 
@@ -111,24 +112,59 @@ static int write_values(const char *path, const struct atio_merge *m)
 }
 
 /*
- * atio merge [--json] [--values FILE] [[--clock-offset SEC] FILE]...: read every file as an
- * atio --json result, add them up and print the merge. --clock-offset
+ * atio merge [--json] [--values FILE] [--sequential|--unaligned]
+ * [[--clock-offset SEC] FILE]...: read every file as an atio --json
+ * result, add them up and print the merge. --clock-offset
  * gives how far the clock of the host that wrote the next FILE ran ahead
  * of this one's: its start and end instants are moved back by it, so that
  * the skew compares instants of one clock. Each document is read, added
  * and freed before the next is read: the merge keeps only its line, so
  * that thousands of documents need no more memory than their lines.
+ * A run given twice, and runs whose measured times share no instant, are
+ * refused (atio/out/merge_runs.h); --unaligned sums the latter anyway,
+ * --sequential tabulates them as passes (text only, no sum).
  * Settings that differ and intervals left out are said on stderr. Exit 0;
  * 1 when a document was of an interrupted run (its figures cover less than
- * its time); 2 for bad usage or a file that is not a readable atio
- * result, or one the others do not add up with, naming it.
+ * its time); 2 for bad usage, an option given twice, or a file that is
+ * not a readable atio result, or one the others do not add up with,
+ * naming it.
  */
+/*
+ * Look ahead for --sequential and --unaligned, which decide how every
+ * document is taken wherever they stand: into m->sequential and
+ * m->unaligned. Returns ATIO_EXIT_OK, or 2 after a message when they
+ * contradict each other, --json or --values.
+ */
+static int windows_options(int argc, char **argv, struct atio_merge *m)
+{
+	const char *other = NULL;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--values") == 0 || strcmp(argv[i], "--clock-offset") == 0) {
+			other = argv[i][2] == 'v' ? argv[i] : other;
+			i++;
+		} else if (strcmp(argv[i], "--sequential") == 0) {
+			m->sequential = true;
+		} else if (strcmp(argv[i], "--unaligned") == 0) {
+			m->unaligned = true;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			other = argv[i];
+		}
+	}
+	if (m->sequential && (m->unaligned || other)) {
+		say("merge: --sequential with %s: passes one after another are a table to read, "
+		    "not summed, with no sum to write", m->unaligned ? "--unaligned" : other);
+		return ATIO_EXIT_USAGE;
+	}
+	return ATIO_EXIT_OK;
+}
+
 int merge_main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
 	struct atio_merge_doc *doc;
 	struct atio_merge m;
-	bool json = false, options = true, have_offset = false;
+	bool json = false, options = true, have_offset = false, seq = false, unaligned = false;
 	const char *values = NULL;
 	double offset = 0;
 	int status = driver_main(argc, argv);
@@ -146,6 +182,9 @@ int merge_main(int argc, char **argv)
 		return ATIO_EXIT_FAIL;
 	}
 	atio_merge_init(&m);
+	status = windows_options(argc, argv, &m);
+	if (status != ATIO_EXIT_OK)
+		goto out;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		char *end;
@@ -154,8 +193,16 @@ int merge_main(int argc, char **argv)
 			options = false;
 			continue;
 		}
-		if (options && strcmp(a, "--json") == 0) {
-			json = true;
+		if (options && (strcmp(a, "--json") == 0 || strcmp(a, "--sequential") == 0 ||
+				strcmp(a, "--unaligned") == 0)) {
+			bool *flag = a[2] == 'j' ? &json : a[2] == 's' ? &seq : &unaligned;
+
+			if (*flag) {
+				say("merge: %s: given twice", a);
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
+			*flag = true;
 			continue;
 		}
 		if (options && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
@@ -169,12 +216,23 @@ int merge_main(int argc, char **argv)
 				status = ATIO_EXIT_USAGE;
 				goto out;
 			}
+			if (values) {
+				say("merge: --values: given twice (%s, then %s)", values, argv[i + 1]);
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
 			values = argv[++i];
 			continue;
 		}
 		if (options && strcmp(a, "--clock-offset") == 0) {
 			if (i + 1 == argc) {
 				say("merge: --clock-offset: give the seconds and the FILE they are for");
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
+			if (have_offset) {
+				say("merge: --clock-offset: given twice for one FILE (%g, then %s)",
+				    offset, argv[i + 1]);
 				status = ATIO_EXIT_USAGE;
 				goto out;
 			}
@@ -191,8 +249,8 @@ int merge_main(int argc, char **argv)
 		}
 		if (options && a[0] == '-' && a[1]) {
 			say("merge: %s: unknown option (merge takes --json, --values, --clock-offset, "
-			    "--iterations, the driver's --record, --iteration-record, --test-summary, "
-			    "--matrix, --output-file, and files)", a);
+			    "--sequential, --unaligned, --iterations, the driver's --record, "
+			    "--iteration-record, --test-summary, --matrix, --output-file, and files)", a);
 			fputs("Try 'atio --help' for more information.\n", stderr);
 			status = ATIO_EXIT_USAGE;
 			goto out;
@@ -209,7 +267,7 @@ int merge_main(int argc, char **argv)
 				doc->end_epoch -= offset;
 		}
 		have_offset = false;
-		if (atio_merge_add(&m, doc, &e)) {
+		if (atio_merge_check_run(&m, doc, &e) || atio_merge_add(&m, doc, &e)) {
 			atio_merge_doc_free(doc);
 			say("merge: %s", e.msg);
 			status = e.exit ? e.exit : ATIO_EXIT_USAGE;

@@ -75,7 +75,11 @@ int report_main(int argc, char **argv)
 	for (int i = 1; i < argc && status == ATIO_EXIT_OK; i++) {
 		const char *a = argv[i];
 
-		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+		if (out && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+			    strncmp(a, "--output=", 9) == 0)) {
+			status = refuse(ATIO_EXIT_USAGE, "%s: -o given twice: the page goes to one "
+				     "file (%s given before)", a, out);
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (i + 1 >= argc || !argv[i + 1][0])
 				status = refuse(ATIO_EXIT_USAGE, "%s: give the file to write the page "
 					     "to (" USAGE ")", a);

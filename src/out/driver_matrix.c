@@ -61,6 +61,31 @@ static bool number_ok(const char *text)
 	return text[0] && !*end && !errno && v == v && v - v == 0 && !strpbrk(text, "xXpP");
 }
 
+/* True when @w is a thread count of the driver: a whole number above 0, or auto. */
+static bool threads_ok(const char *w)
+{
+	size_t zeros = strspn(w, "0");
+
+	return strcmp(w, "auto") == 0 || (w[zeros] && strspn(w, "0123456789") == strlen(w) &&
+					   strlen(w + zeros) < 10);
+}
+
+/* True when every word of @v is a thread count; the first that is not into *@bad. */
+static bool thread_words_ok(const char *v, char *bad, size_t len)
+{
+	char *copy = strdup(v), *save = NULL;
+	bool ok = copy != NULL;
+
+	for (char *w = copy ? strtok_r(copy, " \t\n", &save) : NULL; ok && w;
+	     w = strtok_r(NULL, " \t\n", &save))
+		if (!threads_ok(w)) {
+			snprintf(bad, len, "%s", w);
+			ok = false;
+		}
+	free(copy);
+	return ok;
+}
+
 static int check_settings(char *const *set, size_t n, struct atio_error *e)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -77,6 +102,14 @@ static int check_settings(char *const *set, size_t n, struct atio_error *e)
 					      set[i]);
 		if (settings_table[k].kind == NUM && !number_ok(eq + 1))
 			return atio_error_set(e, ATIO_EXIT_USAGE, 0, "--set %s: not a number", set[i]);
+		if (settings_table[k].kind == WORDS_N) {
+			char bad[32] = "";
+
+			if (!thread_words_ok(eq + 1, bad, sizeof(bad)))
+				return atio_error_set(e, ATIO_EXIT_USAGE, 0, "--set %s: %s%s not a "
+						      "thread count (a whole number above 0, or "
+						      "auto)", set[i], bad, bad[0] ? ":" : "");
+		}
 	}
 	for (size_t k = 0; k < NKEYS; k++)
 		if (!setting(set, n, settings_table[k].key))
@@ -142,6 +175,26 @@ static bool fields(char *line, char **field, unsigned n)
 	return false;
 }
 
+/*
+ * Line @no of @path, of @len bytes read by getline(), without its newline:
+ * -EINVAL with @e filled when it holds a carriage return (a file written
+ * with CRLF line ends) or a NUL, which a field would keep or cut.
+ */
+static int plain_line(char *line, ssize_t *len, const char *path, size_t no,
+		      struct atio_error *e)
+{
+	if (*len && line[*len - 1] == '\n')
+		line[--*len] = '\0';
+	if (strlen(line) != (size_t)*len)
+		return atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: a NUL byte in it",
+				      path, no);
+	if (strchr(line, '\r'))
+		return atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: a carriage return "
+				      "in it (CRLF line ends?): lines end with a newline alone",
+				      path, no);
+	return 0;
+}
+
 /* Open @path for reading; -errno with @e filled naming it. */
 static int open_list(const char *path, FILE **f, struct atio_error *e)
 {
@@ -152,8 +205,57 @@ static int open_list(const char *path, FILE **f, struct atio_error *e)
 	return 0;
 }
 
+/* The keys of a list met so far (its hosts, its thread counts and tests). */
+struct seen {
+	char **key;
+	size_t *line;
+	size_t n;
+};
+
+/* The line of @a (with @b, when not NULL) in @s, 0 when not there. */
+static size_t seen(const struct seen *s, const char *a, const char *b)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const char *k = s->key[i];
+		size_t len = strlen(a);
+
+		if (strncmp(k, a, len) == 0 &&
+		    (b ? k[len] == '\t' && strcmp(k + len + 1, b) == 0 : !k[len]))
+			return s->line[i];
+	}
+	return 0;
+}
+
+/* Keep @a (with @b), met at line @no, in @s; -ENOMEM. */
+static int remember_at(struct seen *s, const char *a, const char *b, size_t no)
+{
+	char **key = realloc(s->key, (s->n + 1) * sizeof(*key));
+	size_t *line;
+
+	if (!key)
+		return -ENOMEM;
+	s->key = key;
+	line = realloc(s->line, (s->n + 1) * sizeof(*line));
+	if (!line)
+		return -ENOMEM;
+	s->line = line;
+	if (asprintf(&s->key[s->n], "%s%s%s", a, b ? "\t" : "", b ? b : "") < 0)
+		return -ENOMEM;
+	s->line[s->n++] = no;
+	return 0;
+}
+
+static void seen_free(struct seen *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->key[i]);
+	free(s->key);
+	free(s->line);
+}
+
 static int write_nodes(struct atio_json *j, const char *path, struct atio_error *e)
 {
+	struct seen hosts = { 0 };
 	char *line = NULL, *f[3];
 	size_t cap = 0, no = 0;
 	ssize_t len;
@@ -165,21 +267,40 @@ static int write_nodes(struct atio_json *j, const char *path, struct atio_error 
 	atio_json_array_begin(j, "nodes");
 	while ((len = getline(&line, &cap, in)) >= 0) {
 		no++;
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
+		ret = plain_line(line, &len, path, no, e);
+		if (ret)
+			break;
 		if (!fields(line, f, 3) || !f[0][0]) {
 			ret = atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: not "
 					     "HOST<TAB>CLOCK_OFFSET_SEC<TAB>ATIO", path, no);
 			break;
 		}
+		if (seen(&hosts, f[0], NULL)) {
+			ret = atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: node %s again "
+					     "(line %zu): a node is listed once", path, no, f[0],
+					     seen(&hosts, f[0], NULL));
+			break;
+		}
+		if (remember_at(&hosts, f[0], NULL, no)) {
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+			break;
+		}
 		atio_json_object_begin(j, NULL);
 		atio_json_string(j, "host", f[0]);
-		if (!atio_json_number_text(j, "clock_offset_sec", f[1]))
+		if (strcmp(f[1], "unknown") == 0) {
 			atio_json_null(j, "clock_offset_sec");
+		} else if (!atio_json_number_text(j, "clock_offset_sec", f[1])) {
+			atio_json_object_end(j);
+			ret = atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: clock offset "
+					     "'%s': not a finite number of seconds (or unknown)",
+					     path, no, f[1]);
+			break;
+		}
 		atio_json_string(j, "atio", f[2][0] ? f[2] : NULL);
 		atio_json_object_end(j);
 	}
 	atio_json_array_end(j);
+	seen_free(&hosts);
 	free(line);
 	fclose(in);
 	return ret;
@@ -256,6 +377,7 @@ static int write_test(struct atio_json *j, char **f, struct atio_error *e)
 
 static int write_results(struct atio_json *j, const char *path, struct atio_error *e)
 {
+	struct seen tests = { 0 };
 	char *line = NULL, *f[4], *last = NULL;
 	size_t cap = 0, no = 0;
 	ssize_t len;
@@ -267,11 +389,27 @@ static int write_results(struct atio_json *j, const char *path, struct atio_erro
 	atio_json_array_begin(j, "results");
 	while (!ret && (len = getline(&line, &cap, in)) >= 0) {
 		no++;
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
+		ret = plain_line(line, &len, path, no, e);
+		if (ret)
+			break;
 		if (!fields(line, f, 4) || !f[0][0] || !f[1][0] || !f[3][0]) {
 			ret = atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: not THREADS<TAB>"
 					     "TEST<TAB>SUMMARY<TAB>RECORDS", path, no);
+			break;
+		}
+		if (!threads_ok(f[0])) {
+			ret = atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: thread count '%s': "
+					     "not a whole number above 0, or auto", path, no, f[0]);
+			break;
+		}
+		if (seen(&tests, f[0], f[1])) {
+			ret = atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: test %s with %s "
+					     "threads again (line %zu): each has one line", path, no,
+					     f[1], f[0], seen(&tests, f[0], f[1]));
+			break;
+		}
+		if (remember_at(&tests, f[0], f[1], no)) {
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 			break;
 		}
 		if (!last || strcmp(last, f[0]) != 0) {
@@ -295,6 +433,7 @@ static int write_results(struct atio_json *j, const char *path, struct atio_erro
 	if (last)
 		atio_json_array_end(j), atio_json_object_end(j);
 	atio_json_array_end(j);
+	seen_free(&tests);
 	free(last);
 	free(line);
 	fclose(in);

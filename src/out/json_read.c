@@ -2,7 +2,7 @@
 /*
  * Reading an atio --json result back, for atio merge and atio report
  * (an atio merge --json document is read by iterations_read.c). The parsing is
- * jansson's; this file only checks that the document is an atio result
+ * jansson's (json_load.c); this file only checks that the document is an atio result
  * and turns it into a struct atio_merge_doc. Every error names the file
  * and the member at fault, so that a user merging fifty files knows which
  * one to look at.
@@ -10,9 +10,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -406,6 +406,22 @@ void atio_merge_doc_free(struct atio_merge_doc *d)
 	d->ivals = NULL;
 }
 
+/*
+ * What identifies the run of @doc (struct atio_merge_run): its host, its
+ * seed and its start; what a document lacks is left empty, not compared.
+ */
+static void get_run(json_t *doc, struct atio_merge_doc *d)
+{
+	const char *host = json_string_value(json_object_get(json_object_get(doc, "system"),
+							     "hostname"));
+	const char *seed = json_string_value(json_object_get(json_object_get(doc, "settings"),
+							     "seed_string"));
+
+	snprintf(d->run.host, sizeof(d->run.host), "%s", host ? host : "");
+	snprintf(d->run.seed, sizeof(d->run.seed), "%s", seed ? seed : "");
+	d->run.start_epoch = d->start_epoch;
+}
+
 /* Everything but the parsing: @doc is the parsed document. */
 static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 		     struct atio_error *e)
@@ -440,83 +456,8 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	    get_intervals(doc, d, name, e))
 		return -EINVAL;
 	atio_merge_settings_read(doc, &d->set);
+	get_run(doc, d);
 	return atio_merge_check_figures(d, e);
-}
-
-/*
- * Common end of the readers: jansson's verdict, then the checks. They all
- * read every integer as a double (JSON_DECODE_INT_AS_REAL): jansson's
- * integers stop at 2^63, and a document may hold a 64-bit seed above it.
- */
-static int parsed(json_t *doc, const json_error_t *je, bool at_end, bool blank,
-		  const char *name, struct atio_error *e)
-{
-	/*
-	 * A document cut inside a literal ("nu" of null) is an invalid token
-	 * to jansson; @at_end says the error came where the input ended.
-	 * @blank: the input held nothing but white space (an output file
-	 * that a failed run left empty): no document, not a cut one.
-	 */
-	if (!doc && blank)
-		return BAD("%s: empty: no JSON document in it", name);
-	if (!doc) {
-		if (json_error_code(je) == json_error_premature_end_of_input || at_end)
-			return BAD("%s: truncated: the JSON ends at line %d column %d before "
-				   "the document does", name, je->line, je->column);
-		return BAD("%s: not JSON: line %d column %d: %s", name, je->line, je->column,
-			   je->text);
-	}
-	return 0;
-}
-
-static int finish(json_t *doc, const json_error_t *je, bool at_end, bool blank,
-		  const char *name, struct atio_merge_doc *d, struct atio_error *e)
-{
-	int ret = parsed(doc, je, at_end, blank, name, e);
-
-	if (ret)
-		return ret;
-	ret = from_json(doc, name, d, e);
-	json_decref(doc);
-	if (ret)
-		atio_merge_doc_free(d);
-	return ret;
-}
-
-/* A file read for jansson, noting whether any byte of it was not white space. */
-struct source {
-	FILE *f;
-	size_t len;                /* bytes read */
-	bool blank;
-};
-
-static size_t read_source(void *buf, size_t len, void *data)
-{
-	struct source *s = data;
-	size_t n = fread(buf, 1, len, s->f);
-
-	s->len += n;
-	for (size_t i = 0; s->blank && i < n; i++)
-		s->blank = strchr(" \t\r\n", ((char *)buf)[i]) && ((char *)buf)[i];
-	return n ? n : ferror(s->f) ? (size_t)-1 : 0;
-}
-
-int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e)
-{
-	struct source s = { .blank = true };
-	json_error_t je;
-	bool at_end;
-
-	*doc = NULL;
-	s.f = fopen(path, "r");
-	if (!s.f)
-		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: cannot open: %s", path,
-				      strerror(errno));
-	*doc = json_load_callback(read_source, &s, JSON_REJECT_DUPLICATES |
-				  JSON_DECODE_INT_AS_REAL, &je);
-	at_end = !*doc && feof(s.f) && (size_t)je.position >= s.len;
-	fclose(s.f);
-	return parsed(*doc, &je, at_end, at_end && s.blank, path, e);
 }
 
 int atio_json_get_number(json_t *obj, const char *where, const char *key, double *out,
@@ -566,14 +507,17 @@ int atio_merge_read(const char *path, struct atio_merge_doc *d, struct atio_erro
 int atio_merge_read_string(const char *text, const char *name, struct atio_merge_doc *d,
 			   struct atio_error *e)
 {
-	json_error_t je;
 	json_t *doc;
+	int ret;
 
 	memset(d, 0, sizeof(*d));
 	atio_stats_init(&d->st);
 	atio_dir_stats_init(d->dir);
 	d->file = name;
-	doc = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-	return finish(doc, &je, !doc && (size_t)je.position >= strlen(text),
-		      strspn(text, " \t\r\n") == strlen(text), name, d, e);
+	ret = atio_json_read_text(text, name, &doc, e);
+	if (ret)
+		return ret;
+	ret = atio_json_read_run(doc, name, d, e);
+	json_decref(doc);
+	return ret;
 }

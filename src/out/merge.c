@@ -15,6 +15,7 @@
 #include "atio/base/json.h"
 #include "atio/out/merge.h"
 #include "atio/out/merge_check.h"
+#include "atio/out/merge_runs.h"
 #include "atio/out/report.h"
 #include "atio/base/units.h"
 
@@ -110,7 +111,7 @@ static int keep_entry(struct atio_merge *m, const struct atio_merge_doc *d)
 		.file = d->file, .value = d->value, .time_sec = d->time_sec,
 		.start_epoch = d->start_epoch, .end_epoch = d->end_epoch,
 		.interrupted = d->interrupted, .ops = d->st.ops, .bytes = d->st.bytes,
-		.syncs = d->st.syncs, .has_ivals = d->ivals != NULL,
+		.syncs = d->st.syncs, .has_ivals = d->ivals != NULL, .run = d->run,
 	};
 	if (d->ivals) {
 		struct atio_ival_summary sum;
@@ -182,6 +183,7 @@ int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct 
 		m->ntargets++;
 	}
 	m->ndocs++;
+	atio_merge_note_window(m);
 	if (d->interrupted)
 		m->ninterrupted++;
 	atio_stats_merge(&m->total, &d->st);
@@ -227,16 +229,22 @@ void atio_merge_text(FILE *f, const struct atio_merge *m)
 {
 	const struct atio_stats *t = &m->total;
 
-	fprintf(f, "Sum value = { %.5f } %s;\n", m->sum, m->unit);
-	for (unsigned i = 0; m->mixed && i < ATIO_DIRS; i++)
-		atio_report_dir_text(f, atio_dir_name(i), &m->dir[i], t->ops,
-				     m->dir_iops[i], m->dir_mbs[i]);
-	fprintf(f, "documents: %u, interrupted: %u\n", m->ndocs, m->ninterrupted);
-	fprintf(f, "start skew: %.6f s (first %.6f, last %.6f)\n",
-		m->last_start - m->first_start, m->first_start, m->last_start);
-	fprintf(f, "end skew: %.6f s (first done %.6f, last done %.6f)\n",
-		m->last_end - m->first_end, m->first_end, m->last_end);
-	if (capped(m))
+	if (m->sequential) {
+		fprintf(f, "Passes: %u, one after another: tabulated, not summed\n", m->ndocs);
+		fprintf(f, "documents: %u, interrupted: %u\n", m->ndocs, m->ninterrupted);
+		fprintf(f, "time: first start %.6f, last done %.6f\n", m->first_start, m->last_end);
+	} else {
+		fprintf(f, "Sum value = { %.5f } %s;\n", m->sum, m->unit);
+		for (unsigned i = 0; m->mixed && i < ATIO_DIRS; i++)
+			atio_report_dir_text(f, atio_dir_name(i), &m->dir[i], t->ops,
+					     m->dir_iops[i], m->dir_mbs[i]);
+		fprintf(f, "documents: %u, interrupted: %u\n", m->ndocs, m->ninterrupted);
+		fprintf(f, "start skew: %.6f s (first %.6f, last %.6f)\n",
+			m->last_start - m->first_start, m->first_start, m->last_start);
+		fprintf(f, "end skew: %.6f s (first done %.6f, last done %.6f)\n",
+			m->last_end - m->first_end, m->first_end, m->last_end);
+	}
+	if (capped(m) && !m->sequential)
 		fprintf(f, "cap: %.5f %s summed over %u documents; reached %.1f%%\n",
 			m->target, m->unit, m->ntargets, m->sum / m->target * 100.0);
 	text_latency(f, "latency", &t->lat, m->ndocs);
@@ -244,7 +252,7 @@ void atio_merge_text(FILE *f, const struct atio_merge *m)
 		text_latency(f, "service", &t->service, m->ndocs);
 	if (t->syncs > 0)
 		text_latency(f, "sync latency", &t->sync_lat, m->ndocs);
-	if (m->timeline)
+	if (m->timeline && !m->sequential)
 		atio_ival_text(f, m->timeline, m->unit);
 	fprintf(f, "io: %" PRIu64 " ops, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
 		t->ops, t->bytes, atio_mib(t->bytes), t->syncs);
@@ -253,10 +261,13 @@ void atio_merge_text(FILE *f, const struct atio_merge *m)
 	for (unsigned i = 0; i < m->ndocs; i++) {
 		const struct atio_merge_entry *d = &m->docs[i];
 
-		fprintf(f, "[%u] %.6f %s over %.6f s, share %.2f%%, start %+.6f s, end %+.6f s%s: ",
-			i + 1, d->value, m->unit, d->time_sec, share(m, d->value),
+		fprintf(f, "[%u] %.6f %s over %.6f s, ", i + 1, d->value, m->unit, d->time_sec);
+		if (!m->sequential)
+			fprintf(f, "share %.2f%%, ", share(m, d->value));
+		fprintf(f, "start %+.6f s, end %+.6f s%s: ",
 			d->start_epoch ? d->start_epoch - m->first_start : 0.0,
-			d->end_epoch ? d->end_epoch - m->first_end : 0.0,
+			d->end_epoch ? d->end_epoch - (m->sequential ? m->first_start : m->first_end)
+				     : 0.0,
 			d->interrupted ? " (interrupted)" : "");
 		/* The name last: whatever it holds cannot shift the fields. */
 		for (const char *p = d->file; *p; p++)

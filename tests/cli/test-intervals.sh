@@ -122,7 +122,7 @@ for k in 1 2; do
 	run_atio --read --rand -p 1 -t 2.2 -u 32M -f "$DS" --json
 	cp "$OUT" "$WORK/m$k.json"
 done
-run_atio merge --json "$WORK/m1.json" "$WORK/m2.json"
+run_atio merge --json --unaligned "$WORK/m1.json" "$WORK/m2.json"
 expect_code "merge --json of two runs: exit 0" 0
 why=()
 [ "$(jget '[.intervals[].ops] | add')" = "$(jget .ops)" ] ||
@@ -138,11 +138,11 @@ want=$(jq -sc '[.[].intervals | length]' "$WORK/m1.json" "$WORK/m2.json")
 [ "$(jget '[.documents_merged[].interval_values | length] | tostring')" = "$want" ] ||
 	why+=("documents_merged interval_values lengths $(jget '[.documents_merged[].interval_values | length] | tostring')")
 verdict "merge: intervals summed index by index, each document's values kept" "$OUT"
-run_atio merge "$WORK/m1.json" "$WORK/m2.json"
+run_atio merge --unaligned "$WORK/m1.json" "$WORK/m2.json"
 expect_match "merge: the cluster's intervals line" "$OUT" \
 	"^intervals: $n x 1 s: min [0-9.]+, median [0-9.]+, max [0-9.]+ IOPS; stalls: 0\$"
 jq -c 'del(.intervals, .timeline)' "$WORK/m2.json" >"$WORK/old.json"
-run_atio merge "$WORK/m1.json" "$WORK/old.json"
+run_atio merge --unaligned "$WORK/m1.json" "$WORK/old.json"
 expect_code "merge with a document without intervals: exit 0" 0
 expect_no_match "merge with a document without intervals: no intervals line" "$OUT" '^intervals:'
 expect_match "merge with a document without intervals: the sum" "$OUT" '^Sum value = \{ [0-9.]+ \} IOPS;$'

@@ -8,7 +8,11 @@
 # -a settings or --check document, or whose value its own ops and time
 # contradict: exit 2, naming the file. Mixed units, reads with writes:
 # exit 2. Other settings that differ, and intervals left out: said on
-# stderr. A thousand documents merge in little memory.
+# stderr. A thousand documents merge in little memory. One run given
+# twice (the same file, or a copy) is refused, naming both; runs that ran
+# one after another (measured times sharing no instant) are refused unless
+# --unaligned sums them or --sequential tabulates them. The runs here ran
+# one after another: merged with --unaligned where their sum is the point.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -36,7 +40,7 @@ field() {
 }
 
 # --- Text: the sum line, the totals, one line per document.
-run_atio merge "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
+run_atio merge --unaligned "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
 what="atio merge of three random read runs"
 expect_code "$what: exit 0" 0
 cp "$OUT" "$WORK/merge.txt"
@@ -61,7 +65,7 @@ if [ "$total" = 100.0 ]; then ok "$what: the shares add up to 100%"; else not_ok
 expect_no_match "$what: the word rate is on no line" "$WORK/merge.txt" 'rate'
 
 # --- --json: one document, with the same figures.
-run_atio merge --json "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
+run_atio merge --json --unaligned "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
 what="atio merge --json"
 expect_code "$what: exit 0" 0
 cp "$OUT" "$WORK/merge.json"
@@ -97,7 +101,7 @@ expect_match "one fdatasync document: sync latency shown" "$OUT" '^sync latency 
 refused() {
 	local what=$1 file=$2 re=$3
 	shift 3
-	run_atio merge "$@"
+	run_atio merge --unaligned "$@"
 	expect_code "$what: exit 2" 2
 	expect_match "$what: the message names $file and says why" "$ERR" "^atio: merge: $file: $re"
 	expect_empty "$what: nothing on stdout" "$OUT"
@@ -159,7 +163,9 @@ run_atio --engine null --read -s 4K --mbs -t 0.3 --interval 0.1 --json
 cp "$OUT" "$WORK/s4k.json"
 run_atio --engine null --read -s 16M --mbs -t 1 --interval 0.5 --json
 cp "$OUT" "$WORK/s16m.json"
-run_atio merge "$WORK/s4k.json" "$WORK/s16m.json" "$WORK/s16m.json"
+run_atio --engine null --read -s 16M --mbs -t 1 --interval 0.5 --json
+cp "$OUT" "$WORK/s16m2.json"
+run_atio merge --unaligned "$WORK/s4k.json" "$WORK/s16m.json" "$WORK/s16m2.json"
 what="a 4K 0.3 s run with two 16M 1 s runs"
 expect_code "$what: summed, exit 0" 0
 expect_match "$what: the sum line" "$OUT" '^Sum value = \{ [0-9.]+ \} MB/s;$'
@@ -171,7 +177,7 @@ expect_match "$what: the intervals left out, said" "$ERR" \
 	"^atio: merge: warning: the intervals are left out: $WORK/s4k\.json has intervals of 0\.1 s, $WORK/s16m\.json has intervals of 0\.5 s"
 expect_no_match "$what: no intervals line" "$OUT" '^intervals:'
 expect_no_match "$what: no warning about what is alike" "$ERR" 'pattern|engine|cached'
-run_atio merge "$WORK/s16m.json" "$WORK/s16m.json"
+run_atio merge --unaligned "$WORK/s16m.json" "$WORK/s16m2.json"
 expect_code "two alike runs: exit 0" 0
 expect_empty "two alike runs: nothing on stderr" "$ERR"
 expect_match "two alike runs: their intervals summed" "$OUT" '^intervals: [0-9]+ x 0\.5 s'
@@ -179,9 +185,11 @@ expect_match "two alike runs: their intervals summed" "$OUT" '^intervals: [0-9]+
 # Memory: each document is read, added and freed before the next, so a
 # thousand documents (the histograms of each ~300 KB: 300 MB when all are
 # held) merge in an address space of 100 MB, ten times what one needs.
+# Each a copy of one run with a seed of its own: a thousand runs of one
+# instant.
 mkdir "$WORK/many"
 for k in $(seq 1 1000); do
-	cp "$WORK/s16m.json" "$WORK/many/$k.json"
+	sed "s/\"seed_string\":\"[0-9]*\"/\"seed_string\":\"$k\"/" "$WORK/s16m.json" >"$WORK/many/$k.json"
 done
 rc=0
 (ulimit -v 100000 && exec "$ATIO" merge "$WORK"/many/*.json) >"$OUT" 2>"$ERR" || rc=$?
@@ -199,13 +207,15 @@ expect_code "an unknown option: exit 2" 2
 expect_match "an unknown option: named" "$ERR" 'merge: --frobnicate: unknown option'
 
 # --clock-offset: a document of a host whose clock ran 0.25 s ahead is
-# moved back by it. The same document twice, once moved: the skews are
-# exactly the offset.
-run_atio merge "$WORK/r1.json" --clock-offset 0.25 "$WORK/r1.json"
+# moved back by it. The same document twice (the copy with another seed:
+# another run of the same instant), once moved: the skews are exactly the
+# offset.
+sed 's/"seed_string":"[0-9]*"/"seed_string":"1"/' "$WORK/r1.json" >"$WORK/r1b.json"
+run_atio merge "$WORK/r1.json" --clock-offset 0.25 "$WORK/r1b.json"
 expect_code "--clock-offset 0.25 on a copy: exit 0" 0
 expect_match "--clock-offset 0.25 on a copy: start skew 0.25 s" "$OUT" '^start skew: 0\.250000 s '
 expect_match "--clock-offset 0.25 on a copy: end skew 0.25 s" "$OUT" '^end skew: 0\.250000 s '
-run_atio merge --clock-offset -0.5 "$WORK/r1.json" "$WORK/r1.json"
+run_atio merge --clock-offset -0.5 "$WORK/r1.json" "$WORK/r1b.json"
 expect_match "--clock-offset applies to the next file only: start skew 0.5 s" "$OUT" '^start skew: 0\.500000 s '
 for bad in x 1e9 "" nan; do
 	run_atio merge --clock-offset "$bad" "$WORK/r1.json"
@@ -221,7 +231,7 @@ expect_code "--clock-offset with no file after it: exit 2" 2
 # merges' sums, and each node's share against its values.
 for k in 1 2 3; do
 	j=$((k % 3 + 1))
-	run_atio merge --json "$WORK/r$k.json" "$WORK/r$j.json"
+	run_atio merge --json --unaligned "$WORK/r$k.json" "$WORK/r$j.json"
 	expect_code "merge of iteration $k: exit 0" 0
 	cp "$OUT" "$WORK/it$k.json"
 done
@@ -252,7 +262,7 @@ cp "$OUT" "$WORK/itw.json"
 run_atio merge --iterations "$WORK/it1.json" "$WORK/itw.json"
 expect_code "--iterations in two units: exit 2" 2
 expect_match "--iterations in two units: the file named" "$ERR" "merge: $WORK/itw.json: its sum is in sync/s, the iterations before it in IOPS"
-run_atio merge --json "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
+run_atio merge --json --unaligned "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
 cp "$OUT" "$WORK/it3n.json"
 run_atio merge --iterations "$WORK/it1.json" "$WORK/it3n.json"
 expect_code "--iterations of 2 and 3 nodes: exit 2" 2
@@ -272,5 +282,98 @@ run_atio merge --iterations
 expect_code "--iterations without a file: exit 2" 2
 run_atio merge --iterations --clock-offset 1 "$WORK/it1.json"
 expect_code "--iterations with --clock-offset: exit 2" 2
+
+# --- One run summed once: the same file twice, or a copy of it, is one
+# run (host, seed and start instant): exit 2, both named, nothing summed.
+cp "$WORK/r1.json" "$WORK/copy.json"
+for second in "$WORK/r1.json" "$WORK/copy.json"; do
+	what="a run given twice ($(basename "$second"))"
+	run_atio merge --unaligned "$WORK/r1.json" "$WORK/r2.json" "$second"
+	expect_code "$what: exit 2" 2
+	expect_match "$what: both named, one run" "$ERR" \
+		"^atio: merge: $WORK/r1\\.json and $second: one run \\(host [^,]+, seed [0-9]+, started at [0-9.]+\\), given twice: a run is summed once\$"
+	expect_empty "$what: nothing on stdout" "$OUT"
+	run_atio merge "$WORK/r1.json" "$second"
+	expect_code "$what, alone: exit 2" 2
+	run_atio merge --sequential "$WORK/r1.json" "$second"
+	expect_code "$what, --sequential: still exit 2" 2
+done
+
+# --- Runs one after another: r1 ended before r2 began. Refused by
+# default, naming both and their windows; --unaligned sums them,
+# --sequential tabulates them without a sum.
+what="two runs one after another"
+run_atio merge "$WORK/r1.json" "$WORK/r2.json"
+expect_code "$what: exit 2" 2
+s1=$(field start_epoch "$WORK/r1.json")
+expect_match "$what: both named with their windows" "$ERR" \
+	"^atio: merge: $WORK/r1\\.json ran \\[${s1%%.*}\\.[0-9]{6}, [0-9.]+\\], $WORK/r2\\.json \\[[0-9.]+, [0-9.]+\\]: their measured times share no instant"
+expect_match "$what: the options said" "$ERR" '--sequential for passes run one after another.*--unaligned'
+expect_empty "$what: nothing on stdout" "$OUT"
+run_atio merge "$WORK/r3.json" "$WORK/r1.json"
+expect_code "$what, the later one first: exit 2" 2
+run_atio merge --sequential "$WORK/r1.json" "$WORK/r2.json" "$WORK/r3.json"
+expect_code "$what, --sequential: exit 0" 0
+expect_match "$what, --sequential: passes, not summed" "$OUT" '^Passes: 3, one after another: tabulated, not summed$'
+expect_no_match "$what, --sequential: no sum, no share" "$OUT" '^Sum value|share'
+expect_match "$what, --sequential: each pass's line" "$OUT" \
+	"^\\[2\\] [0-9]+\\.[0-9]{6} IOPS over [0-9.]+ s, start \\+[0-9.]+ s, end \\+[0-9.]+ s: $WORK/r2\\.json\$"
+for o in --json "--values $WORK/v.tsv" --unaligned; do
+	# shellcheck disable=SC2086
+	run_atio merge --sequential $o "$WORK/r1.json" "$WORK/r2.json"
+	expect_code "$what, --sequential with ${o%% *}: exit 2" 2
+	expect_match "$what, --sequential with ${o%% *}: said" "$ERR" "merge: --sequential with ${o%% *}: "
+done
+# Windows that share time: r2 moved to r1's instants is summed by default.
+if command -v python3 >/dev/null; then
+	python3 -c 'import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+b["start_epoch"] = a["start_epoch"] + 0.1; b["end_epoch"] = a["end_epoch"] + 0.1
+json.dump(b, open(sys.argv[3], "w"))' "$WORK/r1.json" "$WORK/r2.json" "$WORK/r2at1.json"
+	run_atio merge "$WORK/r1.json" "$WORK/r2at1.json"
+	expect_code "two runs whose windows overlap: summed, exit 0" 0
+	expect_match "two runs whose windows overlap: the sum" "$OUT" '^documents: 2, interrupted: 0$'
+else
+	skip_check "two runs whose windows overlap" "python3 is not installed"
+fi
+
+# --- An option given twice: exit 2, named.
+for o in --json --unaligned --sequential; do
+	run_atio merge "$o" "$o" "$WORK/r1.json"
+	expect_code "merge $o $o: exit 2" 2
+	expect_match "merge $o $o: said" "$ERR" "merge: $o: given twice"
+done
+run_atio merge --values "$WORK/a.tsv" --values "$WORK/b.tsv" "$WORK/r1.json"
+expect_code "merge --values twice: exit 2" 2
+expect_match "merge --values twice: said" "$ERR" "merge: --values: given twice"
+run_atio merge --clock-offset 1 --clock-offset 2 "$WORK/r1.json"
+expect_code "merge --clock-offset twice for one file: exit 2" 2
+expect_match "merge --clock-offset twice for one file: said" "$ERR" "merge: --clock-offset: given twice for one FILE"
+
+# --- Trailing data after a document, and a directory: said as such.
+{ cat "$WORK/r1.json"; printf 'x'; } >"$WORK/trail.json"
+{ cat "$WORK/r1.json"; printf '{"a":1}\n'; } >"$WORK/trail2.json"
+for t in trail trail2; do
+	run_atio merge "$WORK/$t.json"
+	expect_code "$t.json: exit 2" 2
+	expect_match "$t.json: trailing data, not truncated" "$ERR" \
+		"^atio: merge: $WORK/$t\\.json: trailing data after the JSON document, which ends at byte [0-9]+: one document a file\$"
+done
+{ cat "$WORK/r1.json"; printf ' \n\n'; } >"$WORK/blanks.json"
+run_atio merge "$WORK/blanks.json"
+expect_code "white space after a document: exit 0" 0
+mkdir "$WORK/adir"
+run_atio merge "$WORK/adir"
+expect_code "a directory: exit 2" 2
+expect_match "a directory: said" "$ERR" "^atio: merge: $WORK/adir: is a directory, not a JSON document\$"
+run_atio report -o "$WORK/p.html" "$WORK/adir"
+expect_code "atio report of a directory: exit 2" 2
+expect_match "atio report of a directory: said" "$ERR" "$WORK/adir: is a directory"
+run_atio report -o "$WORK/pa.html" -o "$WORK/pb.html" "$WORK/r1.json"
+expect_code "atio report -o twice: exit 2" 2
+expect_match "atio report -o twice: said" "$ERR" "report: -o: -o given twice: the page goes to one file \\($WORK/pa\\.html given before\\)"
+check "atio report -o twice: no page written" test ! -e "$WORK/pa.html" -a ! -e "$WORK/pb.html"
+run_atio report -o "$WORK/p.html" "$WORK/trail.json"
+expect_match "atio report of trailing data: said" "$ERR" "$WORK/trail\\.json: trailing data after the JSON document"
 
 finish

@@ -209,7 +209,7 @@ cp "$OUT" "$WORK/a.json"
 run_atio --engine sync --seq --iops --mix 40 -s 4K -p 1 -n 1 -u 32M -t 0.2 -f "$D" --keep-cache --json
 expect_code "mix document 2: exit 0" 0
 cp "$OUT" "$WORK/b.json"
-run_atio merge "$WORK/a.json" "$WORK/b.json"
+run_atio merge --unaligned "$WORK/a.json" "$WORK/b.json"
 expect_code "merge of two --mix documents: exit 0" 0
 cp "$OUT" "$WORK/merge.txt"
 for dir in read write; do
@@ -219,7 +219,7 @@ for dir in read write; do
 		"^$dir: [0-9.]+ IOPS, [0-9.]+ MB/s, $o ops, $b bytes, share [0-9.]+%, latency \\(usec\\): p50 "
 done
 expect_no_match "merge: no line but the sum line holds the word rate" "$WORK/merge.txt" 'rate'
-run_atio merge --json "$WORK/a.json" "$WORK/b.json"
+run_atio merge --json --unaligned "$WORK/a.json" "$WORK/b.json"
 expect_code "merge --json of two --mix documents: exit 0" 0
 cp "$OUT" "$WORK/merge.json"
 why=()
@@ -244,15 +244,17 @@ done
 verdict "merge --json: read and write are the sums of both documents'" "$WORK/merge.json"
 run_atio --engine sync --rand --read -s 4K -p 1 -n 1 -u 32M -t 0.1 -f "$D" --keep-cache --json
 cp "$OUT" "$WORK/plain.json"
-run_atio merge "$WORK/a.json" "$WORK/plain.json"
+run_atio merge --unaligned "$WORK/a.json" "$WORK/plain.json"
 expect_code "merge of a --mix and a plain document: exit 2" 2
 expect_match "merge of a --mix and a plain document: names the plain file" "$ERR" \
 	"merge: $WORK/plain.json: not a --mix run, the documents before it are --mix runs"
-run_atio merge "$WORK/plain.json" "$WORK/a.json"
+run_atio merge --unaligned "$WORK/plain.json" "$WORK/a.json"
 expect_code "merge of a plain and a --mix document: exit 2" 2
 expect_match "merge of a plain and a --mix document: names the --mix file" "$ERR" \
 	"merge: $WORK/a.json: a --mix run, the documents before it are not"
-run_atio merge "$WORK/plain.json" "$WORK/plain.json"
+# Another run of the same instant: the copy with another seed.
+sed 's/"seed_string":"[0-9]*"/"seed_string":"1"/' "$WORK/plain.json" >"$WORK/plain2.json"
+run_atio merge "$WORK/plain.json" "$WORK/plain2.json"
 expect_code "merge of plain documents: exit 0 as before" 0
 expect_no_match "merge of plain documents: no read: or write: line" "$OUT" '^(read|write):'
 

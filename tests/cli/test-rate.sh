@@ -253,11 +253,11 @@ run_atio --json --engine null --rand -t 1 --rate 1000
 cp "$OUT" "$WORK/a.json"
 run_atio --json --engine null --rand -p 2 -t 1 --rate 3000
 cp "$OUT" "$WORK/b.json"
-run_atio merge "$WORK/a.json" "$WORK/b.json"
+run_atio merge --unaligned "$WORK/a.json" "$WORK/b.json"
 expect_code "merge of two capped runs: exit 0" 0
 expect_match "merge: the caps summed" "$OUT" '^cap: 4000\.00000 IOPS summed over 2 documents; reached (99\.[0-9]|100\.[0-9])%$'
 expect_match "merge: the service times merged" "$OUT" '^service \(usec\): .*\(merged from 2 documents\)$'
-run_atio merge --json "$WORK/a.json" "$WORK/b.json"
+run_atio merge --unaligned --json "$WORK/a.json" "$WORK/b.json"
 what="merge --json: target, target_reached, service_latency_ns"
 why=()
 fcmp "$(jget .target)" '==' 4000 || why+=("target $(jget .target)")
@@ -266,7 +266,7 @@ n=$(jq -s '.[0].service_latency_ns.count + .[1].service_latency_ns.count' "$WORK
 verdict "$what" "$OUT"
 run_atio --json --engine null --rand -t 0.2
 cp "$OUT" "$WORK/c.json"
-run_atio merge "$WORK/a.json" "$WORK/c.json"
+run_atio merge --unaligned "$WORK/a.json" "$WORK/c.json"
 expect_count "merge with an uncapped document: no cap line" "$OUT" '^cap:' 0
 
 finish

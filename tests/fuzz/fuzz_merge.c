@@ -2,7 +2,8 @@
 /*
  * Fuzz target: atio merge's readers. The input read as an atio --json run
  * document (atio_merge_read_string(), json_read.c), merged twice with
- * itself and written as text and JSON; and read from a file as an atio
+ * itself (asked first whether it may be: merge_runs.c) and written as
+ * text and JSON; and read from a file as an atio
  * merge --json document of one iteration (atio merge --iterations),
  * summed and written.
  */
@@ -11,6 +12,7 @@
 #include "atio/out/iterations.h"
 #include "atio/out/merge.h"
 #include "atio/out/merge_check.h"
+#include "atio/out/merge_runs.h"
 #include "fuzz.h"
 
 static void run_document(const char *text)
@@ -23,7 +25,8 @@ static void run_document(const char *text)
 		return;
 	docs[1] = docs[0];
 	atio_merge_init(&m);
-	if (atio_merge_add(&m, &docs[0], &e) == 0 && atio_merge_add(&m, &docs[1], &e) == 0) {
+	if (atio_merge_add(&m, &docs[0], &e) == 0 &&
+	    (atio_merge_check_run(&m, &docs[1], &e), atio_merge_add(&m, &docs[1], &e) == 0)) {
 		char warning[256];
 
 		for (unsigned k = 0; k < atio_merge_warnings(&m); k++)

@@ -19,11 +19,17 @@
 
 /*
  * Parse file @path with jansson (every integer read as a double, duplicate
- * keys refused) into *@doc, which the caller releases with json_decref().
- * Returns 0, or -errno / -EINVAL with @e filled (exit 2) and a message
- * naming @path: cannot open, not JSON (line and column), truncated.
+ * keys refused) into *@doc, which the caller releases with json_decref()
+ * (src/out/json_load.c). Returns 0, or -errno / -EINVAL with @e filled
+ * (exit 2) and a message naming @path: cannot open, a directory, empty,
+ * not JSON (line and column), truncated, trailing data after the document
+ * (anything but white space).
  */
 int atio_json_read_file(const char *path, json_t **doc, struct atio_error *e);
+
+/* The same for the string @text, which @name stands for in messages. */
+int atio_json_read_text(const char *text, const char *name, json_t **doc,
+			struct atio_error *e);
 
 /*
  * The member @key of object @obj, which must be a finite number from 0 up,

@@ -31,6 +31,19 @@
 #define ATIO_MERGE_UNIT_LEN 16
 #define ATIO_MERGE_NSETTINGS 18    /* the settings compared (merge_check.c) */
 #define ATIO_MERGE_SETTING_LEN 48
+#define ATIO_MERGE_HOST_LEN 256    /* a host name, as system.hostname has it */
+#define ATIO_MERGE_SEED_LEN 24     /* a seed in decimal, as settings.seed_string has it */
+
+/*
+ * What tells one run from another: the host it ran on, its seed and the
+ * instant its measured time began, as its document holds them ("" and 0
+ * where an older document has none: then it is not compared).
+ */
+struct atio_merge_run {
+	char host[ATIO_MERGE_HOST_LEN];
+	char seed[ATIO_MERGE_SEED_LEN];
+	double start_epoch;        /* as read, before any --clock-offset */
+};
 
 /* The settings of a run that merge compares, each as its document writes it. */
 struct atio_merge_settings {
@@ -56,6 +69,7 @@ struct atio_merge_doc {
 	/* --interval: its intervals and stalls; NULL for a document without (older atio) */
 	struct atio_ival_series *ivals;
 	struct atio_merge_settings set;
+	struct atio_merge_run run;
 };
 
 /*
@@ -74,6 +88,7 @@ struct atio_merge_entry {
 	double *vals;
 	size_t stalls;
 	double longest_stall_sec;
+	struct atio_merge_run run;
 };
 
 /* How the documents' settings differ from the first's (merge_check.c). */
@@ -114,6 +129,17 @@ struct atio_merge {
 	/* The settings: the first document's, and where the others differ. */
 	struct atio_merge_settings first;
 	struct atio_merge_differ differ[ATIO_MERGE_NSETTINGS];
+	/*
+	 * The measured windows (merge_runs.c): the document that started
+	 * last and the one that ended first, indices in docs[] (valid when
+	 * windows is true: a document with both instants was added).
+	 */
+	bool windows;
+	unsigned latest_start, earliest_end;
+	/* --sequential: passes one after another, tabulated, not summed */
+	bool sequential;
+	/* --unaligned: summed even when their windows share no instant */
+	bool unaligned;
 };
 
 /*

@@ -20,6 +20,7 @@
 #include "atio/stats/interval.h"
 #include "atio/out/merge.h"
 #include "atio/out/merge_check.h"
+#include "atio/out/merge_runs.h"
 #include "atio/out/report.h"
 #include "atio/stats/stats.h"
 
@@ -737,6 +738,76 @@ static void test_merge_intervals(void **state)
 	free(s);
 }
 
+/*
+ * One run summed once, runs summed only when they ran at one time
+ * (merge_runs.c): a document given twice is refused whatever the
+ * options; one whose measured time shares no instant with another's is
+ * refused unless the merge is unaligned or sequential; trailing data
+ * after a document is said as such.
+ */
+static void test_merge_runs(void **state)
+{
+	struct node *n = calloc(3, sizeof(*n));
+	struct atio_merge_doc *d = calloc(3, sizeof(*d));
+	struct atio_merge *m = calloc(1, sizeof(*m));
+	struct atio_error e = { 0 };
+	char *text[3], *trail;
+
+	(void)state;
+	assert_non_null(n);
+	assert_non_null(d);
+	assert_non_null(m);
+	for (unsigned i = 0; i < 3; i++) {
+		node_init(&n[i], i, 1000, false);
+		if (i == 2) {   /* begins 10 s after the others ended */
+			n[i].r.wall_start.tv_sec += 20;
+			n[i].r.wall_end.tv_sec += 20;
+		}
+		text[i] = to_json(&n[i].r);
+		assert_int_equal(atio_merge_read_string(text[i], i == 2 ? "late.json" : "a.json",
+							&d[i], &e), 0);
+	}
+	assert_string_not_equal(d[0].run.seed, d[1].run.seed);
+	for (unsigned mode = 0; mode < 3; mode++) {
+		atio_merge_init(m);
+		m->unaligned = mode == 1;
+		m->sequential = mode == 2;
+		assert_int_equal(atio_merge_check_run(m, &d[0], &e), 0);
+		assert_int_equal(atio_merge_add(m, &d[0], &e), 0);
+		/* The same run again: refused in every mode. */
+		assert_true(atio_merge_check_run(m, &d[0], &e) < 0);
+		assert_int_equal(e.exit, 2);
+		assert_non_null(strstr(e.msg, "given twice: a run is summed once"));
+		assert_int_equal(atio_merge_check_run(m, &d[1], &e), 0);
+		assert_int_equal(atio_merge_add(m, &d[1], &e), 0);
+		if (mode == 0) {
+			assert_true(atio_merge_check_run(m, &d[2], &e) < 0);
+			assert_int_equal(e.exit, 2);
+			assert_non_null(strstr(e.msg, "late.json [1800000020."));
+			assert_non_null(strstr(e.msg, "share no instant"));
+		} else {
+			assert_int_equal(atio_merge_check_run(m, &d[2], &e), 0);
+		}
+		atio_merge_free(m);
+	}
+	trail = malloc(strlen(text[0]) + 3);
+	assert_non_null(trail);
+	atio_merge_doc_free(&d[2]);
+	sprintf(trail, "%snu", text[0]);
+	assert_true(atio_merge_read_string(trail, "t.json", &d[2], &e) < 0);
+	assert_non_null(strstr(e.msg, "t.json: trailing data after the JSON document"));
+	sprintf(trail, "%s \n", text[0]);
+	assert_int_equal(atio_merge_read_string(trail, "t.json", &d[2], &e), 0);
+	free(trail);
+	for (unsigned i = 0; i < 3; i++) {
+		atio_merge_doc_free(&d[i]);
+		free(text[i]);
+	}
+	free(m);
+	free(d);
+	free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -748,6 +819,7 @@ int main(void)
 		cmocka_unit_test(test_merge_figures),
 		cmocka_unit_test(test_merge_mix),
 		cmocka_unit_test(test_merge_intervals),
+		cmocka_unit_test(test_merge_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
