@@ -364,8 +364,11 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 		uint64_t reserve = fs->to_allocate / 100 + (16u << 20);
 
 		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-		/* No blocks at all (ramfs): the filesystem does not count space. */
-		if (sv.f_blocks != 0 && fs->to_allocate + reserve > avail)
+		/*
+		 * No blocks at all (ramfs): the filesystem does not count space.
+		 * Nothing to allocate: the fill writes where the files hold blocks.
+		 */
+		if (sv.f_blocks != 0 && fs->to_allocate && fs->to_allocate + reserve > avail)
 			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOSPC,
 					     "%s: not enough free space: the files need %.2f MiB "
 					     "more than they already hold and atio keeps %.2f MiB "

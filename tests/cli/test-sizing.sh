@@ -7,6 +7,9 @@
 # naming them. A -u auto run with --cached gives no page cache warning,
 # and on a disk too small for it fails before writing anything.
 #
+# The free space a fill needs, on xfs: what atio's files lack beyond the
+# blocks they hold, also past their ends (see below).
+#
 # --prepare makes and fills the files and prints the fill's MB/s on a line
 # without the result line's word; a run with the same settings then
 # reuses them without a write, a second --prepare writes nothing and says
@@ -265,8 +268,8 @@ fi
 # blocks past its end there (speculative preallocation), as atio's files
 # do after an interrupted --expand or fill: those blocks are the files'
 # own, and count toward what the dataset needs, not against it. A -u
-# that fitted the empty filesystem fits again; one that does not is still
-# refused.
+# that fitted the empty filesystem fits again, a file that holds all it
+# lacks needs no free space; a -u that does not fit is still refused.
 X=$WORK/xfs
 # held FILE...: the bytes of blocks the files hold (st_blocks), also past their ends.
 held() {
