@@ -316,13 +316,17 @@ else
 
 	# The same with blocks held past the end for certain: atio.0 cut to a
 	# quarter and given back, beyond its end, the blocks it had (fallocate
-	# --keep-size); nothing more to allocate, so no refusal.
+	# --keep-size), and the filesystem then filled but for 4 MiB: nothing
+	# more to allocate, so no refusal.
 	if truncate -s $((half / 2)) "$X/atio.0" &&
-		fallocate -n -o $((half / 2)) -l $((half / 2)) "$X/atio.0" 2>/dev/null; then
+		fallocate -n -o $((half / 2)) -l $((half / 2)) "$X/atio.0" 2>/dev/null &&
+		free=$(df -P -B 1 "$X" | awk 'NR == 2 {print $4}') &&
+		fallocate -l $((free - (4 << 20))) "$X/filler"; then
 		run_atio --prepare -p 2 -u $((u >> 10))K -f "$X"
-		expect_code "xfs: a short file holding its blocks past its end: --prepare exit 0" 0
+		expect_code "xfs: a short file holding its blocks past its end, 4 MiB free: --prepare exit 0" 0
 		expect_match "xfs: a short file holding its blocks past its end: resumed" "$OUT" \
 			'^files: 2 of .*: 0 new, 1 resumed, 1 reused'
+		rm -f "$X/filler"
 	else
 		skip_check "a short file holding its blocks past its end" "no fallocate --keep-size here"
 	fi
