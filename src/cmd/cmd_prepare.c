@@ -38,8 +38,9 @@ static int check_memory(unsigned o_threads, unsigned n, uint64_t each, const cha
 	return atio_error_set(e, ATIO_EXIT_USAGE, ENOMEM,
 			      "-p %u: the %s of %u threads need %.2f MiB of memory (%.2f MiB "
 			      "a thread), more than the %.2f MiB available (MemAvailable); use "
-			      "fewer threads (-p), a smaller -s or --iodepth",
-			      o_threads, what, n, atio_mib(need), atio_mib(each), atio_mib(avail));
+			      "%sa smaller -s or --iodepth",
+			      o_threads, what, n, atio_mib(need), atio_mib(each), atio_mib(avail),
+			      n > 1 ? "fewer threads (-p), " : "");
 }
 
 /* Bytes a thread of @o keeps besides its write pool: --mix's read buffers, --verify's map. */
@@ -70,9 +71,35 @@ void plan_pool(struct atio_opts *o, unsigned depth, bool no_io)
 	o->pool_share = share;
 }
 
+/*
+ * --verify's maps alone against MemAvailable: they keep a word for every
+ * block of -u whatever -p is, so the advice is a larger -s or a smaller
+ * -u. Returns 0, or -ENOMEM with @e filled (exit 2) and the figures.
+ */
+static int check_maps(const struct atio_opts *o, struct atio_error *e)
+{
+	uint64_t maps = atio_genmap_maps_bytes(o), avail = atio_node_meminfo("MemAvailable");
+	char u[32], s[32];
+
+	if (!avail || maps <= avail)
+		return 0;
+	atio_format_size(u, sizeof(u), o->total);
+	atio_format_size(s, sizeof(s), o->bs);
+	return atio_error_set(e, ATIO_EXIT_USAGE, ENOMEM,
+			      "--verify -u %s -s %s: the map of the last write to every block "
+			      "(%zu bytes a block of -u, however many threads share it) needs "
+			      "%.2f MiB of memory, more than the %.2f MiB available "
+			      "(MemAvailable); use a larger -s or a smaller -u",
+			      u, s, sizeof(uint32_t), atio_mib(maps), atio_mib(avail));
+}
+
 int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_error *e)
 {
 	uint64_t v = atio_genmap_bytes(o), pool = atio_pool_bytes(o->bs, depth, o->pool_cover);
+	int ret = check_maps(o, e);
+
+	if (ret)
+		return ret;
 
 	if (o->mode == ATIO_MODE_READ)
 		return check_memory(o->threads, o->threads, o->bs * depth,

@@ -30,6 +30,13 @@ uint64_t atio_genmap_bytes(const struct atio_opts *o)
 	       (sync ? (uint64_t)o->qsync * sizeof(struct atio_journal_rec) : 0);
 }
 
+uint64_t atio_genmap_maps_bytes(const struct atio_opts *o)
+{
+	if (!atio_genmap_bytes(o))
+		return 0;
+	return atio_genmap_thread_blocks(o, true) * o->threads * sizeof(uint32_t);
+}
+
 int atio_genmap_init(struct atio_genmap *m, unsigned segs, uint64_t seg_blocks, bool huge)
 {
 	m->blocks = (uint64_t)segs * seg_blocks;

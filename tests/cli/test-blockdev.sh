@@ -4,12 +4,14 @@
 # then while the device is mounted, has holders, backs a loop device
 # (losetup -o, holding a mounted ext4 that survives), has a partition (its
 # table erased, mounted), or carries a signature (ext4, swap, a partition
-# table; an ext4 at 1 MiB or at sector 63 with nothing at offset 0),
-# saying which; on a blank device they run (--fsync --verify saying that a
-# device keeps no journal), and on a read-only one they are refused before
-# they start. One device is one lock, by whichever of its nodes it is
-# named (a second node made by mknod). A read of a loop device on a
-# sparse file warns that its holes read as zeros.
+# table; an ext4 at 1 MiB or at sector 63 with nothing at offset 0; the
+# backup superblocks wipefs -a leaves of an ext4, named at once with a dd
+# command that clears them), saying which; on a blank device they run
+# (--fsync --verify saying that a device keeps no journal), and on a
+# read-only one they are refused before they start. One device is one
+# lock, by whichever of its nodes it is named (a second node made by
+# mknod). A read of a loop device on a sparse file warns that its holes
+# read as zeros.
 # -f /dev/loopN never makes /dev/loopN.0. And on a real XFS (on a
 # second loop device), fallocated space in one of atio's files, cached, is
 # filled rather than read as data. Skipped (77) where no loop device can be
@@ -140,6 +142,29 @@ if command -v mkfs.ext4 >/dev/null 2>&1 && mkfs.ext4 -q -F "$LOOP" >/dev/null 2>
 	fi
 else
 	skip_check "an ext4 signature" "mkfs.ext4 fails or is missing"
+fi
+
+# An ext4 of 1 KiB blocks erased with wipefs -a, which leaves its backup
+# superblocks (8, 24, 40 and 56 MiB in): one refusal names them all with
+# a command that zeroes them, and after that command the device is blank.
+if command -v mkfs.ext4 >/dev/null 2>&1 && mkfs.ext4 -q -F -b 1024 "$LOOP" >/dev/null 2>&1 &&
+	wipefs -a -q "$LOOP" 2>/dev/null; then
+	SUM=$(devsum)
+	run_atio --write -s 1M -t 0.2 --allow-device-write -f "$LOOP"
+	refused "an ext4 erased by wipefs -a: refused once, naming its four backup superblocks" 2 \
+		"^atio: -f $LOOP: writes refused: nothing at the start of the device, but 4 backup superblock\\(s\\) of an ext4 filesystem whose first superblock was erased remain \\(wipefs -a erases only that one\\), at byte\\(s\\) 8389632, 25166848, 41944064 and 58721280 "
+	untouched "backup superblocks: the device is unchanged"
+	zero=$(sed -n 's/.*if the data is not wanted, zero the 1 KiB of each: //p' "$ERR")
+	if [[ $zero =~ ^for\ b\ in\ 8389632\ 25166848\ 41944064\ 58721280\;\ do\ dd\ if=/dev/zero\ of=$LOOP\ bs=1024\ count=1\ seek=\$b\ oflag=seek_bytes\ conv=notrunc\;\ done$ ]]; then
+		ok "backup superblocks: the refusal says how to zero them, with dd"
+		bash -c "$zero" 2>/dev/null
+		run_atio --write -s 1M -t 0.2 -u 4M --allow-device-write -f "$LOOP"
+		expect_code "backup superblocks zeroed as the refusal says: the write test runs" 0
+	else
+		not_ok "backup superblocks: the refusal says how to zero them, with dd" "$zero"
+	fi
+else
+	skip_check "an ext4 of 1 KiB blocks erased with wipefs -a" "mkfs.ext4 or wipefs fails or is missing"
 fi
 
 # Other signatures: swap, a partition table.

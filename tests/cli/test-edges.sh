@@ -119,6 +119,20 @@ expect_code "-p 4096 -s 1G: exit 2" 2
 expect_match "-p 4096 -s 1G: the figures" "$ERR" \
 	'^atio: -p 4096: the read buffers \(one per I/O in flight\) of 4096 threads need 4194304\.00 MiB of memory \(1024\.00 MiB a thread\), more than the [0-9.]+ MiB available \(MemAvailable\)'
 
+# Defect: --verify's map (a word for every block of -u, whatever -p is)
+# too large for memory was refused with the advice of fewer threads, even
+# at -p 1: a larger -s or a smaller -u is what makes it smaller.
+for p in 1 8; do
+	run_atio --engine null --write --verify --rand -s 4K -p $p -u 1024T -t 1
+	expect_code "--verify -p $p -u 1024T -s 4K: exit 2" 2
+	expect_match "--verify -p $p -u 1024T: the map's figures, a larger -s or a smaller -u" "$ERR" \
+		'^atio: --verify -u 1024T -s 4K: the map of the last write to every block \(4 bytes a block of -u, however many threads share it\) needs 1048576\.00 MiB of memory, more than the [0-9.]+ MiB available \(MemAvailable\); use a larger -s or a smaller -u$'
+	expect_no_match "--verify -p $p -u 1024T: no advice of fewer threads" "$ERR" 'fewer threads'
+done
+run_atio --read -s 1G --iodepth 1024 -p 1 -u 1T -t 1 -f "$D"
+expect_match "-p 1 -s 1G --iodepth 1024: a smaller -s or --iodepth, not fewer threads" "$ERR" \
+	'^atio: -p 1: the read buffers .*; use a smaller -s or --iodepth$'
+
 # Defect: --help to a full disk exited 0.
 if [ -w /dev/full ]; then
 	LAST="atio --help >/dev/full"

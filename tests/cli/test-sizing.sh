@@ -7,6 +7,9 @@
 # naming them. A -u auto run with --cached gives no page cache warning,
 # and on a disk too small for it fails before writing anything.
 #
+# The free space a fill needs, on xfs: what atio's files lack beyond the
+# blocks they hold, also past their ends (see below).
+#
 # --prepare makes and fills the files and prints the fill's MB/s on a line
 # without the result line's word; a run with the same settings then
 # reuses them without a write, a second --prepare writes nothing and says
@@ -259,6 +262,84 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
 		'warning: the dataset \(-u 16\.00 MiB\) is smaller than twice the RAM \(16\.00 MiB\)'
 else
 	skip_check "an auto-sized dataset on a small node" "needs root and unshare -m"
+fi
+
+# Free space on xfs. A file grown by appends after it was truncated keeps
+# blocks past its end there (speculative preallocation), as atio's files
+# do after an interrupted --expand or fill: those blocks are the files'
+# own, and count toward what the dataset needs, not against it. A -u
+# that fitted the empty filesystem fits again, a file that holds all it
+# lacks needs no free space; a -u that does not fit is still refused.
+X=$WORK/xfs
+# held FILE...: the bytes of blocks the files hold (st_blocks), also past their ends.
+held() {
+	stat -c '%b %B' "$@" | awk '{n += $1 * $2} END {print n}'
+}
+if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.xfs >/dev/null 2>&1 ||
+	! command -v losetup >/dev/null 2>&1; then
+	skip_check "free space on xfs after an interrupted --expand" "needs root, losetup and mkfs.xfs"
+elif ! { truncate -s 512M "$WORK/xfs.img" && XLOOP=$(losetup --find --show "$WORK/xfs.img") &&
+	TEST_LOOPS+=("$XLOOP") && mkfs.xfs -q -f "$XLOOP" >/dev/null 2>&1 && mkdir "$X" &&
+	mount "$XLOOP" "$X" && TEST_MOUNTS+=("$X"); } 2>/dev/null; then
+	skip_check "free space on xfs after an interrupted --expand" "no loop device with xfs here"
+else
+	# The largest -u of two files of whole fill chunks that the empty
+	# filesystem takes with atio's spare (1% and 16 MiB), less 8 MiB.
+	avail=$(df -P -B 1 "$X" | awk 'NR == 2 {print $4}')
+	u=$(((avail - (16 << 20)) * 100 / 101 / (8 << 20) * (8 << 20) - (8 << 20)))
+	half=$((u / 2))
+	run_atio --prepare -p 2 -u $((u >> 10))K -f "$X"
+	expect_code "xfs: --prepare -p 2 -u $((u >> 20))M on the empty filesystem: exit 0" 0
+	start_atio --expand -s 1M -p 2 -t 60 -u $((u >> 10))K -f "$X"
+	# Interrupted once atio.0 was emptied and has grown to a quarter.
+	t0=$(now_ms)
+	while [ "$(file_size "$X/atio.0")" -ge "$half" ] && kill -0 "$PID" 2>/dev/null &&
+		[ $(($(now_ms) - t0)) -lt 60000 ]; do
+		sleep 0.05
+	done
+	while [ "$(file_size "$X/atio.0")" -lt $((half / 2)) ] && kill -0 "$PID" 2>/dev/null &&
+		[ $(($(now_ms) - t0)) -lt 60000 ]; do
+		sleep 0.05
+	done
+	kill -INT "$PID" 2>/dev/null || true
+	wait_exit 60
+	check "xfs: the --expand run stopped at SIGINT" [ "$RC" != 999 ]
+	size=$(stat -c %s "$X/atio.0" "$X/atio.1" | awk '{n += $1} END {print n}')
+	beyond=$(($(held "$X/atio.0" "$X/atio.1") - size))
+	echo "# xfs kept $((beyond >> 20)) MiB past the ends of the interrupted files"
+	run_atio --prepare -p 2 -u $((u >> 10))K -f "$X"
+	expect_code "xfs: --prepare -u $((u >> 20))M after the interrupted --expand: exit 0" 0
+	expect_no_match "xfs: --prepare after the interrupted --expand: no free space refusal" "$ERR" \
+		'not enough free space'
+	check "xfs: --prepare after the interrupted --expand: the files are whole" \
+		[ "$(stat -c %s "$X/atio.0" "$X/atio.1" | sort -u)" = "$half" ]
+
+	# The same with blocks held past the end for certain: atio.0 cut to a
+	# quarter and given back, beyond its end, the blocks it had (fallocate
+	# --keep-size), and the filesystem then filled but for 4 MiB: nothing
+	# more to allocate, so no refusal.
+	if truncate -s $((half / 2)) "$X/atio.0" &&
+		fallocate -n -o $((half / 2)) -l $((half / 2)) "$X/atio.0" 2>/dev/null &&
+		free=$(df -P -B 1 "$X" | awk 'NR == 2 {print $4}') &&
+		fallocate -l $((free - (4 << 20))) "$X/filler"; then
+		run_atio --prepare -p 2 -u $((u >> 10))K -f "$X"
+		expect_code "xfs: a short file holding its blocks past its end, 4 MiB free: --prepare exit 0" 0
+		expect_match "xfs: a short file holding its blocks past its end: resumed" "$OUT" \
+			'^files: 2 of .*: 0 new, 1 resumed, 1 reused'
+		rm -f "$X/filler"
+	else
+		skip_check "a short file holding its blocks past its end" "no fallocate --keep-size here"
+	fi
+
+	# What does not fit is still refused, before anything is written.
+	before=$(stat -c '%i %s %b' "$X/atio.0" "$X/atio.1")
+	big=$((u + (64 << 20)))
+	run_atio --prepare -p 2 -u $((big >> 10))K -f "$X"
+	expect_code "xfs: --prepare -u $((big >> 20))M (64 MiB more than fits): exit 1" 1
+	expect_match "xfs: -u $((big >> 20))M: not enough free space beyond what the files hold" "$ERR" \
+		'^atio: .*not enough free space: the files need [0-9.]+ MiB more than they already hold'
+	check "xfs: -u $((big >> 20))M: the files are untouched" \
+		[ "$before" = "$(stat -c '%i %s %b' "$X/atio.0" "$X/atio.1")" ]
 fi
 
 # On a disk smaller than twice the RAM, -u auto fails before writing.

@@ -126,6 +126,12 @@ struct atio_fill_stats {
 	unsigned older;            /* atio's, of an older format (stamp version 1): rewritten */
 	unsigned strays;           /* atio's, marked for another dataset: rewritten (in older too) */
 	uint64_t to_write;         /* bytes the fill has to write */
+	/*
+	 * Of to_write, what the filesystem has yet to give: blocks that
+	 * atio's own files already hold (st_blocks, also those past their
+	 * end, as xfs keeps after appends) are rewritten or freed by the fill.
+	 */
+	uint64_t to_allocate;
 };
 
 /* The size of every file of @o's dataset: -u / -n rounded down to 4 KiB. */
@@ -147,7 +153,8 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
  * which are complete, which are longer than planned, and how much of a
  * short or holed one can be trusted (up to its first hole, rounded down to
  * a fill chunk). Count in @fs the bytes still to write and check that the
- * filesystem has room for them. A refused run leaves every file as it was.
+ * filesystem has room for what of them atio's files do not already hold.
+ * A refused run leaves every file as it was.
  * Returns 0 or a negative errno with @e filled.
  */
 int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,

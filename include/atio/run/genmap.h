@@ -113,6 +113,13 @@ uint64_t atio_genmap_thread_blocks(const struct atio_opts *o, bool most);
 uint64_t atio_genmap_bytes(const struct atio_opts *o);
 
 /*
+ * Bytes all @o's threads' maps take together: a word for every block of
+ * -u, however many threads share it, so that only a larger -s or a
+ * smaller -u makes them smaller. 0 when atio_genmap_bytes() is.
+ */
+uint64_t atio_genmap_maps_bytes(const struct atio_opts *o);
+
+/*
  * Make the map of @segs segments of @seg_blocks blocks, all unwritten;
  * @huge: in transparent huge pages when 2 MiB or more (atio/base/buf.h), so
  * that a random write's look-up costs a cache miss but seldom a TLB miss.
