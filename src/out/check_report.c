@@ -77,9 +77,11 @@ static void put_reason(FILE *f, const struct atio_check *c, const struct atio_ch
 			"(misdirected)", b->detail);
 		break;
 	case ATIO_CHECK_OTHER:
-		fprintf(f, "holds the data of key %016" PRIx64 " (another thread's, file's or "
-			"run's), not the write of generation %" PRIu64 " (key %016" PRIx64 ") a "
-			"completed sync acknowledged", b->detail, b->want_gen, b->want_key);
+		/* The threads of a run never share a block, and every run draws its keys. */
+		fprintf(f, "holds a write of another run (key %016" PRIx64 "), not the write of "
+			"generation %" PRIu64 " (key %016" PRIx64 ") a completed sync acknowledged "
+			"(a lost write, or the block rolled back to before the run)", b->detail,
+			b->want_gen, b->want_key);
 		break;
 	case ATIO_CHECK_ABSENT:
 		fprintf(f, "no data where the write of generation %" PRIu64 " a completed sync "

@@ -64,8 +64,9 @@ int atio_owner_mark(int fd, const char *name, uint64_t id);
 int atio_owner_check(int fd, const char *name, uint64_t *id);
 
 /*
- * A new dataset id: 64 random bits from getrandom(), never 0. Returns 0,
- * or -errno when the kernel gives none.
+ * A new dataset id (or a run's, which its write keys are made of): 64
+ * random bits from getrandom(), never 0. Returns 0, or -errno when the
+ * kernel gives none.
  */
 int atio_owner_new_id(uint64_t *id);
 
