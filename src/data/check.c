@@ -387,6 +387,8 @@ void atio_check_free(struct atio_check *c)
 	free(c->threads);
 	free(c->first_unit);
 	free(c->fds);
+	for (unsigned i = 0; c->files && i < c->ds->nfiles; i++)
+		free(c->files[i].mark_text);
 	free(c->files);
 	pthread_mutex_destroy(&c->lock);
 	c->checkers = NULL;

@@ -110,7 +110,8 @@ static void put_reason(FILE *f, const struct atio_check *c, const struct atio_ch
 /* Words for what the mark of file @i says. */
 static const char *mark_name(enum atio_check_mark m)
 {
-	static const char *const names[] = { "ok", "none", "other name", "other dataset" };
+	static const char *const names[] = { "ok", "none", "other name", "other dataset",
+					     "malformed" };
 
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
 }
@@ -142,7 +143,12 @@ static void put_marks(FILE *f, const struct atio_check *c)
 			fprintf(f, ": atio's mark of another dataset (id %016" PRIx64 "; the other "
 				"files' is %016" PRIx64 "): the files' marks disagree, a file of "
 				"another dataset is in its place\n", cf->mark_id, c->ds->id);
-		else
+		else if (cf->mark == ATIO_CHECK_MARK_MALFORMED) {
+			fputs(": a malformed mark, no mark atio writes (edited or damaged): "
+			      "user.atio is \"", f);
+			atio_report_put_text(f, cf->mark_text);
+			fprintf(f, "\": %s\n", cf->mark_why);
+		} else
 			fputs(": no mark of atio's (copied without its extended attributes, or "
 			      "not a file atio made)\n", f);
 	}
@@ -183,7 +189,8 @@ void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupte
 	if (missing)
 		fprintf(f, ", %u file(s) missing", missing);
 	if (c->marks_bad)
-		fprintf(f, ", %u file(s) marked as another file's or dataset's", c->marks_bad);
+		fprintf(f, ", %u file(s) marked as another file's or dataset's, or malformed",
+			c->marks_bad);
 	if (interrupted)
 		fprintf(f, " (interrupted: %.2f of %.2f MiB checked)", atio_mib(c->checked),
 			atio_mib(c->to_check));
@@ -298,6 +305,10 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 		atio_json_uint(&j, "unwritten", c->files[i].unwritten);
 		atio_json_string(&j, "mark", c->files[i].missing ? "none"
 				 : mark_name(c->files[i].mark));
+		if (c->files[i].mark == ATIO_CHECK_MARK_MALFORMED) {
+			atio_json_string(&j, "mark_text", c->files[i].mark_text);
+			atio_json_string(&j, "mark_malformed", c->files[i].mark_why);
+		}
 		atio_json_object_end(&j);
 	}
 	atio_json_array_end(&j);
