@@ -2,9 +2,9 @@
 /*
  * What --check found, as text and as JSON. The text starts with one
  * summary line ("check: ..."), then one line per bad range ("bad: ..."),
- * missing file ("missing: ...") and file with less data than planned
- * ("short: ..."). The word "rate" appears nowhere: a check has no result
- * line.
+ * missing file ("missing: ..."), file shorter than planned ("short: ...")
+ * and file longer than planned ("long: ..."). The word "rate" appears
+ * nowhere: a check has no result line.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -218,12 +218,20 @@ void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupte
 			fputs("missing: ", f);
 			atio_report_put_text(f, path);
 			fputc('\n', f);
-		} else if (data_bytes(c, i) < c->ds->file_size && !interrupted) {
+		} else if (c->files[i].size < c->ds->file_size && !interrupted) {
+			/* A hole inside a file of its planned size is a bad range, not this. */
 			fputs("short: ", f);
 			atio_report_put_text(f, path);
 			fprintf(f, ": %.2f MiB of the planned %.2f MiB hold data (the rest was "
 				"never written, or is lost)\n", atio_mib(data_bytes(c, i)),
 				atio_mib(c->ds->file_size));
+		} else if (c->files[i].size > c->ds->file_size) {
+			fputs("long: ", f);
+			atio_report_put_text(f, path);
+			fprintf(f, ": %.2f MiB, longer than the planned %.2f MiB (what lies past "
+				"it is not the data set's, and a run truncates it; its data is "
+				"checked, its holes are not lost data)\n",
+				atio_mib(c->files[i].size), atio_mib(c->ds->file_size));
 		}
 	}
 }

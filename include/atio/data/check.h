@@ -22,7 +22,9 @@
  * size or with data after them, since atio fills and grows files only by
  * appending; what a file lacks to reach its planned size is unwritten,
  * not bad, since without a record of what was written atio cannot tell
- * lost data from data never written. With the journal of an --fsync --verify run
+ * lost data from data never written. Past the planned size (a file
+ * longer than planned, which a run truncates) holes are not the
+ * dataset's: unwritten, never bad. With the journal of an --fsync --verify run
  * (atio/data/journal.h) it can: every sector the journal claims must hold the
  * claimed write or a later one, and a claimed sector no read reached is
  * bad (ABSENT).
