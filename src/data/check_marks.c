@@ -74,7 +74,7 @@ static int malformed(const struct atio_file *f, struct atio_check_file *cf,
 	cf->mark = ATIO_CHECK_MARK_MALFORMED;
 	cf->mark_why = atio_owner_malformed(text);
 	if (!cf->mark_why)
-		cf->mark_why = "it changed while the check began";
+		cf->mark_why = "it changed after the survey read it";
 	cf->mark_text = strdup(text);
 	return cf->mark_text ? 0 : atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 }

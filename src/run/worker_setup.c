@@ -81,9 +81,9 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 
 /*
  * The key of thread @id's writes in this run into *@key: of the seed, the
- * host and the thread (atio_data_key()), and of a number drawn at random
- * for the run, so that no two runs write with one key, not even two of
- * the same --seed (whose offsets are the same). A write's key and
+ * host and the thread (atio_data_key()), and of 64 bits drawn at random
+ * when the thread starts, so that no two runs write with one key, not
+ * even two of the same --seed (whose offsets are the same). A write's key and
  * generation then name it across runs too: a block of an earlier run,
  * rolled back to, never passes for this run's write of the same
  * generation or a later one (atio/data/journal.h). Returns 0 or -errno.
