@@ -147,13 +147,19 @@ static int check_buffer(struct checker *k, unsigned file, uint64_t off, size_t l
  * The hole [@from, @to) of file @file: counted as unwritten, and bad
  * (lost data) when the file has its planned size, its fill having
  * completed, or holds data after the hole: atio fills and grows files by
- * appending, so a hole never lies behind data it wrote.
+ * appending, so a hole never lies behind data it wrote. What lies past
+ * the planned size is not the dataset's (a run truncates it): a hole
+ * there is no lost data.
  */
 static void note_hole(struct atio_check *c, unsigned file, uint64_t from, uint64_t to)
 {
 	struct atio_check_bad b = { .kind = ATIO_CHECK_HOLE };
 
 	__atomic_fetch_add(&c->files[file].unwritten, to - from, __ATOMIC_RELAXED);
+	if (from >= c->ds->file_size)
+		return;
+	if (to > c->ds->file_size)
+		to = c->ds->file_size;
 	if (c->files[file].size < c->ds->file_size && to >= c->files[file].size)
 		return;
 	if (c->files[file].size < c->ds->file_size &&
@@ -387,6 +393,8 @@ void atio_check_free(struct atio_check *c)
 	free(c->threads);
 	free(c->first_unit);
 	free(c->fds);
+	for (unsigned i = 0; c->files && i < c->ds->nfiles; i++)
+		free(c->files[i].mark_text);
 	free(c->files);
 	pthread_mutex_destroy(&c->lock);
 	c->checkers = NULL;

@@ -55,6 +55,30 @@ static int id_of_data(const struct atio_file *f, unsigned i, uint64_t *id,
 	return 1;
 }
 
+/*
+ * The malformed mark of @f into @cf: its text and what is wrong with it.
+ * Returns 0 or -errno with @e filled.
+ */
+static int malformed(const struct atio_file *f, struct atio_check_file *cf,
+		     struct atio_error *e)
+{
+	char text[320];
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int ret = fd < 0 ? -errno : atio_owner_read(fd, text, sizeof(text));
+
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		return atio_error_set(e, ATIO_EXIT_FAIL, -ret, "%s: cannot read its user.atio "
+				      "mark: %s", f->path, strerror(-ret));
+	cf->mark = ATIO_CHECK_MARK_MALFORMED;
+	cf->mark_why = atio_owner_malformed(text);
+	if (!cf->mark_why)
+		cf->mark_why = "it changed after the survey read it";
+	cf->mark_text = strdup(text);
+	return cf->mark_text ? 0 : atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+}
+
 /* No file carries a mark: take the id most files' first sectors name. */
 static int id_from_data(struct atio_check *c, struct atio_error *e)
 {
@@ -121,6 +145,14 @@ int atio_check_marks(struct atio_check *c, struct atio_error *e)
 			cf->mark = ATIO_CHECK_MARK_OTHER_NAME;
 			c->marks_bad++;
 			break;
+		case ATIO_OWNER_MALFORMED: {
+			int ret = malformed(f, cf, e);
+
+			if (ret)
+				return ret;
+			c->marks_bad++;
+			break;
+		}
 		default:
 			cf->mark = ATIO_CHECK_MARK_NONE;
 			break;

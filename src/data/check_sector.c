@@ -62,8 +62,8 @@ void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
 			 "block (misdirected)", found->gen);
 		break;
 	case ATIO_CHECK_OTHER:
-		snprintf(buf, len, "generation %" PRIu64 " of key %016" PRIx64 " (another "
-			 "thread's, file's or run's data)", found->gen, found->key);
+		snprintf(buf, len, "generation %" PRIu64 " of key %016" PRIx64 ", another run's "
+			 "write (a lost write)", found->gen, found->key);
 		break;
 	case ATIO_CHECK_ABSENT:
 		snprintf(buf, len, "no data (a hole, or past the end of the file)");

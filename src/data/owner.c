@@ -52,28 +52,72 @@ int atio_owner_mark(int fd, const char *name, uint64_t id)
 }
 
 /*
- * The id of a mark of this version at @got (NUL-terminated): 0 with *@id
- * and *@name (what follows the id) set, or -1 when it is no such mark.
+ * Read the mark at @got (NUL-terminated, "atio-file ..."): NULL with
+ * *@version, *@id (0 for version 1) and *@name set when it is a mark atio
+ * writes, else why it is none. The names atio marks (PREFIXN, PREFIXjournal)
+ * end in a digit or a letter, never in a blank or control character.
  */
-static int parse_v2(const char *got, uint64_t *id, const char **name)
+static const char *parse_mark(const char *got, unsigned *version, uint64_t *id,
+			      const char **name)
 {
-	const char *p = got + sizeof(MARK_V2) - 1;
+	const char *p;
+	unsigned char last;
 	uint64_t v = 0;
 
-	if (strncmp(got, MARK_V2, sizeof(MARK_V2) - 1) != 0)
-		return -1;
-	for (int i = 0; i < MARK_ID; i++, p++) {
-		if (*p >= '0' && *p <= '9')
-			v = v << 4 | (uint64_t)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			v = v << 4 | (uint64_t)(*p - 'a' + 10);
-		else
-			return -1;
+	if (strncmp(got, MARK_V1, sizeof(MARK_V1) - 1) == 0) {
+		*version = 1;
+		p = got + sizeof(MARK_V1) - 1;
+	} else if (strncmp(got, MARK_V2, sizeof(MARK_V2) - 1) == 0) {
+		*version = 2;
+		p = got + sizeof(MARK_V2) - 1;
+		for (int i = 0; i < MARK_ID; i++, p++) {
+			if (*p >= '0' && *p <= '9')
+				v = v << 4 | (uint64_t)(*p - '0');
+			else if (*p >= 'a' && *p <= 'f')
+				v = v << 4 | (uint64_t)(*p - 'a' + 10);
+			else if (*p >= 'A' && *p <= 'F')
+				return "its dataset id has upper-case digits (atio writes 16 "
+				       "lower-case hexadecimal digits)";
+			else
+				return "its dataset id is not 16 hexadecimal digits";
+		}
+		if (*p++ != ' ')
+			return "its dataset id is not 16 hexadecimal digits and a space";
+	} else {
+		return "no version this atio reads (1 or 2) follows \"atio-file \"";
 	}
-	if (*p != ' ')
-		return -1;
+	if (!*p)
+		return "it names no file";
+	if (strchr(p, '/'))
+		return "its file name holds a '/'";
+	last = (unsigned char)p[strlen(p) - 1];
+	if (last == '\n')
+		return "its file name ends in a newline";
+	if (last <= ' ' || last == 0x7f)
+		return "its file name ends in a blank or control character";
 	*id = v;
-	*name = p + 1;
+	*name = p;
+	return NULL;
+}
+
+const char *atio_owner_malformed(const char *text)
+{
+	const char *name;
+	unsigned version;
+	uint64_t id;
+
+	if (strncmp(text, "atio-file ", 10) != 0)
+		return NULL;
+	return parse_mark(text, &version, &id, &name);
+}
+
+int atio_owner_read(int fd, char *buf, size_t len)
+{
+	ssize_t n = fgetxattr(fd, ATIO_OWNER_XATTR, buf, len - 1);
+
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
 	return 0;
 }
 
@@ -82,6 +126,7 @@ int atio_owner_check(int fd, const char *name, uint64_t *id)
 	char got[320];
 	ssize_t n = fgetxattr(fd, ATIO_OWNER_XATTR, got, sizeof(got) - 1);
 	const char *named;
+	unsigned version;
 	uint64_t v;
 
 	if (id)
@@ -95,18 +140,15 @@ int atio_owner_check(int fd, const char *name, uint64_t *id)
 	if (n < 0)
 		return -errno;
 	got[n] = '\0';
-	if (memchr(got, '\0', (size_t)n))
+	if (memchr(got, '\0', (size_t)n) || strncmp(got, "atio-file ", 10) != 0)
 		return ATIO_OWNER_FOREIGN;
-	if (parse_v2(got, &v, &named) == 0) {
-		if (id)
-			*id = v;
-		return strcmp(named, name) == 0 ? ATIO_OWNER_OURS : ATIO_OWNER_OTHER_NAME;
-	}
-	if (strncmp(got, MARK_V1, sizeof(MARK_V1) - 1) == 0)
-		return strcmp(got + sizeof(MARK_V1) - 1, name) == 0 ? ATIO_OWNER_OLD
-								      : ATIO_OWNER_OTHER_NAME;
-	return strncmp(got, "atio-file ", 10) == 0 ? ATIO_OWNER_OTHER_NAME
-						   : ATIO_OWNER_FOREIGN;
+	if (parse_mark(got, &version, &v, &named))
+		return ATIO_OWNER_MALFORMED;
+	if (id)
+		*id = v;
+	if (strcmp(named, name) != 0)
+		return ATIO_OWNER_OTHER_NAME;
+	return version == 1 ? ATIO_OWNER_OLD : ATIO_OWNER_OURS;
 }
 
 int atio_owner_new_id(uint64_t *id)

@@ -54,6 +54,9 @@ static const char *not_ours(int owner)
 		return NULL;
 	case ATIO_OWNER_OTHER_NAME:
 		return "it carries atio's mark for another file name (copied or renamed?)";
+	case ATIO_OWNER_MALFORMED:
+		return "its user.atio mark starts as atio's but is malformed, no mark atio "
+		       "writes (edited or damaged; atio --check names what is wrong)";
 	case ATIO_OWNER_NO_XATTR:
 		return "the filesystem keeps no user extended attributes, so atio cannot "
 		       "mark its files there nor tell them from others";

@@ -2,9 +2,9 @@
 /*
  * What --check found, as text and as JSON. The text starts with one
  * summary line ("check: ..."), then one line per bad range ("bad: ..."),
- * missing file ("missing: ...") and file with less data than planned
- * ("short: ..."). The word "rate" appears nowhere: a check has no result
- * line.
+ * missing file ("missing: ..."), file shorter than planned ("short: ...")
+ * and file longer than planned ("long: ..."). The word "rate" appears
+ * nowhere: a check has no result line.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -77,9 +77,11 @@ static void put_reason(FILE *f, const struct atio_check *c, const struct atio_ch
 			"(misdirected)", b->detail);
 		break;
 	case ATIO_CHECK_OTHER:
-		fprintf(f, "holds the data of key %016" PRIx64 " (another thread's, file's or "
-			"run's), not the write of generation %" PRIu64 " (key %016" PRIx64 ") a "
-			"completed sync acknowledged", b->detail, b->want_gen, b->want_key);
+		/* The threads of a run never share a block, and every run draws its keys. */
+		fprintf(f, "holds a write of another run (key %016" PRIx64 "), not the write of "
+			"generation %" PRIu64 " (key %016" PRIx64 ") a completed sync acknowledged "
+			"(a lost write, or the block rolled back to before the run)", b->detail,
+			b->want_gen, b->want_key);
 		break;
 	case ATIO_CHECK_ABSENT:
 		fprintf(f, "no data where the write of generation %" PRIu64 " a completed sync "
@@ -108,7 +110,8 @@ static void put_reason(FILE *f, const struct atio_check *c, const struct atio_ch
 /* Words for what the mark of file @i says. */
 static const char *mark_name(enum atio_check_mark m)
 {
-	static const char *const names[] = { "ok", "none", "other name", "other dataset" };
+	static const char *const names[] = { "ok", "none", "other name", "other dataset",
+					     "malformed" };
 
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
 }
@@ -140,7 +143,12 @@ static void put_marks(FILE *f, const struct atio_check *c)
 			fprintf(f, ": atio's mark of another dataset (id %016" PRIx64 "; the other "
 				"files' is %016" PRIx64 "): the files' marks disagree, a file of "
 				"another dataset is in its place\n", cf->mark_id, c->ds->id);
-		else
+		else if (cf->mark == ATIO_CHECK_MARK_MALFORMED) {
+			fputs(": a malformed mark, no mark atio writes (edited or damaged): "
+			      "user.atio is \"", f);
+			atio_report_put_text(f, cf->mark_text);
+			fprintf(f, "\": %s\n", cf->mark_why);
+		} else
 			fputs(": no mark of atio's (copied without its extended attributes, or "
 			      "not a file atio made)\n", f);
 	}
@@ -181,7 +189,8 @@ void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupte
 	if (missing)
 		fprintf(f, ", %u file(s) missing", missing);
 	if (c->marks_bad)
-		fprintf(f, ", %u file(s) marked as another file's or dataset's", c->marks_bad);
+		fprintf(f, ", %u file(s) marked as another file's or dataset's, or malformed",
+			c->marks_bad);
 	if (interrupted)
 		fprintf(f, " (interrupted: %.2f of %.2f MiB checked)", atio_mib(c->checked),
 			atio_mib(c->to_check));
@@ -209,12 +218,20 @@ void atio_check_report_text(FILE *f, const struct atio_check *c, bool interrupte
 			fputs("missing: ", f);
 			atio_report_put_text(f, path);
 			fputc('\n', f);
-		} else if (data_bytes(c, i) < c->ds->file_size && !interrupted) {
+		} else if (c->files[i].size < c->ds->file_size && !interrupted) {
+			/* A hole inside a file of its planned size is a bad range, not this. */
 			fputs("short: ", f);
 			atio_report_put_text(f, path);
 			fprintf(f, ": %.2f MiB of the planned %.2f MiB hold data (the rest was "
 				"never written, or is lost)\n", atio_mib(data_bytes(c, i)),
 				atio_mib(c->ds->file_size));
+		} else if (c->files[i].size > c->ds->file_size) {
+			fputs("long: ", f);
+			atio_report_put_text(f, path);
+			fprintf(f, ": %.2f MiB, longer than the planned %.2f MiB (what lies past "
+				"it is not the data set's, and a run truncates it; its data is "
+				"checked, its holes are not lost data)\n",
+				atio_mib(c->files[i].size), atio_mib(c->ds->file_size));
 		}
 	}
 }
@@ -296,6 +313,10 @@ void atio_check_report_json(FILE *f, const struct atio_check *c, const char *ver
 		atio_json_uint(&j, "unwritten", c->files[i].unwritten);
 		atio_json_string(&j, "mark", c->files[i].missing ? "none"
 				 : mark_name(c->files[i].mark));
+		if (c->files[i].mark == ATIO_CHECK_MARK_MALFORMED) {
+			atio_json_string(&j, "mark_text", c->files[i].mark_text);
+			atio_json_string(&j, "mark_malformed", c->files[i].mark_why);
+		}
 		atio_json_object_end(&j);
 	}
 	atio_json_array_end(&j);

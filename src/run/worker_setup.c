@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "atio/base/buf.h"
+#include "atio/data/owner.h"
 #include "atio/run/worker.h"
 
 /*
@@ -78,10 +79,30 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 	return 0;
 }
 
+/*
+ * The key of thread @id's writes in this run into *@key: of the seed, the
+ * host and the thread (atio_data_key()), and of 64 bits drawn at random
+ * when the thread starts, so that no two runs write with one key, not
+ * even two of the same --seed (whose offsets are the same). A write's key and
+ * generation then name it across runs too: a block of an earlier run,
+ * rolled back to, never passes for this run's write of the same
+ * generation or a later one (atio/data/journal.h). Returns 0 or -errno.
+ */
+static int pool_key(const struct atio_opts *o, unsigned id, uint64_t *key)
+{
+	uint64_t run;
+	int ret = atio_owner_new_id(&run);
+
+	if (!ret)
+		*key = atio_data_key(o->seed ^ run, "pool", id);
+	return ret;
+}
+
 /* See worker.h. */
 int atio_worker_buffers(struct atio_worker *w)
 {
 	const struct atio_opts *o = w->sh->opts;
+	uint64_t key;
 	int ret;
 
 	if (o->mode == ATIO_MODE_READ) {
@@ -103,8 +124,11 @@ int atio_worker_buffers(struct atio_worker *w)
 					      (size_t)o->bs);
 		return 0;
 	}
-	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth, o->pool_cover,
-				  atio_data_key(o->seed, "pool", w->id), o->thp,
+	ret = pool_key(o, w->id, &key);
+	if (ret)
+		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
+				      "cannot draw the key of the run's writes: %s", strerror(-ret));
+	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth, o->pool_cover, key, o->thp,
 				  o->mode == ATIO_MODE_MIX ? (size_t)o->bs * w->depth : 0);
 	w->mix_rbuf = w->pool.tail;
 	if (ret)

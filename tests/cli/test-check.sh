@@ -5,7 +5,8 @@
 # (zeros, a flipped byte, a sector copied from elsewhere, foreign bytes)
 # are each named with file, offset, size and why, and the check exits 1;
 # a short file is counted as unwritten, not bad, a hole in a complete
-# file is bad (lost data); a missing file
+# file is bad (lost data) and the file not short; holes past the planned
+# size are no lost data, and the file is said to be long; a missing file
 # fails the check; a foreign file is refused as a run refuses it; more bad
 # ranges than the list holds are counted; options of a timed test are
 # refused; a check waits for no writer: the dataset's lock refuses it while
@@ -97,6 +98,19 @@ if fallocate -p -o 4194304 -l 1048576 "$F0" 2>/dev/null; then
 	run_atio --check -p 2 -u 64M -f "$D" --cached
 	expect_match "$what: named" "$OUT" \
 		"^bad: $F0: offset 4194304, 1048576 bytes \\(2048 sector\\(s\\)\\): a hole"
+	expect_no_match "$what: atio.0 not also said to be short (it has its size)" "$OUT" "^short: $F0"
+	# Past the planned size: a hole, then 1 MiB of atio.0's first data, a
+	# hole to 48 MiB. Not the dataset's: its holes are no lost data.
+	truncate -s 48M "$F0"
+	dd if="$F0" of="$F0" bs=1M count=1 seek=40 conv=notrunc status=none
+	run_atio --check -p 2 -u 64M -f "$D" --cached --json
+	what="atio.0 grown to 48 MiB past its planned 32, 1 MiB of data at 40"
+	expect_json "$what: the holes past 32 MiB not bad, the data there checked" \
+		'[(b["offset"], b["bytes"], b["kind"]) for b in c["bad"]]' \
+		"[(4194304, 1048576, 'hole'), (41943040, 1048576, 'misplaced')]"
+	run_atio --check -p 2 -u 64M -f "$D" --cached
+	expect_match "$what: said to be longer than planned" "$OUT" \
+		"^long: $F0: 48\\.00 MiB, longer than the planned 32\\.00 MiB \\(what lies past it is not the data set's"
 else
 	skip_check "a hole in a complete file is bad" "fallocate --punch-hole does not work here"
 fi

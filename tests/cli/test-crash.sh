@@ -9,7 +9,8 @@
 # zeros), and an emptied lock file that an atio holds still locks; a
 # synced block put back to its fill data or to an older write of the run,
 # or overwritten behind atio's back, fails the check naming the file and
-# the offset; a record cut short at the journal's end is said and not
+# the offset; so does the file put back to a copy from before the last
+# run, of the same --seed as the run before; a record cut short at the journal's end is said and not
 # trusted; a file cut short fails where synced writes were (absent); a
 # write run without --verify removes the journal, --remove
 # removes it with the files; a foreign file at the journal's name is left
@@ -205,6 +206,31 @@ else
 		"[(20480, 'older', 6, 6, True)]"
 fi
 rm -f "$D"/atio.*
+
+# --- The file put back whole to a copy taken before the last run, which
+# had the same --seed as the run before it (a stale replica one run
+# behind, after a power-off and a fail-over): the last run's synced writes
+# are gone, and its blocks hold the earlier run's writes of the same
+# offsets, at the same or higher generations. Every run draws the keys of
+# its writes, so the check fails and says whose the data is.
+run_atio --prepare -p 1 -u 8M -f "$D"
+expect_code "setup: an 8 MiB file" 0
+run_atio --fsync --verify --rand -s 4K -q 4 -p 1 -t 1 -u 8M --seed 42 -f "$D"
+expect_code "setup: run A, --seed 42" 0
+cp "$F0" "$WORK/before-b"
+run_atio --fsync --verify --rand -s 4K -q 4 -p 1 -t 0.2 -u 8M --seed 42 -f "$D"
+expect_code "setup: run B, --seed 42 again" 0
+cp "$WORK/before-b" "$F0"
+run_atio --check -p 1 -u 8M -f "$D"
+what="atio.0 put back to its copy from before run B of the same --seed"
+expect_code "$what: --check exits 1" 1
+expect_match "$what: named as another run's write" "$OUT" \
+	"^bad: $F0: offset [0-9]+, [0-9]+ bytes \\([0-9]+ sector\\(s\\)\\): holds a write of another run \\(key [0-9a-f]{16}\\), not the write of generation [0-9]+ \\(key [0-9a-f]{16}\\) a completed sync acknowledged \\(a lost write, or the block rolled back to before the run\\)$"
+run_atio --check -p 1 -u 8M -f "$D" --json
+expect_json "$what: --json: every bad range another run's (other) or the fill's (older)" \
+	'(c["ok"], all(b["kind"] in ("other", "older") for b in c["bad"]), any(b["kind"] == "other" for b in c["bad"]))' \
+	"(False, True, True)"
+rm -f "$D"/atio.* "$WORK/before-b"
 
 # --- A block overwritten behind atio's back after the run.
 run_atio --fsync --seq -s 4K -t 0.3 -p 1 -u 1M -f "$D" --verify

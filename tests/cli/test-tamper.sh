@@ -11,6 +11,8 @@
 # file the fill completed is lost data. A run of bad sectors longer than a
 # read is one range. A dataset of an older atio (mark version 1) is
 # refused with a message saying to make it again, and a run makes it again.
+# A mark that starts as atio's but is none it writes (an upper-case id, a
+# trailing newline) is named as malformed, with its value.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -183,6 +185,34 @@ if command -v setfattr >/dev/null 2>&1; then
 	expect_code "an older atio's dataset made again: --check exits 0" 0
 else
 	skip_check "an older atio's dataset" "setfattr (attr) is not installed"
+fi
+
+# --- Marks that start as atio's but are none it writes: an upper-case
+# dataset id, a trailing newline. Named as malformed, with the value and
+# what is wrong, not as another file's; a run refuses them as not atio's.
+if command -v setfattr >/dev/null 2>&1 && command -v getfattr >/dev/null 2>&1; then
+	fresh
+	id=$(getfattr --only-values -n user.atio "$F0" | cut -d' ' -f3)
+	ID=$(printf '%s' "$id" | tr a-f A-F)
+	setfattr -n user.atio -v "atio-file 2 $ID atio.0" "$F0"
+	setfattr -n user.atio -v "$(printf 'atio-file 2 %s atio.1\n' "$id" | base64 -w0 | sed 's/^/0s/')" "$F1"
+	run_atio --check "${ARGS[@]}"
+	expect_code "malformed marks: --check exits 1" 1
+	expect_match "an upper-case dataset id: a malformed mark, named with its value" "$OUT" \
+		"^mark: $F0: a malformed mark, no mark atio writes \\(edited or damaged\\): user.atio is \"atio-file 2 $ID atio.0\": its dataset id has upper-case digits"
+	expect_match "a trailing newline: a malformed mark, named with its value" "$OUT" \
+		"^mark: $F1: a malformed mark, no mark atio writes \\(edited or damaged\\): user.atio is \"atio-file 2 $id atio.1\\\\n\": its file name ends in a newline$"
+	expect_no_match "malformed marks: not said to be another file's" "$OUT" "another file name"
+	run_atio --check "${ARGS[@]}" --json
+	expect_json "malformed marks: --json says malformed, with the value" \
+		'[(f["mark"], f.get("mark_text")) for f in c["per_file"]]' \
+		"[('malformed', 'atio-file 2 $ID atio.0'), ('malformed', 'atio-file 2 $id atio.1\\n'), ('ok', None)]"
+	run_atio --write --rand -s 4K -t 0.1 "${ARGS[@]}"
+	expect_code "malformed marks: a run refuses the files (exit 2)" 2
+	expect_match "malformed marks: the run says the mark is malformed" "$ERR" \
+		"^atio: $F0: not a file atio made: its user.atio mark starts as atio's but is malformed"
+else
+	skip_check "malformed marks" "setfattr or getfattr (attr) is not installed"
 fi
 
 finish

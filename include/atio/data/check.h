@@ -22,7 +22,9 @@
  * size or with data after them, since atio fills and grows files only by
  * appending; what a file lacks to reach its planned size is unwritten,
  * not bad, since without a record of what was written atio cannot tell
- * lost data from data never written. With the journal of an --fsync --verify run
+ * lost data from data never written. Past the planned size (a file
+ * longer than planned, which a run truncates) holes are not the
+ * dataset's: unwritten, never bad. With the journal of an --fsync --verify run
  * (atio/data/journal.h) it can: every sector the journal claims must hold the
  * claimed write or a later one, and a claimed sector no read reached is
  * bad (ABSENT).
@@ -58,6 +60,7 @@ enum atio_check_mark {
 	ATIO_CHECK_MARK_NONE,      /* no mark (or no user xattrs kept) */
 	ATIO_CHECK_MARK_OTHER_NAME,    /* the mark of another file name: renamed or copied */
 	ATIO_CHECK_MARK_OTHER_DATASET, /* the mark of another dataset's id */
+	ATIO_CHECK_MARK_MALFORMED, /* "atio-file ..." but no mark atio writes */
 };
 
 struct atio_check_file {
@@ -66,6 +69,8 @@ struct atio_check_file {
 	uint64_t unwritten;        /* bytes in holes */
 	enum atio_check_mark mark;
 	uint64_t mark_id;          /* MARK_OTHER_DATASET: the id its mark names */
+	char *mark_text;           /* MARK_MALFORMED: the mark (allocated) */
+	const char *mark_why;      /* MARK_MALFORMED: what is wrong with it */
 };
 
 struct atio_check {
@@ -90,7 +95,7 @@ struct atio_check {
 	uint64_t unwritten;        /* bytes in holes, all files */
 	uint64_t elapsed_ns;
 	unsigned started;          /* threads started: the eventfd counts to this */
-	unsigned marks_bad;        /* files whose mark names another file or dataset */
+	unsigned marks_bad;        /* files whose mark names another file or dataset, or is malformed */
 	/*
 	 * No file carried a mark: the dataset's id is the one the data of
 	 * this many files named (0 when none did: the id is 0).

@@ -28,7 +28,7 @@ enum atio_check_kind {
 	 */
 	ATIO_CHECK_OLDER,          /* an older write of the block, or the fill: a lost write */
 	ATIO_CHECK_NEWER,          /* a later write of the thread, not to this block: misdirected */
-	ATIO_CHECK_OTHER,          /* another writer's data (another thread, run or file) */
+	ATIO_CHECK_OTHER,          /* another key's write: another run's (each draws its keys) */
 	ATIO_CHECK_ABSENT,         /* no data where the journal says a synced write is */
 	ATIO_CHECK_DAMAGED,        /* a stamp whose fields and check word disagree */
 	ATIO_CHECK_FOREIGN,        /* a good stamp of another dataset (no file's tag) */

@@ -38,6 +38,10 @@
  * must hold that write or a later write of the same thread (written after
  * the sync, it may or may not have reached the storage). The fill, an
  * older generation, another key, zeros, or no data there fail the check.
+ * A thread's key is drawn for its run (atio/data/stamp.h), so an earlier
+ * run's write is another key's even when that run had the same --seed and
+ * wrote the block at a higher generation: storage rolled back to before
+ * the run fails the check.
  * A record cut by a crash (the last, not yet made durable) fails its check
  * word: the journal is read up to it, and what follows is counted, not
  * trusted. So is a record whose check word holds but that names no whole

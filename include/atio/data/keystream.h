@@ -14,9 +14,10 @@
 
 /*
  * A keystream key for the data of one run on this host: @seed mixed with
- * the host name and with @salt (a thread number, a file path's hash), so
- * that no two hosts, threads or files write the same bytes, not even on
- * shared storage that deduplicates across clients.
+ * the host name and with @salt and @n (a thread's pool and number, a file
+ * path), so that no two hosts, threads or files write the same bytes, not
+ * even on shared storage that deduplicates across clients. A run's write
+ * keys mix 64 random bits into @seed, so that no two runs share one.
  */
 uint64_t atio_data_key(uint64_t seed, const char *salt, uint64_t n);
 

@@ -41,6 +41,11 @@ enum atio_owner {
 	ATIO_OWNER_NO_XATTR,       /* the filesystem keeps no user xattrs */
 	ATIO_OWNER_OLD,            /* marked with its own name by an older atio (version 1) */
 	/*
+	 * "atio-file ..." but no mark atio writes (atio_owner_malformed()
+	 * says why): edited or damaged; not one of atio's files.
+	 */
+	ATIO_OWNER_MALFORMED,
+	/*
 	 * Never from atio_owner_check(): the survey's word for a file marked
 	 * with its own name but with the id of another dataset than the
 	 * other files' (atio/data/dataset.h).
@@ -64,8 +69,23 @@ int atio_owner_mark(int fd, const char *name, uint64_t id);
 int atio_owner_check(int fd, const char *name, uint64_t *id);
 
 /*
- * A new dataset id: 64 random bits from getrandom(), never 0. Returns 0,
- * or -errno when the kernel gives none.
+ * Why the mark @text (NUL-terminated) starts as atio's ("atio-file ")
+ * but is no mark atio writes, in words ("its file name ends in a
+ * newline", "its dataset id has upper-case digits", ...); NULL for a mark
+ * atio writes, or text that is no mark of atio's at all.
+ */
+const char *atio_owner_malformed(const char *text);
+
+/*
+ * The text of @fd's mark into @buf (@len bytes, NUL-terminated, cut to
+ * fit). Returns 0 or -errno (-ENODATA: no mark).
+ */
+int atio_owner_read(int fd, char *buf, size_t len);
+
+/*
+ * A new dataset id (or a run's, which its write keys are made of): 64
+ * random bits from getrandom(), never 0. Returns 0, or -errno when the
+ * kernel gives none.
  */
 int atio_owner_new_id(uint64_t *id);
 

@@ -67,10 +67,15 @@
  * (--prepare).
  *
  * Uniqueness: within a file every sector carries its own offset, so no two
- * sectors of a file are alike; across files and runs they differ by tag,
- * key, generation or offset unless a later run with the same --seed writes
- * the same block of the same dataset at the same offset with the same
- * generation again.
+ * sectors of a file are alike; across files they differ by tag, and
+ * across runs by key: a thread's key is drawn at random for each run (of
+ * the seed, the host, the thread and 64 random bits), so that a run with
+ * the same --seed, which writes the same offsets in the same order, still
+ * never writes a sector another run wrote. A write's key and generation
+ * therefore name it among every run's: the journal's check
+ * (atio/data/journal.h) tells a block rolled back to an earlier run from
+ * this run's later write. The fill's key is the seed's, the host's and
+ * the file's: a --prepare of the same seed makes the same fill.
  */
 
 #include <stddef.h>

@@ -13,7 +13,8 @@
  *
  * A write's generation is its number in its thread's run (the stamp's
  * generation, include/atio/data/stamp.h) and its key is the thread's pool key,
- * so (key, generation) names one write of the run. Threads never share a
+ * drawn for the run, so (key, generation) names one write of the run and
+ * of no other run. Threads never share a
  * block: with -n < -p the threads of a file cut it into disjoint regions,
  * with -n > -p each owns whole files. The map is therefore the thread's
  * own, kept without a lock, and the write a block must hold at the end is

@@ -94,7 +94,7 @@ static void test_check_write(void **state)
 	assert_int_equal(atio_check_write(s, 9, key, false, &bad, &found), 1);
 	assert_int_equal(bad.kind, ATIO_CHECK_NEWER);
 	assert_int_equal(atio_check_write(s, 9, key, true, &bad, &found), 0);
-	/* Another key: another thread's or run's data, newer or not. */
+	/* Another key: another run's data, newer or not. */
 	assert_int_equal(atio_check_write(s, 10, key + 1, true, &bad, &found), 1);
 	assert_int_equal(bad.kind, ATIO_CHECK_OTHER);
 	assert_int_equal(bad.detail, key);
