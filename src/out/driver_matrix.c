@@ -29,7 +29,7 @@ static const struct {
 } settings_table[] = {
 	{ "atio_version", STR }, { "time_sec", NUM }, { "file_size", STR },
 	{ "threads", WORDS_N }, { "iterations", NUM }, { "blocksize", STR },
-	{ "remote_binaries_path", STR }, { "remote_pcs_mount_path", STR },
+	{ "remote_binaries_path", STR }, { "remote_pcs_mount_path", STR }, { "node_dir", STR },
 	{ "pause_sec", NUM }, { "tests", WORDS }, { "atio_opts", STR },
 	{ "warmup_time_sec", NUM }, { "start_margin_sec", NUM }, { "overrun_sec", NUM },
 	{ "ready_timeout_sec", NUM }, { "max_skew_percent", NUM }, { "profile", STR },
@@ -152,12 +152,18 @@ static int open_list(const char *path, FILE **f, struct atio_error *e)
 	return 0;
 }
 
+/*
+ * The nodes of file @path, one HOST<TAB>CLOCK_OFFSET_SEC<TAB>ATIO line
+ * each, with <TAB>TEST_DIR after it where the line has it: the directory
+ * the node ran in.
+ */
 static int write_nodes(struct atio_json *j, const char *path, struct atio_error *e)
 {
-	char *line = NULL, *f[3];
+	char *line = NULL, *f[4];
 	size_t cap = 0, no = 0;
 	ssize_t len;
 	FILE *in;
+	unsigned n;
 	int ret = open_list(path, &in, e);
 
 	if (ret)
@@ -167,9 +173,13 @@ static int write_nodes(struct atio_json *j, const char *path, struct atio_error 
 		no++;
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
-		if (!fields(line, f, 3) || !f[0][0]) {
+		n = 1;
+		for (const char *p = line; (p = strchr(p, '\t')); p++)
+			n++;
+		if ((n != 3 && n != 4) || !fields(line, f, n) || !f[0][0]) {
 			ret = atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: not "
-					     "HOST<TAB>CLOCK_OFFSET_SEC<TAB>ATIO", path, no);
+					     "HOST<TAB>CLOCK_OFFSET_SEC<TAB>ATIO[<TAB>TEST_DIR]",
+					     path, no);
 			break;
 		}
 		atio_json_object_begin(j, NULL);
@@ -177,6 +187,8 @@ static int write_nodes(struct atio_json *j, const char *path, struct atio_error 
 		if (!atio_json_number_text(j, "clock_offset_sec", f[1]))
 			atio_json_null(j, "clock_offset_sec");
 		atio_json_string(j, "atio", f[2][0] ? f[2] : NULL);
+		if (n == 4)
+			atio_json_string(j, "test_dir", f[3][0] ? f[3] : NULL);
 		atio_json_object_end(j);
 	}
 	atio_json_array_end(j);
