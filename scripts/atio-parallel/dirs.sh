@@ -114,7 +114,7 @@ prep_dir() {
 			echo "cannot make its subdirectory ${NODE_TEST_DIR[i]} there (mkdir failed, above)" >>"$dir/$i.err"
 			rc=1 ;;
 		"shares "*) echo "${l#shares }" >"$dir/$i.shares" ;;
-		"dir kept") ;;
+		"dir kept" | "") ;;
 		*) printf '%s\n' "$l" >>"$dir/$i.err" ;;
 		esac
 	done <<<"$out"

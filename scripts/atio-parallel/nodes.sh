@@ -272,6 +272,8 @@ prepare_nodes() {
 	open_sessions "$dir"
 	wait_jobs 0
 	print_nodes "$dir" 0
+	# The markers made, to be removed whatever happens next.
+	read_markers "$dir"
 	MAX_LOGIN=0 slow=""
 	for i in "${!HOSTS[@]}"; do
 		NODE_LOGIN[i]=0
@@ -302,7 +304,6 @@ prepare_nodes() {
 		fi
 	done
 	[ "$NFAIL" = 0 ] || die "preparation failed: cannot connect to $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
-	read_markers "$dir"
 	same_nodes "$dir"
 	dir="$WORK/prep2"
 	for_all_nodes prep_install "$dir"

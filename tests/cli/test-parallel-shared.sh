@@ -11,7 +11,8 @@
 # one dataset (reads summed three times over one file, writes refused on
 # all but one node), is refused with exit 2 before any run; so is a
 # subdirectory that two hosts would share, and a missing test directory
-# fails preparation. No marker file of the driver is left behind.
+# fails preparation; one node under two names is refused. No marker file
+# of the driver is left behind.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -149,6 +150,42 @@ doc_ok "$what: -o: each node's test_dir" \
 doc_ok "$what: -o: six complete iterations (warm-up and five tests), each sum its three nodes' values" \
 	'[.results[].tests[].iterations[] | .complete and (.nodes | length) == 3 and
 		((.sum - (.nodes | map(.value) | add)) | fabs) <= 1.5e-5] | length == 6 and all'
+
+# --- One node under two names that ssh -G cannot tell apart (node1 and a
+# second sshd of node1's, on another address): each would have a
+# subdirectory of its own, but it is one machine, summed twice. Refused
+# (exit 2) once the nodes said what they are, before anything ran; the
+# markers the nodes had made by then are removed at the exit.
+A1B=127.0.0.12
+d=$SSH_DIR/node1
+sed -e "s/^ListenAddress .*/ListenAddress $A1B:$SSH_PORT/" -e "s|^PidFile .*|PidFile $d/sshd2.pid|" \
+	"$d/sshd_config" >"$d/sshd2_config"
+printf '[%s]:%s %s\n' "$A1B" "$SSH_PORT" "$(cut -d ' ' -f 1,2 "$d/host_ed25519.pub")" >>"$SSH_DIR/known_hosts"
+node_exec 1 "$SSHD" -D -E "$d/sshd2.log" -f "$d/sshd2_config" </dev/null >/dev/null 2>&1 &
+BG_PIDS+=($!)
+up=0
+for _ in $(seq 100); do
+	if ssh -F "$SSH_CONFIG" -o ConnectTimeout=2 "$A1B" true </dev/null >/dev/null 2>&1; then
+		up=1
+		break
+	fi
+	sleep 0.1
+done
+what="node1 and $A1B, a second address of node1"
+if [ "$up" = 0 ]; then
+	skip_check "$what" "a second sshd on $A1B:$SSH_PORT did not start: $(tail -n 2 "$d/sshd2.log" 2>/dev/null | tr '\n' ' ')"
+else
+	run_driver "${QUICK[@]}" TESTS=seqread node1 node2 "$A1B"
+	expect_code "$what: refused with exit 2" 2
+	expect_match "$what: the message names both and the shared directory" "$ERR" \
+		"hosts 'node1' and '$A1B' are one node: .* with one test directory $REMOTE_SHARED "
+	expect_no_match "$what: nothing ran" "$OUT" '^(Loading|---===|Sum value)'
+	if [ "$(top | tr '\n' ' ')" = "node-node1 node-node2 node-node3 " ]; then
+		ok "$what: no marker is left in the shared directory, no subdirectory made"
+	else
+		not_ok "$what: no marker is left in the shared directory, no subdirectory made" "$(top | head -n 8)"
+	fi
+fi
 
 # --- The next run finds the same subdirectories, makes none, and uses the
 # datasets there.
