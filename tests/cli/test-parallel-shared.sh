@@ -74,6 +74,19 @@ else
 	not_ok "$what: nothing is left in the directory (its markers removed)" "$(top | head -n 5)"
 fi
 
+# --- node3 with a directory of its own at that path (a tmpfs mounted over
+# it in its namespace): only node1 and node2 share it, and only they are
+# named.
+what="NODE_DIR=given, node3's directory its own"
+node_exec 3 mount -t tmpfs -o size=1m atio-test-own "$REMOTE_SHARED" ||
+	die "cannot mount a tmpfs over node3's $REMOTE_SHARED"
+run_driver "${QUICK[@]}" NODE_DIR=given TESTS=randwrite "${HOSTS[@]}"
+expect_code "$what: refused with exit 2" 2
+expect_match "$what: node1 and node2 named, not node3" "$ERR" \
+	"test directory $REMOTE_SHARED is shared by nodes node1, node2 \("
+expect_no_match "$what: node3 is not said to share it" "$ERR" 'shared by nodes .*node3'
+node_exec 3 umount "$REMOTE_SHARED" || die "cannot unmount node3's tmpfs"
+
 # --- Two hosts that would run in one subdirectory (one node by two
 # names, where ssh -G cannot tell): refused before any node is touched.
 what="two hosts of one subdirectory name"
