@@ -13,15 +13,16 @@
 # machines; a file one node made and another finds does. Two nodes never
 # run on one dataset: NODE_DIR=given with a shared directory is refused.
 
-# Print the name of host $1's subdirectory: node-HOST, HOST the host as
-# given without its user (root@X and X are one node) in lower case (as
-# ssh takes it), every character but letters, digits and ._- (the colons
-# and % of an IPv6 address) made _. Stable from run to run, so that a
-# node finds the dataset it made before.
+# Set DIR_NAME to the name of host $1's subdirectory (no fork: a
+# thousand nodes take none): node-HOST, HOST the host as given without its
+# user (root@X and X are one node) in lower case (as ssh takes it), every
+# character but letters, digits and ._- (the colons and % of an IPv6
+# address) made _. Stable from run to run, so that a node finds the
+# dataset it made before.
 node_dir_name() {
 	local h=${1##*@}
 	h=${h,,}
-	printf 'node-%s' "${h//[!a-z0-9._-]/_}"
+	DIR_NAME=node-${h//[!a-z0-9._-]/_}
 }
 
 # Set NODE_TEST_DIR[i], the directory node i's atio runs in, and
@@ -39,7 +40,8 @@ node_test_dirs() {
 	fi
 	TEST_DIR_SHOWN=$base/node-HOST
 	for i in "${!HOSTS[@]}"; do
-		name=$(node_dir_name "${HOSTS[i]}")
+		node_dir_name "${HOSTS[i]}"
+		name=$DIR_NAME
 		[ "${#name}" -le 255 ] ||
 			die "host $(shown "${HOSTS[i]}"): its subdirectory name $name is longer than 255 bytes: give a shorter name (an ssh-config alias)"
 		[ -z "${seen[$name]:-}" ] ||

@@ -255,7 +255,8 @@ expect_match "--dry-run with an IPv6 address: the range after it" "$OUT" '^\[3\]
 for h in 'node1|node-node1' 'root@Node1|node-node1' 'fe80::1%eth0|node-fe80__1_eth0' \
 	'user@10.0.0.1|node-10.0.0.1' 'a.b-c_d|node-a.b-c_d'; do
 	# shellcheck disable=SC1090,SC2034 # the driver under test, which reads ATIO_PARALLEL_LIB
-	got=$(ATIO_PARALLEL_LIB=1 && . "$DRIVER" && node_dir_name "${h%|*}") || got="(failed)"
+	got=$(ATIO_PARALLEL_LIB=1 && . "$DRIVER" && node_dir_name "${h%|*}" && printf '%s' "$DIR_NAME") ||
+		got="(failed)"
 	if [ "$got" = "${h#*|}" ]; then
 		ok "the subdirectory of host ${h%|*}: ${h#*|}"
 	else
