@@ -97,8 +97,9 @@ remote_dir_cmd() {
 
 # Node job, first step of the second preparation round: the node's test
 # directory (remote_dir_cmd); its findings go to INDEX.dir ("made") and
-# INDEX.shares (the index of a node whose marker it found). False, with
-# the reason in INDEX.err, when the node has no test directory to run in.
+# INDEX.shares (the index of a node whose marker it found). Returns 1 when
+# the command failed (the session lost), 2 when the node has no test
+# directory to run in; the reason goes to INDEX.err.
 prep_dir() {
 	local i=$1 dir=$2 out rc=0 l look=""
 	[ -z "${MARK_PATH[i]:-}" ] || look=${MARK_PATH[i]%/*}
@@ -120,7 +121,7 @@ prep_dir() {
 		*) printf '%s\n' "$l" >>"$dir/$i.err" ;;
 		esac
 	done <<<"$out"
-	return "$rc"
+	[ "$rc" = 0 ] || return 2
 }
 
 # Read the markers each node made in the first preparation round (files

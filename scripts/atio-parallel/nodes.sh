@@ -180,11 +180,12 @@ prep_install() {
 	local i=$1 dir=$2 rc=0 path="$REMOTE_BINARIES_PATH/atio" v chosen="" pre="" found
 	local tmp="$REMOTE_BINARIES_PATH/.atio-parallel.$RUN_ID.tmp"
 	trap '' INT # the script's to handle, as in run_job
-	if prep_dir "$i" "$dir"; then
+	prep_dir "$i" "$dir" || rc=$?
+	if [ "$rc" = 0 ]; then
 		v=$(node_cmd "$i" "$(remote_installed_probe_cmd)" 2>>"$dir/$i.err") || rc=$?
 	else
+		[ "$rc" != 2 ] || : >"$dir/$i.nodir"
 		rc=1
-		: >"$dir/$i.nodir"
 	fi
 	if [ "$rc" = 0 ] && [[ $v == /*$'\t'* ]]; then
 		found=${v%%$'\t'*}
@@ -264,8 +265,10 @@ open_sessions() {
 	done
 }
 
-# Prepare every node in two rounds, as at_io_parallel.sh did: connect and
-# read its clock; then check or install atio. Any failure ends the script.
+# Prepare every node in two rounds, as at_io_parallel.sh did: connect,
+# make its marker in the test directory and read its clock; then its test
+# directory (which nodes share it, see dirs.sh) and atio, checked or
+# installed. Any failure ends the script.
 prepare_nodes() {
 	local dir="$WORK/prep1" i n off rtt slow
 	echo "Preparation..."

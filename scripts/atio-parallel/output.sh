@@ -99,7 +99,8 @@ print_nodes() {
 	done
 }
 
-# Write the -o file: one JSON document with the settings, the nodes, and
+# Write the -o file: one JSON document with the settings, the nodes (each
+# with the directory it ran in), and
 # per thread count and test the summary and every iteration with every
 # node's result (atio merge --matrix, from the node list, the list of the
 # tests' summaries and records, and the settings); $1 is the exit status.
