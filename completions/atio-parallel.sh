@@ -62,6 +62,10 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W 'at_io vhi' -- "$cur")
 		return
 		;;
+	--node-dir)
+		mapfile -t COMPREPLY < <(compgen -W 'subdir given' -- "$cur")
+		return
+		;;
 	-t | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 		--ready-timeout | --max-skew | -f | --login-timeout | --wait-factor)
 		return
@@ -73,7 +77,7 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W '-d -t -u -p -i -s --tests --pause
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
 			--overrun --ready-timeout --max-skew -f --login-timeout --wait-factor
-			--profile -h -o --replace --dry-run -vv --help' -- "$cur")
+			--profile --node-dir -h -o --replace --dry-run -vv --help' -- "$cur")
 		return
 	fi
 	# A host, or user@host.

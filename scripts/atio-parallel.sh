@@ -11,8 +11,8 @@
 # -eu, pipefail and LC_ALL=C), for tests to call them.
 #
 # The functions live in sourced parts, one concern each (atio-parallel/ in
-# the source tree; see PARTS_DIR below): options, hosts, nodes, session,
-# jobs, launch, run and output. This file holds the constants, die and
+# the source tree; see PARTS_DIR below): options, hosts, nodes, dirs,
+# session, jobs, launch, run and output. This file holds the constants, die and
 # warn, the exit paths (on_signal, cleanup) and main.
 # shellcheck source-path=SCRIPTDIR
 
@@ -49,7 +49,7 @@ case $PARTS_DIR in
 /*) ;;
 *) PARTS_DIR=$(dirname "$(readlink -f -- "${BASH_SOURCE[0]}")")/$PARTS_DIR ;;
 esac
-for PART in options hosts nodes session jobs launch run output; do
+for PART in options hosts nodes dirs session jobs launch run output; do
 	if [ ! -f "$PARTS_DIR/$PART.sh" ] || [ ! -r "$PARTS_DIR/$PART.sh" ]; then
 		die "cannot read $PARTS_DIR/$PART.sh, a part of this script (an incomplete installation or copy)"
 	fi
@@ -61,6 +61,8 @@ unset PART
 . "$PARTS_DIR/hosts.sh"
 # shellcheck source=atio-parallel/nodes.sh
 . "$PARTS_DIR/nodes.sh"
+# shellcheck source=atio-parallel/dirs.sh
+. "$PARTS_DIR/dirs.sh"
 # shellcheck source=atio-parallel/session.sh
 . "$PARTS_DIR/session.sh"
 # shellcheck source=atio-parallel/jobs.sh
@@ -103,6 +105,8 @@ cleanup() {
 	[ -z "${SSH_PIDS:-}" ] || end_ssh ""
 	# Results that could not be written are a failure (exit 1).
 	[ -z "$OUT_JSON" ] || write_matrix "$status" || [ "$status" != 0 ] || status=1
+	# Markers left by a preparation that ended early go before the sessions.
+	remove_markers
 	session_close_all
 	for i in "${!HOSTS[@]}"; do
 		ssh "${SSH_BASE[@]}" -O exit -- "${HOSTS[$i]}" </dev/null >/dev/null 2>&1 &
@@ -128,6 +132,8 @@ main() {
 	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID="" SSH_PIDS="" MAX_LOGIN=0
 	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_SKEW_OFFSET=() NODE_ATIO=() SETSID=() READY=()
 	SESS_IN=() SESS_OUT=() SESS_PID=() SESS_T0=() NODE_LOGIN=() SESS_WHY="" SESS_EXTRA="" SESS_TOKEN=""
+	MARK_PATH=() MARK_TOKEN=$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n') ||
+		die "cannot read /dev/urandom for the name of the test directory's marker" 1
 	! command -v setsid >/dev/null || SETSID=(setsid)
 	WORK=$(mktemp -d /tmp/atio-parallel.XXXXXX)
 	SSH_PIDS=$WORK/ssh-pids

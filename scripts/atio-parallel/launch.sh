@@ -36,7 +36,9 @@ test_info() {
 
 # Set ARGS to atio's arguments for test $1 with $2 threads for $3 seconds:
 # the guide's command line, then ATIO_OPTS (whose --uncached drops --cached,
-# which atio would call contradictory).
+# which atio would call contradictory). Its -f is TEST_DIR_SHOWN (DIR, or
+# DIR/node-HOST), at index ARGS_DIR_AT: args_for_node puts each node's
+# own there.
 atio_args() {
 	local n
 	test_info "$1"
@@ -45,7 +47,9 @@ atio_args() {
 		# atio --prepare and --check take the options that shape the
 		# files only (the smallest block keeps -u's minimum the tests';
 		# --check reads in 4M, its default, whatever the files' size).
-		ARGS+=(-s "$([ "$T_OPTS" = --check ] && echo 4M || echo 4K)" -p "$2" -u "$FILE_SIZE" -f "$REMOTE_PCS_MOUNT_PATH")
+		ARGS+=(-s "$([ "$T_OPTS" = --check ] && echo 4M || echo 4K)" -p "$2" -u "$FILE_SIZE" -f)
+		ARGS_DIR_AT=${#ARGS[@]}
+		ARGS+=("$TEST_DIR_SHOWN")
 		for n in "${!ATIO_EXTRA[@]}"; do
 			case ${ATIO_EXTRA[n]} in
 			-n) ARGS+=(-n "${ATIO_EXTRA[n + 1]:-}") ;;
@@ -57,7 +61,15 @@ atio_args() {
 	fi
 	ARGS+=(-p "$2" -t "$3" -u "$FILE_SIZE" -S)
 	[[ " $T_OPTS $ATIO_OPTS " == *" --uncached "* ]] || ARGS+=(--cached)
-	ARGS+=(-f "$REMOTE_PCS_MOUNT_PATH" ${ATIO_EXTRA[@]+"${ATIO_EXTRA[@]}"})
+	ARGS+=(-f)
+	ARGS_DIR_AT=${#ARGS[@]}
+	ARGS+=("$TEST_DIR_SHOWN" ${ATIO_EXTRA[@]+"${ATIO_EXTRA[@]}"})
+}
+
+# Set NODE_ARGS to ARGS (atio_args) with node $1's test directory as -f.
+args_for_node() {
+	NODE_ARGS=("${ARGS[@]}")
+	NODE_ARGS[ARGS_DIR_AT]=${NODE_TEST_DIR[$1]}
 }
 
 # Print words $@ quoted for a POSIX shell (the nodes' sessions run
@@ -194,7 +206,8 @@ launch_run() {
 	RUN_ACTIVE=1
 	for i in "${!HOSTS[@]}"; do
 		session_token
-		run_job "$i" "$dir" "$(remote_run_cmd "$i" "$RUN_SEQ" "$in" "$SESS_TOKEN" "${NODE_ATIO[$i]}" "${ARGS[@]}")" \
+		args_for_node "$i"
+		run_job "$i" "$dir" "$(remote_run_cmd "$i" "$RUN_SEQ" "$in" "$SESS_TOKEN" "${NODE_ATIO[$i]}" "${NODE_ARGS[@]}")" \
 			"$SESS_TOKEN" &
 		JOB_PIDS[i]=$!
 	done
@@ -228,15 +241,17 @@ launch_run() {
 # nothing, copy nothing, run nothing.
 dry_run() {
 	local i n t time path="$REMOTE_BINARIES_PATH/atio" tmp="$REMOTE_BINARIES_PATH/.atio-parallel.RUNID.tmp"
-	RUN_ID=RUNID
+	RUN_ID=RUNID MARK_TOKEN=TOKEN
 	echo "Dry run: nothing is connected to, copied or run."
 	echo "Each node's session (one login, at most $FANOUT being opened at once): ssh $(quote_words ${SSH_EXTRA[@]+"${SSH_EXTRA[@]}"} -o BatchMode=yes \
 		-o ConnectTimeout=5 -o ControlMaster=auto -o ControlPath=DIR/%C -o ControlPersist=600 \
 		-o ServerAliveInterval=5 -o ServerAliveCountMax=3) -- HOST $AGENT_CMD"
 	echo "Every COMMAND below is one line written to that session; \$D is its directory on the node. --start-at -: once every node's atio says \"atio: ready:\" on stderr, the driver writes one EPOCH (that time + $START_MARGIN s) to every node's session; N: the run's number, TOKEN: the answer's."
 	for i in "${!HOSTS[@]}"; do
-		printf '[%d] %s\n  connect, and say what the node is: %s\n  clock: date +%%s.%%N\n' "$((i + 1))" \
-			"${HOSTS[$i]}" "$(remote_identity_cmd)"
+		printf '[%d] %s\n  connect, and say what the node is: %s\n  make a marker in the test directory: %s\n  clock: date +%%s.%%N\n' \
+			"$((i + 1))" "${HOSTS[$i]}" "$(remote_identity_cmd)" "$(remote_mark_cmd "$i")"
+		echo "  test directory, and another node's marker there (DIR: the marker's): $(remote_dir_cmd "$i" DIR)"
+		echo "    then: rm -f -- DIR/.atio-parallel-shared.$MARK_TOKEN.$i"
 		echo "  installed atio: $(remote_installed_probe_cmd)"
 		echo "    if it prints PATH<TAB>$LOCAL_VERSION: PATH is the atio of the commands below, in place of $path; nothing is checked or copied"
 		echo "  else check atio: $(remote_probe_cmd "$path")"
@@ -245,15 +260,17 @@ dry_run() {
 		echo "    then: chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")"
 		for n in "${THREAD_LIST[@]}"; do
 			atio_args load "$n" "$LOAD_TIME"
-			echo "  load ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${ARGS[@]}" --json)"
+			args_for_node "$i"
+			echo "  load ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${NODE_ARGS[@]}" --json)"
 			for t in warmup "${TEST_LIST[@]}"; do
 				time=$TIME
 				[ "$t" != warmup ] || time=$WARMUP_TIME
 				atio_args "$t" "$n" "$time"
+				args_for_node "$i"
 				if [ "$t" = check ]; then
-					echo "  $t ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${ARGS[@]}")"
+					echo "  $t ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${NODE_ARGS[@]}")"
 				else
-					echo "  $t ($n threads): $(remote_run_cmd "$i" N start TOKEN "$path" "${ARGS[@]}" --json --start-at -)"
+					echo "  $t ($n threads): $(remote_run_cmd "$i" N start TOKEN "$path" "${NODE_ARGS[@]}" --json --start-at -)"
 					printf '    then: printf %s EPOCH >&4; exec 4>&-\n' "'%s\\n'"
 				fi
 			done

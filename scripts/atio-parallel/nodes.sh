@@ -108,7 +108,9 @@ remote_probe_cmd() {
 # Node job, first preparation round: wait for the first answer of the
 # node's session (opened by prepare_nodes), which tells how long its login
 # took (INDEX.login: later waits on the node allow WAIT_FACTOR times it);
-# ask what the node is (INDEX.id, for same_nodes); then read its clock.
+# ask what the node is (INDEX.id, for same_nodes) and make its marker in
+# the test directory (a "marker PATH" line there, see dirs.sh); then read
+# its clock.
 # The offset is the node's `date +%s.%N` minus the midpoint of the local
 # times before and after it, best of 3 (smallest round trip); INDEX.clock
 # holds "OFFSET ROUND_TRIP LOGIN".
@@ -121,7 +123,7 @@ prep_connect() {
 		login=$(us_to_sec $((NOW_US - SESS_T0[i])))
 		echo "$login" >"$dir/$i.login"
 		limit=$(wait_limit "$login" 10)
-		session_call "$i" "$(remote_identity_cmd)" "$dir/$i.id" "$limit" || rc=$?
+		session_call "$i" "$(remote_identity_cmd); $(remote_mark_cmd "$i")" "$dir/$i.id" "$limit" || rc=$?
 	elif [ "$rc" = 254 ]; then
 		# No answer at all: logged in (the connection master is up) or not.
 		if ssh "${SSH_BASE[@]}" -O check -- "${HOSTS[$i]}" </dev/null >/dev/null 2>&1; then
@@ -168,7 +170,8 @@ node_cmd() {
 	return "$rc"
 }
 
-# Node job, second preparation round: choose the atio node $1 runs. The
+# Node job, second preparation round: the node's test directory (prep_dir),
+# then the atio node $1 runs. The
 # one its login PATH finds (installed from the package) when it is of the
 # local version; else REMOTE_BINARIES_PATH/atio, copied there when missing
 # (or, with --replace, of another version). The choice goes to INDEX.atio,
@@ -177,7 +180,13 @@ prep_install() {
 	local i=$1 dir=$2 rc=0 path="$REMOTE_BINARIES_PATH/atio" v chosen="" pre="" found
 	local tmp="$REMOTE_BINARIES_PATH/.atio-parallel.$RUN_ID.tmp"
 	trap '' INT # the script's to handle, as in run_job
-	v=$(node_cmd "$i" "$(remote_installed_probe_cmd)" 2>>"$dir/$i.err") || rc=$?
+	prep_dir "$i" "$dir" || rc=$?
+	if [ "$rc" = 0 ]; then
+		v=$(node_cmd "$i" "$(remote_installed_probe_cmd)" 2>>"$dir/$i.err") || rc=$?
+	else
+		[ "$rc" != 2 ] || : >"$dir/$i.nodir"
+		rc=1
+	fi
 	if [ "$rc" = 0 ] && [[ $v == /*$'\t'* ]]; then
 		found=${v%%$'\t'*}
 		v=${v#*$'\t'}
@@ -256,14 +265,18 @@ open_sessions() {
 	done
 }
 
-# Prepare every node in two rounds, as at_io_parallel.sh did: connect and
-# read its clock; then check or install atio. Any failure ends the script.
+# Prepare every node in two rounds, as at_io_parallel.sh did: connect,
+# make its marker in the test directory and read its clock; then its test
+# directory (which nodes share it, see dirs.sh) and atio, checked or
+# installed. Any failure ends the script.
 prepare_nodes() {
-	local dir="$WORK/prep1" i off rtt slow
+	local dir="$WORK/prep1" i n off rtt slow
 	echo "Preparation..."
 	open_sessions "$dir"
 	wait_jobs 0
 	print_nodes "$dir" 0
+	# The markers made, to be removed whatever happens next.
+	read_markers "$dir"
 	MAX_LOGIN=0 slow=""
 	for i in "${!HOSTS[@]}"; do
 		NODE_LOGIN[i]=0
@@ -299,6 +312,16 @@ prepare_nodes() {
 	for_all_nodes prep_install "$dir"
 	wait_jobs 0
 	print_nodes "$dir" 0
-	[ "$NFAIL" = 0 ] || die "preparation failed: no usable atio on $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
+	shared_dirs "$dir"
+	if [ "$NFAIL" != 0 ]; then
+		n=0
+		for i in "${!HOSTS[@]}"; do [ ! -e "$dir/$i.nodir" ] || n=$((n + 1)); done
+		[ "$n" = 0 ] || [ "$n" != "$NFAIL" ] ||
+			die "preparation failed: no test directory to run in on $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
+		[ "$n" = 0 ] ||
+			die "preparation failed on $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS): no test directory to run in, or no usable atio (above)" 1
+		die "preparation failed: no usable atio on $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
+	fi
+	say_test_dirs
 	for i in "${!HOSTS[@]}"; do NODE_ATIO[i]=$(cat "$dir/$i.atio"); done
 }

@@ -34,7 +34,12 @@ local atio's "atio merge" of the nodes' JSON results.
 
 Options (each overrides the environment variable named beside it):
   -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
-                      (required, absolute)
+                      (required, absolute); each node runs in a
+                      subdirectory of its own of it, DIR/node-HOST, made
+                      when missing (see Test directory)
+  --node-dir MODE     NODE_DIR: subdir (the default: DIR/node-HOST) or
+                      given (DIR itself, for a directory of each node's
+                      own; refused where nodes share DIR)
   -t SEC              TIME: test time in seconds (60)
   -u SIZE             FILE_SIZE: total size of a node's files (16G), or
                       auto: twice each node's RAM
@@ -128,6 +133,17 @@ high to low, unclosed, empty, not digits) or more than 100000 hosts is
 refused, naming it, and so is a host that two lists name. Quote a list
 in an argument ('node[001-128]'): the shell expands [...] to file names.
 
+Test directory. DIR is, as at_io_iops' guide has it, often a cluster
+filesystem's mount that every node sees: each node's files go to a
+subdirectory of its own, node-HOST (HOST as given, without user@, in lower
+case, characters other than letters, digits and ._- made _: node-node1,
+node-fe80__1), the same in every run so that its dataset is used again.
+The driver makes it when missing, and nothing else there. Before the
+first run each node makes a file of a random name in DIR and looks for
+the others': nodes that find one another's share DIR, which the output
+says; with NODE_DIR=given such nodes would run on one dataset, and are
+refused (exit 2).
+
 Each node once: hosts that ssh -G takes to one place (X and root@X, an
 alias and its address), or whose nodes say they are one machine with one
 test directory, are refused.
@@ -201,6 +217,7 @@ parse_args() {
 	WARMUP_TIME=${WARMUP_TIME:-1} START_MARGIN=${START_MARGIN:-0.5} OVERRUN=${OVERRUN:-60}
 	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
 	FANOUT=${FANOUT:-32} LOGIN_TIMEOUT=${LOGIN_TIMEOUT:-120} WAIT_FACTOR=${WAIT_FACTOR:-4}
+	NODE_DIR=${NODE_DIR:-subdir}
 	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=() VERBOSE=0
 	HOST_LISTS=() HOST_WHERES=() HOST_LIST_OF=()
 	declare -gA HOST_INDEX=()
@@ -222,7 +239,8 @@ parse_args() {
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
-			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor)
+			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor | \
+			--node-dir)
 			[ $# -ge 2 ] || die "$opt: needs a value"
 			val=$2; shift 2 ;;
 		-*) die "$opt: unknown option (see --help)" ;;
@@ -236,7 +254,7 @@ parse_args() {
 		--ssh-opts) SSH_OPTS=$val ;; --warmup-time) WARMUP_TIME=$val ;;
 		--start-margin) START_MARGIN=$val ;; --overrun) OVERRUN=$val ;;
 		--ready-timeout) READY_TIMEOUT=$val ;; --max-skew) MAX_SKEW=$val ;;
-		--profile) PROFILE=$val ;;
+		--profile) PROFILE=$val ;; --node-dir) NODE_DIR=$val ;;
 		-f) FANOUT=$val ;; --login-timeout) LOGIN_TIMEOUT=$val ;; --wait-factor) WAIT_FACTOR=$val ;;
 		-h) list=$(read_hosts_file "$val") || exit 2
 			mapfile -t lines <<<"$list"
@@ -317,6 +335,8 @@ validate() {
 	[[ $REMOTE_PCS_MOUNT_PATH == /* ]] || die "REMOTE_PCS_MOUNT_PATH (-d) '$REMOTE_PCS_MOUNT_PATH': not an absolute path"
 	# Under LC_ALL=C, [[:cntrl:]] is bytes 1-31 and 127: UTF-8 names pass.
 	[[ $REMOTE_PCS_MOUNT_PATH != *[[:cntrl:]]* ]] || die "REMOTE_PCS_MOUNT_PATH (-d): control characters in the path"
+	[ "$NODE_DIR" = subdir ] || [ "$NODE_DIR" = given ] ||
+		die "NODE_DIR (--node-dir) $(shown "$NODE_DIR"): not subdir (each node in a subdirectory of its own) nor given (the test directory as given)"
 	# scp may hand this path to a remote shell or to SFTP: keep it plain.
 	[[ $REMOTE_BINARIES_PATH =~ ^/[A-Za-z0-9._/+-]*$ ]] ||
 		die "REMOTE_BINARIES_PATH (--remote-bin) '$REMOTE_BINARIES_PATH': not an absolute path of letters, digits and ._/+-"
@@ -337,6 +357,7 @@ validate() {
 			die "${HOST_WHERES[HOST_LIST_OF[n]]:+${HOST_WHERES[HOST_LIST_OF[n]]}: }host $(shown "${HOSTS[n]}"): $HOST_WHY"
 	done
 	same_destinations
+	node_test_dirs
 	if [ -z "$AT_IO_LOCAL_PATH" ]; then
 		for h in "$SCRIPT_DIR/atio" "${SCRIPT_DIR%/*}/build/atio" "$(command -v atio || true)"; do
 			[ -z "$h" ] || [ ! -f "$h" ] || [ ! -x "$h" ] || { AT_IO_LOCAL_PATH=$h; break; }

@@ -99,7 +99,8 @@ print_nodes() {
 	done
 }
 
-# Write the -o file: one JSON document with the settings, the nodes, and
+# Write the -o file: one JSON document with the settings, the nodes (each
+# with the directory it ran in), and
 # per thread count and test the summary and every iteration with every
 # node's result (atio merge --matrix, from the node list, the list of the
 # tests' summaries and records, and the settings); $1 is the exit status.
@@ -108,7 +109,8 @@ write_matrix() {
 	local i n t sum l="" flags=()
 	[ "$INTERRUPTED" != 1 ] || flags=(--interrupted)
 	for i in "${!HOSTS[@]}"; do
-		printf '%s\t%s\t%s\n' "${HOSTS[$i]}" "${NODE_OFFSET[$i]:-unknown}" "${NODE_ATIO[$i]:-}"
+		printf '%s\t%s\t%s\t%s\n' "${HOSTS[$i]}" "${NODE_OFFSET[$i]:-unknown}" "${NODE_ATIO[$i]:-}" \
+			"${NODE_TEST_DIR[$i]}"
 	done >"$WORK/nodes.tsv"
 	for n in "${THREAD_LIST[@]}"; do
 		for t in warmup "${TEST_LIST[@]}"; do
@@ -123,7 +125,8 @@ write_matrix() {
 		--set "atio_version=$LOCAL_VERSION" --set "time_sec=$TIME" --set "file_size=$FILE_SIZE" \
 		--set "threads=$THREADS" --set "iterations=$ITERATIONS" --set "blocksize=$BLOCKSIZE" \
 		--set "remote_binaries_path=$REMOTE_BINARIES_PATH" \
-		--set "remote_pcs_mount_path=$REMOTE_PCS_MOUNT_PATH" --set "pause_sec=$PAUSE" \
+		--set "remote_pcs_mount_path=$REMOTE_PCS_MOUNT_PATH" --set "node_dir=$NODE_DIR" \
+		--set "pause_sec=$PAUSE" \
 		--set "tests=$TESTS" --set "atio_opts=$ATIO_OPTS" --set "warmup_time_sec=$WARMUP_TIME" \
 		--set "start_margin_sec=$START_MARGIN" --set "overrun_sec=$OVERRUN" \
 		--set "ready_timeout_sec=$READY_TIMEOUT" --set "max_skew_percent=$MAX_SKEW" \

@@ -29,7 +29,7 @@ static const struct {
 } settings_table[] = {
 	{ "atio_version", STR }, { "time_sec", NUM }, { "file_size", STR },
 	{ "threads", WORDS_N }, { "iterations", NUM }, { "blocksize", STR },
-	{ "remote_binaries_path", STR }, { "remote_pcs_mount_path", STR },
+	{ "remote_binaries_path", STR }, { "remote_pcs_mount_path", STR }, { "node_dir", STR },
 	{ "pause_sec", NUM }, { "tests", WORDS }, { "atio_opts", STR },
 	{ "warmup_time_sec", NUM }, { "start_margin_sec", NUM }, { "overrun_sec", NUM },
 	{ "ready_timeout_sec", NUM }, { "max_skew_percent", NUM }, { "profile", STR },
@@ -253,13 +253,19 @@ static void seen_free(struct seen *s)
 	free(s->line);
 }
 
+/*
+ * The nodes of file @path, one HOST<TAB>CLOCK_OFFSET_SEC<TAB>ATIO line
+ * each, with <TAB>TEST_DIR after it where the line has it: the directory
+ * the node ran in.
+ */
 static int write_nodes(struct atio_json *j, const char *path, struct atio_error *e)
 {
 	struct seen hosts = { 0 };
-	char *line = NULL, *f[3];
+	char *line = NULL, *f[4];
 	size_t cap = 0, no = 0;
 	ssize_t len;
 	FILE *in;
+	unsigned n;
 	int ret = open_list(path, &in, e);
 
 	if (ret)
@@ -270,9 +276,13 @@ static int write_nodes(struct atio_json *j, const char *path, struct atio_error 
 		ret = plain_line(line, &len, path, no, e);
 		if (ret)
 			break;
-		if (!fields(line, f, 3) || !f[0][0]) {
+		n = 1;
+		for (const char *p = line; (p = strchr(p, '\t')); p++)
+			n++;
+		if ((n != 3 && n != 4) || !fields(line, f, n) || !f[0][0]) {
 			ret = atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s: line %zu: not "
-					     "HOST<TAB>CLOCK_OFFSET_SEC<TAB>ATIO", path, no);
+					     "HOST<TAB>CLOCK_OFFSET_SEC<TAB>ATIO[<TAB>TEST_DIR]",
+					     path, no);
 			break;
 		}
 		if (seen(&hosts, f[0], NULL)) {
@@ -297,6 +307,8 @@ static int write_nodes(struct atio_json *j, const char *path, struct atio_error 
 			break;
 		}
 		atio_json_string(j, "atio", f[2][0] ? f[2] : NULL);
+		if (n == 4)
+			atio_json_string(j, "test_dir", f[3][0] ? f[3] : NULL);
 		atio_json_object_end(j);
 	}
 	atio_json_array_end(j);

@@ -16,6 +16,8 @@
 #   REMOTE_ROOT    a directory made for the run under /srv, removed at exit
 #   REMOTE_DATA    $REMOTE_ROOT/data: the test path on every node
 #   REMOTE_BIN     $REMOTE_ROOT/bin: the binaries path on every node
+#   REMOTE_SHARED  $REMOTE_ROOT/shared: with SSHD_SHARED=1, the directory
+#                  that every node sees ($WORK/shared here)
 #   NODE_COUNT     N
 #   NODE_PID[i]    the pid of node i's sshd
 #   NODE_ADDR[i]   its address
@@ -37,6 +39,14 @@
 #                         logins of all the nodes queue one behind another
 # node_login_sleep I SEC changes node I's sleep for the logins that start
 # from then on (0: none).
+#
+# With SSHD_SHARED=1 set before sshd_start the nodes are machines of a
+# cluster with one cluster filesystem: one directory of $WORK, shared/, is
+# bind-mounted at $REMOTE_SHARED in every node's namespace (outside its
+# private $REMOTE_DATA), and each node has a boot id and a host name of its
+# own (a file holding a new id bind-mounted over
+# /proc/sys/kernel/random/boot_id, a UTS namespace named nodeI), as the
+# driver tells machines apart.
 #
 # Helpers: node_dir I (the host directory behind node I's mounts: data/ and
 # bin/ under it), node_exec I CMD... (run CMD in node I's mount namespace),
@@ -65,6 +75,7 @@ SSH_PORT=
 REMOTE_ROOT=
 REMOTE_DATA=
 REMOTE_BIN=
+REMOTE_SHARED=
 NODE_COUNT=0
 NODE_PID=()
 NODE_ADDR=()
@@ -102,6 +113,7 @@ harness_cleanup() {
 	done
 	stop_nodes
 	if [ -n "$REMOTE_ROOT" ] && [ -d "$REMOTE_ROOT" ]; then
+		[ -z "$REMOTE_SHARED" ] || rmdir "$REMOTE_SHARED" 2>/dev/null || true
 		rmdir "$REMOTE_DATA" "$REMOTE_BIN" "$REMOTE_ROOT" 2>/dev/null || true
 	fi
 }
@@ -363,9 +375,12 @@ EOF
 	done
 }
 
-# Start node I's sshd in a new mount namespace; sets NODE_PID[I].
+# Start node I's sshd in a new mount namespace (with SSHD_SHARED, a UTS
+# namespace too, the shared directory and a boot id of its own); sets
+# NODE_PID[I].
 start_node() {
-	local i=$1 d=$SSH_DIR/node$1 n rc_target="" rc_source=/dev/null
+	local i=$1 d=$SSH_DIR/node$1 n rc_target="" rc_source=/dev/null uts=()
+	local shared_src="" boot=""
 
 	n=$(node_dir "$i")
 	rm -f "$d/sshd.log" "$d/sshd.pid"
@@ -377,13 +392,20 @@ start_node() {
 	elif [ -n "${SSHD_NO_BASHRC:-}" ]; then
 		rc_target=$HOME/.bashrc
 	fi
+	if [ -n "${SSHD_SHARED:-}" ]; then
+		uts=(-u) shared_src=$WORK/shared boot=$d/boot_id
+		[ -s "$boot" ] || cat /proc/sys/kernel/random/uuid >"$boot"
+	fi
 	# shellcheck disable=SC2016 # the inner shell expands its own arguments
-	unshare -m --propagation private sh -c '
+	unshare -m "${uts[@]}" --propagation private sh -c '
 		mount --bind "$1" "$2" && mount --bind "$3" "$4" &&
 			{ [ -z "$8" ] || [ ! -f "$8" ] || mount --bind "$9" "$8"; } &&
+			{ [ -z "${10}" ] || { mount --bind "${10}" "${11}" &&
+				mount --bind "${12}" /proc/sys/kernel/random/boot_id && hostname "${13}"; }; } &&
 			exec "$5" -D -E "$6" -f "$7"' sh \
 		"$n/data" "$REMOTE_DATA" "$n/bin" "$REMOTE_BIN" "$SSHD" "$d/sshd.log" "$d/sshd_config" \
-		"$rc_target" "$rc_source" </dev/null >"$d/sshd.out" 2>&1 &
+		"$rc_target" "$rc_source" "$shared_src" "$REMOTE_SHARED" "$boot" "node$i" \
+		</dev/null >"$d/sshd.out" 2>&1 &
 	NODE_PID[i]=$!
 }
 
@@ -446,6 +468,12 @@ sshd_start() {
 	REMOTE_DATA=$REMOTE_ROOT/data
 	REMOTE_BIN=$REMOTE_ROOT/bin
 	mkdir "$REMOTE_DATA" "$REMOTE_BIN"
+	if [ -n "${SSHD_SHARED:-}" ]; then
+		[ -r /proc/sys/kernel/random/uuid ] || skip "no /proc/sys/kernel/random/uuid for the nodes' boot ids"
+		command -v hostname >/dev/null || skip "hostname is not installed: no host name of each node's own"
+		REMOTE_SHARED=$REMOTE_ROOT/shared
+		mkdir "$REMOTE_SHARED" "$WORK/shared"
+	fi
 	if [ ! -d /run/sshd ]; then
 		mkdir -m 0755 /run/sshd || skip "cannot create /run/sshd, sshd's privilege separation directory"
 	fi
@@ -510,7 +538,8 @@ DRIVER_ENV=()
 # driver_setup: check that the driver is there, copy $ATIO to LOCAL_ATIO
 # (the atio the driver copies to the nodes: a rebuild of $ATIO during the
 # test changes nothing), and set DRIVER_ENV for the nodes sshd_start made:
-# small, short runs, no pause, a start skew of up to half the run.
+# small, short runs, no pause, a start skew of up to half the run, each
+# node's files in its own $REMOTE_DATA as given (NODE_DIR=given).
 driver_setup() {
 	[ -f "$DRIVER" ] || die "$DRIVER does not exist"
 	[ -x "$DRIVER" ] || die "$DRIVER is not executable"
@@ -522,6 +551,10 @@ driver_setup() {
 		"AT_IO_LOCAL_PATH=$LOCAL_ATIO"
 		"REMOTE_BINARIES_PATH=$REMOTE_BIN"
 		"REMOTE_PCS_MOUNT_PATH=$REMOTE_DATA"
+		# Each node's $REMOTE_DATA is a directory of its own: the files go
+		# there as given (the default, a subdirectory for each node, is
+		# for a directory that the nodes share: SSHD_SHARED).
+		NODE_DIR=given
 		TIME=1 FILE_SIZE=32M THREADS=1 ITERATIONS=2 BLOCKSIZE=4K PAUSE=0
 		"TESTS=seqread randwrite" ATIO_OPTS= START_MARGIN=1
 		# Runs of 1 s on one shared machine: 1% (10 ms) is a skew a busy

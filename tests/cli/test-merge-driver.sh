@@ -188,7 +188,7 @@ expect_match "merge --test-summary --runs two: named" "$ERR" '--runs two: not a 
 
 # --- The -o document.
 SETS=(--set "atio_version=atio 0.1.0" --set time_sec=1 --set file_size=32M --set "threads=1 2"
-	--set iterations=1 --set blocksize=4K --set remote_binaries_path=/b --set remote_pcs_mount_path=/d
+	--set iterations=1 --set blocksize=4K --set remote_binaries_path=/b --set remote_pcs_mount_path=/d --set node_dir=subdir
 	--set pause_sec=0 --set "tests=randread" --set atio_opts= --set warmup_time_sec=1
 	--set start_margin_sec=1 --set overrun_sec=60 --set ready_timeout_sec=120
 	--set max_skew_percent=50 --set profile=at_io --set node_cap=)

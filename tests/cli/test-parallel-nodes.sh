@@ -16,10 +16,11 @@ set -eu
 
 # doc_nodes FILE: the "nodes" of the driver's -o document FILE, one
 # "HOST CLOCK_OFFSET ATIO" line each (the driver writes each as
-# {"host":...,"clock_offset_sec":...,"atio":...}, in that order).
+# {"host":...,"clock_offset_sec":...,"atio":...,"test_dir":...}, in that
+# order).
 doc_nodes() {
-	grep -oE '\{"host":"[^"]*","clock_offset_sec":[^,]*,"atio":("[^"]*"|null)\}' "$1" |
-		sed -E 's/^\{"host":"([^"]*)","clock_offset_sec":([^,]*),"atio":"?([^"}]*)"?\}$/\1 \2 \3/'
+	grep -oE '\{"host":"[^"]*","clock_offset_sec":[^,]*,"atio":("[^"]*"|null),"test_dir":("[^"]*"|null)\}' "$1" |
+		sed -E 's/^\{"host":"([^"]*)","clock_offset_sec":([^,]*),"atio":"?([^",}]*)"?,.*$/\1 \2 \3/'
 }
 
 sshd_start 3

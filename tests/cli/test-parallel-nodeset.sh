@@ -11,7 +11,8 @@
 # (nodeset_expand, the driver sourced with ATIO_PARALLEL_LIB=1) is called
 # directly; --dry-run shows the hosts in order and refuses a duplicate
 # before printing anything. node[00001-10000] is expanded in a time that
-# is printed, bounded far above what it takes.
+# is printed, bounded far above what it takes. Each host's subdirectory of
+# the test directory (node_dir_name) and where the dry run runs atio.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -245,5 +246,38 @@ drive fe80::1 'node[1-2]'
 expect_code "--dry-run with an IPv6 address and a range: exit 0" 0
 expect_match "--dry-run with an IPv6 address: as written" "$OUT" '^\[1\] fe80::1$'
 expect_match "--dry-run with an IPv6 address: the range after it" "$OUT" '^\[3\] node2$'
+
+# --- Each node's subdirectory of the test directory (NODE_DIR=subdir, the
+# default): node-HOST, without the user, in lower case, with _ for what is
+# no letter, digit or ._- (an IPv6 address's colons and zone); the dry
+# run's commands run there. Two hosts of one name are refused (exit 2),
+# and so is a NODE_DIR that is neither subdir nor given.
+for h in 'node1|node-node1' 'root@Node1|node-node1' 'fe80::1%eth0|node-fe80__1_eth0' \
+	'user@10.0.0.1|node-10.0.0.1' 'a.b-c_d|node-a.b-c_d'; do
+	# shellcheck disable=SC1090,SC2034 # the driver under test, which reads ATIO_PARALLEL_LIB
+	got=$(ATIO_PARALLEL_LIB=1 && . "$DRIVER" && node_dir_name "${h%|*}" && printf '%s' "$DIR_NAME") ||
+		got="(failed)"
+	if [ "$got" = "${h#*|}" ]; then
+		ok "the subdirectory of host ${h%|*}: ${h#*|}"
+	else
+		not_ok "the subdirectory of host ${h%|*}: ${h#*|}" "it is $got"
+	fi
+done
+drive root@node1 fe80::1
+expect_code "--dry-run, a subdirectory for each node: exit 0" 0
+expect_match "--dry-run: root@node1 runs in /mnt/bench/node-node1" "$OUT" "atio'? --read --seq .* -f /mnt/bench/node-node1( |$)"
+expect_match "--dry-run: fe80::1 runs in /mnt/bench/node-fe80__1" "$OUT" "atio'? --read --seq .* -f /mnt/bench/node-fe80__1( |$)"
+expect_match "--dry-run: root@node1's subdirectory is made when missing" "$OUT" "mkdir /mnt/bench/node-node1;"
+drive --node-dir given node1
+expect_code "--dry-run, NODE_DIR=given: exit 0" 0
+expect_match "--dry-run, NODE_DIR=given: node1 runs in /mnt/bench" "$OUT" "atio'? --read --seq .* -f /mnt/bench( |$)"
+expect_no_match "--dry-run, NODE_DIR=given: no mkdir" "$OUT" "mkdir /mnt/bench"
+drive fe80::1 fe80__1
+expect_code "--dry-run, fe80::1 and fe80__1: exit 2" 2
+expect_match "--dry-run, fe80::1 and fe80__1: both named, and the subdirectory" "$ERR" \
+	"hosts 'fe80::1' and 'fe80__1' would run in one subdirectory /mnt/bench/node-fe80__1"
+drive --node-dir local node1
+expect_code "--dry-run, --node-dir local: exit 2" 2
+expect_match "--dry-run, --node-dir local: the value named" "$ERR" "NODE_DIR \(--node-dir\) 'local': not subdir"
 
 finish

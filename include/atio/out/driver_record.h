@@ -124,7 +124,7 @@ bool atio_json_number_text(struct atio_json *j, const char *key, const char *tex
  * @settings[@nsettings] its "KEY=VALUE" settings (every key of the
  * document's "settings", driver_matrix.c), file @nodes one node a line
  * (HOST<TAB>CLOCK_OFFSET_SEC<TAB>ATIO, "unknown" or "" for what is not
- * known), file @results one test a line (THREADS<TAB>TEST<TAB>SUMMARY
+ * known, and <TAB>TEST_DIR, the directory it ran in, where given), file @results one test a line (THREADS<TAB>TEST<TAB>SUMMARY
  * FILE<TAB>ITERATION RECORDS FILE, in the order of the document), then
  * @interrupted and @exit_status. Returns 0, or -errno / -EINVAL with @e
  * filled (exit 2) naming the file, line or setting that is wrong; nothing

@@ -349,7 +349,7 @@ static void temp_file(char *path, const char *text)
 static char *settings[] = {
 	"atio_version=atio 0.1.0", "time_sec=60", "file_size=16G", "threads=1 08 auto",
 	"iterations=03", "blocksize=4K", "remote_binaries_path=/opt/atio",
-	"remote_pcs_mount_path=/mnt/t", "pause_sec=0.5", "tests=seqread randwrite",
+	"remote_pcs_mount_path=/mnt/t", "node_dir=subdir", "pause_sec=0.5", "tests=seqread randwrite",
 	"atio_opts=--rate 5 \"x\"", "warmup_time_sec=5", "start_margin_sec=2", "overrun_sec=60",
 	"ready_timeout_sec=120", "max_skew_percent=1", "profile=at_io", "node_cap=",
 };
@@ -388,7 +388,7 @@ static void test_matrix(void **state)
 	char *wrong[NSET];
 
 	(void)state;
-	temp_file(nodes, "n1\t-0.25\t/opt/atio/atio\nn2\tunknown\t\n");
+	temp_file(nodes, "n1\t-0.25\t/opt/atio/atio\nn2\tunknown\t\t/mnt/t/node-n2\n");
 	temp_file(sum, "{\"threads\":1,\"test\":\"seqread\",\"unit\":\"MB/s\",\"runs\":1}\n");
 	temp_file(rec1, "{\"iteration\":1,\"sum\":5}\n{\"iteration\":2,\"sum\":6}\n");
 	temp_file(rec2, "{\"iteration\":1,\"sum\":7}\n");
@@ -413,6 +413,9 @@ static void test_matrix(void **state)
 	assert_true(num(json_array_get(t, 0), "clock_offset_sec") == -0.25);
 	assert_true(json_is_null(json_object_get(json_array_get(t, 1), "clock_offset_sec")));
 	assert_true(json_is_null(json_object_get(json_array_get(t, 1), "atio")));
+	assert_null(json_object_get(json_array_get(t, 0), "test_dir"));
+	assert_string_equal(str(json_array_get(t, 1), "test_dir"), "/mnt/t/node-n2");
+	assert_string_equal(str(set, "node_dir"), "subdir");
 	res = json_object_get(d, "results");
 	assert_int_equal(json_array_size(res), 2);     /* 1 thread, then auto */
 	assert_string_equal(str(json_array_get(res, 1), "threads"), "auto");
@@ -440,6 +443,10 @@ static void test_matrix(void **state)
 	assert_null(matrix(settings, NSET, bad, results, &e));
 	assert_non_null(strstr(e.msg, bad));
 	assert_non_null(strstr(e.msg, "line 1"));
+	unlink(bad);
+	temp_file(bad, "n1\t0\tatio\t/d\n" "n2\t0\tatio\t/d\tmore\n");
+	assert_null(matrix(settings, NSET, bad, results, &e));
+	assert_non_null(strstr(e.msg, "line 2"));
 	unlink(bad);
 	temp_file(bad, "{\"iteration\":1}\n{\"iteration\":\n");
 	snprintf(text, sizeof(text), "1\tseqread\t\t%s\n", bad);
