@@ -15,209 +15,10 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "driver_args.h"
 #include "atio/out/driver_record.h"
 #include "atio/out/json_read.h"
 #include "atio/out/out_file.h"
-
-/* The options of a mode: each --NAME VALUE, the flags, then the files. */
-struct args {
-	const char *mode;          /* "--record" ... */
-	const char *const *names;  /* the options with a value it takes, NULL-ended */
-	const char *val[16];       /* their values, NULL when not given */
-	char **files;              /* the other words */
-	int nfiles;
-	char **sets;               /* --set KEY=VALUE (--matrix) */
-	int nsets;
-	bool interrupted;          /* --interrupted (--matrix) */
-	unsigned optional;         /* bit k: names[k] may be left out */
-};
-
-static int usage_error(const struct args *a, const char *what, const char *synopsis)
-{
-	say("merge %s: %s: atio merge %s %s", a->mode, what, a->mode, synopsis);
-	return ATIO_EXIT_USAGE;
-}
-
-/* The --set before that set the KEY of --set @kv (KEY=VALUE), or NULL. */
-static const char *set_before(const struct args *a, const char *kv)
-{
-	size_t len = strcspn(kv, "=");
-
-	for (int i = 0; kv[len] == '=' && i < a->nsets; i++)
-		if (strncmp(a->sets[i], kv, len) == 0 && a->sets[i][len] == '=')
-			return a->sets[i];
-	return NULL;
-}
-
-/* Parse @argv into @a; ATIO_EXIT_OK, or the exit status after a message. */
-static int parse(int argc, char **argv, struct args *a, const char *synopsis)
-{
-	bool options = true;
-
-	a->files = calloc((size_t)argc, sizeof(*a->files));
-	a->sets = calloc((size_t)argc, sizeof(*a->sets));
-	if (!a->files || !a->sets) {
-		say("merge: out of memory for %d arguments", argc);
-		return ATIO_EXIT_FAIL;
-	}
-	for (int i = 1; i < argc; i++) {
-		const char *w = argv[i];
-		unsigned k;
-
-		if (!options || w[0] != '-' || !w[1]) {
-			a->files[a->nfiles++] = argv[i];
-			continue;
-		}
-		if (strcmp(w, "--") == 0) {
-			options = false;
-			continue;
-		}
-		if (strcmp(w, a->mode) == 0)
-			continue;
-		if (strcmp(a->mode, "--matrix") == 0 && strcmp(w, "--interrupted") == 0) {
-			if (a->interrupted)
-				return usage_error(a, "--interrupted: given twice", synopsis);
-			a->interrupted = true;
-			continue;
-		}
-		if (strcmp(a->mode, "--test-summary") == 0 && strcmp(w, "--iterations") == 0)
-			continue;
-		for (k = 0; a->names[k] && strcmp(a->names[k], w) != 0; k++)
-			;
-		if (!a->names[k] && !(strcmp(a->mode, "--matrix") == 0 && strcmp(w, "--set") == 0)) {
-			say("merge %s: %s: unknown option: atio merge %s %s", a->mode, w, a->mode,
-			    synopsis);
-			return ATIO_EXIT_USAGE;
-		}
-		if (i + 1 == argc) {
-			say("merge %s: %s: give its value: atio merge %s %s", a->mode, w, a->mode,
-			    synopsis);
-			return ATIO_EXIT_USAGE;
-		}
-		if (!a->names[k] && set_before(a, argv[i + 1])) {
-			say("merge %s: --set %s, then --set %s: one KEY given twice", a->mode,
-			    set_before(a, argv[i + 1]), argv[i + 1]);
-			return ATIO_EXIT_USAGE;
-		}
-		if (a->names[k] && a->val[k]) {
-			say("merge %s: %s: given twice (%s, then %s)", a->mode, w, a->val[k],
-			    argv[i + 1]);
-			return ATIO_EXIT_USAGE;
-		}
-		if (!a->names[k])
-			a->sets[a->nsets++] = argv[++i];
-		else
-			a->val[k] = argv[++i];
-	}
-	for (unsigned k = 0; a->names[k]; k++)
-		if (!a->val[k] && !(a->optional & 1u << k)) {
-			char what[64];
-
-			snprintf(what, sizeof(what), "%s missing", a->names[k]);
-			return usage_error(a, what, synopsis);
-		}
-	return ATIO_EXIT_OK;
-}
-
-static void args_free(struct args *a)
-{
-	free(a->files);
-	free(a->sets);
-}
-
-/* Option @name's value as a whole number from @lo to @hi into *@out. */
-static int whole(const struct args *a, unsigned k, long lo, long hi, long *out)
-{
-	const char *v = a->val[k];
-	char *end;
-
-	errno = 0;
-	*out = strtol(v, &end, 10);
-	if (!v[0] || *end || errno || *out < lo || *out > hi) {
-		say("merge %s: %s %s: not a whole number from %ld to %ld", a->mode, a->names[k], v,
-		    lo, hi);
-		return ATIO_EXIT_USAGE;
-	}
-	return ATIO_EXIT_OK;
-}
-
-/* Option @k's value, true or false, into *@out. */
-static int boolean(const struct args *a, unsigned k, bool *out)
-{
-	*out = strcmp(a->val[k], "true") == 0;
-	if (!*out && strcmp(a->val[k], "false") != 0) {
-		say("merge %s: %s %s: not true or false", a->mode, a->names[k], a->val[k]);
-		return ATIO_EXIT_USAGE;
-	}
-	return ATIO_EXIT_OK;
-}
-
-/* Option @k's value, a number of seconds (or "null" where @null_ok), into *@out. */
-static int seconds(const struct args *a, unsigned k, bool null_ok, double *out)
-{
-	const char *v = a->val[k];
-	char *end;
-
-	*out = NAN;
-	if (null_ok && strcmp(v, "null") == 0)
-		return ATIO_EXIT_OK;
-	errno = 0;
-	*out = strtod(v, &end);
-	if (!v[0] || *end || errno || !isfinite(*out) || *out < 0 || strpbrk(v, "xXpP")) {
-		say("merge %s: %s %s: not a number of seconds%s", a->mode, a->names[k], v,
-		    null_ok ? " (or null)" : "");
-		return ATIO_EXIT_USAGE;
-	}
-	return ATIO_EXIT_OK;
-}
-
-/* Open @path for writing as the output named by option @opt; NULL after a message. */
-static FILE *open_out(const struct args *a, const char *opt, const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		say("merge %s: %s %s: cannot write: %s", a->mode, opt, path, strerror(errno));
-	return f;
-}
-
-/* Close @f, written as @path; non-zero after a message when anything was lost. */
-static int close_out(const struct args *a, FILE *f, const char *path)
-{
-	int bad = ferror(f);
-
-	if (fclose(f) || bad) {
-		say("merge %s: %s: cannot write: %s", a->mode, path, strerror(errno));
-		return ATIO_EXIT_FAIL;
-	}
-	return ATIO_EXIT_OK;
-}
-
-/*
- * Print the line KEY<TAB>VALUE, @v escaped so that it stays one line of
- * one field: a backslash as \\, a tab as \t, a newline as \n, a carriage
- * return as \r and any other control byte as \xHH. A shell's read -r
- * takes the line whole; the text is for people to read.
- */
-static void print_value(const char *key, const char *v)
-{
-	printf("%s\t", key);
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-		if (*p == '\\')
-			fputs("\\\\", stdout);
-		else if (*p == '\t')
-			fputs("\\t", stdout);
-		else if (*p == '\n')
-			fputs("\\n", stdout);
-		else if (*p == '\r')
-			fputs("\\r", stdout);
-		else if (*p < 0x20 || *p == 0x7f)
-			printf("\\x%02x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('\n');
-}
 
 enum { R_OUT, R_HOST, R_STATUS, R_STDERR, R_WHY };
 static const char *const record_names[] = { "--out", "--host", "--exit-status", "--stderr",
@@ -232,7 +33,7 @@ static const char *const record_names[] = { "--out", "--host", "--exit-status", 
  * file LINES (its stderr) as the record's "stderr"; --exit-status none:
  * the node never said (its "rc" null). Prints "ok<TAB>true"
  * or "ok<TAB>false", then "why<TAB>REASON" for a failure (escaped:
- * print_value()), or the values:
+ * driver_print_value()), or the values:
  * "value", "unit", "time_sec", "result" (the at_io result line) and, with
  * --verify, "verify" (the note). Exit 0 when the run gave a result; 1
  * when it failed; 2 for bad usage or a file that could not be read or
@@ -250,18 +51,18 @@ static int record_main(int argc, char **argv)
 	char v[ATIO_JSON_DOUBLE_LEN], t[ATIO_JSON_DOUBLE_LEN];
 	long status = 0;
 	FILE *f;
-	int ret = parse(argc, argv, &a, RECORD_SYNOPSIS);
+	int ret = driver_parse(argc, argv, &a, RECORD_SYNOPSIS);
 
 		atio_merge_init(&m);
 	if (!ret && a.nfiles > 1)
-		ret = usage_error(&a, "one FILE at most (the node's atio --json document)",
+		ret = driver_usage(&a, "one FILE at most (the node's atio --json document)",
 				  RECORD_SYNOPSIS);
 	if (!ret && !a.val[R_HOST][0])
-		ret = usage_error(&a, "--host: empty", RECORD_SYNOPSIS);
+		ret = driver_usage(&a, "--host: empty", RECORD_SYNOPSIS);
 	if (!ret && strcmp(a.val[R_STATUS], "none") == 0)
 		status = -1;
 	else if (!ret)
-		ret = whole(&a, R_STATUS, 0, 255, &status);
+		ret = driver_whole(&a, R_STATUS, 0, 255, &status);
 	if (!ret && atio_lines_read(a.val[R_STDERR], &lines, &e)) {
 		say("merge --record: --stderr %s", e.msg);
 		ret = ATIO_EXIT_USAGE;
@@ -291,7 +92,7 @@ static int record_main(int argc, char **argv)
 	}
 	if (a.val[R_WHY] && (status != 0 || why[0]))
 		snprintf(why, sizeof(why), "%s", a.val[R_WHY]);
-	f = open_out(&a, "--out", a.val[R_OUT]);
+	f = driver_open_out(&a, "--out", a.val[R_OUT]);
 	if (!f) {
 		ret = ATIO_EXIT_USAGE;
 		goto out;
@@ -299,7 +100,7 @@ static int record_main(int argc, char **argv)
 	if (status != 0 || why[0]) {
 		atio_record_node_failed(f, a.val[R_HOST], (int)status, why, &lines);
 		printf("ok\tfalse\n");
-		print_value("why", why);
+		driver_print_value("why", why);
 		ret = ATIO_EXIT_FAIL;
 	} else {
 		atio_record_node_ok(f, a.val[R_HOST], &m, doc, &lines);
@@ -310,9 +111,9 @@ static int record_main(int argc, char **argv)
 		       m.unit);
 		atio_record_verify_note(doc, note, sizeof(note));
 		if (note[0])
-			print_value("verify", note);
+			driver_print_value("verify", note);
 	}
-	if (close_out(&a, f, a.val[R_OUT]))
+	if (driver_close_out(&a, f, a.val[R_OUT]))
 		ret = ATIO_EXIT_USAGE;
 	if (flush_stdout("the values"))
 		ret = ATIO_EXIT_USAGE;
@@ -321,7 +122,7 @@ out:
 	json_decref(doc);
 	atio_merge_free(&m);
 	atio_lines_free(&lines);
-	args_free(&a);
+	driver_args_free(&a);
 	return ret;
 }
 
@@ -413,22 +214,22 @@ static int iteration_main(int argc, char **argv)
 	struct atio_iteration_info info = { 0 };
 	json_t *merge = NULL, **nodes = NULL;
 	long n = 0;
-	int ret = parse(argc, argv, &a, ITERATION_SYNOPSIS), i;
+	int ret = driver_parse(argc, argv, &a, ITERATION_SYNOPSIS), i;
 
 	if (!ret && a.nfiles < 1)
-		ret = usage_error(&a, "no RECORD given (the nodes' records)", ITERATION_SYNOPSIS);
-	if (!ret && !(ret = whole(&a, I_ITER, 1, INT_MAX, &n)))
+		ret = driver_usage(&a, "no RECORD given (the nodes' records)", ITERATION_SYNOPSIS);
+	if (!ret && !(ret = driver_whole(&a, I_ITER, 1, INT_MAX, &n)))
 		info.iteration = (unsigned)n;
-	if (!ret && !(ret = whole(&a, I_OK, 0, INT_MAX, &n)))
+	if (!ret && !(ret = driver_whole(&a, I_OK, 0, INT_MAX, &n)))
 		info.ok_nodes = (unsigned)n;
 	if (!ret)
-		ret = seconds(&a, I_START, true, &info.start_at);
+		ret = driver_seconds(&a, I_START, true, &info.start_at);
 	if (!ret)
-		ret = seconds(&a, I_MAXSKEW, false, &info.max_skew_sec);
+		ret = driver_seconds(&a, I_MAXSKEW, false, &info.max_skew_sec);
 	if (!ret)
-		ret = boolean(&a, I_COMPLETE, &info.complete);
+		ret = driver_bool(&a, I_COMPLETE, &info.complete);
 	if (!ret)
-		ret = boolean(&a, I_CONCURRENT, &info.concurrent);
+		ret = driver_bool(&a, I_CONCURRENT, &info.concurrent);
 	info.unit = a.val[I_UNIT];
 	if (!ret && a.val[I_MERGE])
 		ret = read_object(&a, a.val[I_MERGE], &merge);
@@ -449,7 +250,7 @@ static int iteration_main(int argc, char **argv)
 		json_decref(nodes[i]);
 	free(nodes);
 	json_decref(merge);
-	args_free(&a);
+	driver_args_free(&a);
 	return ret;
 }
 
@@ -480,12 +281,12 @@ static int summary_main(int argc, char **argv)
 	char fig[4][ATIO_JSON_DOUBLE_LEN];
 	double min, max, sd;
 	long runs = 0;
-	int ret = parse(argc, argv, &a, SUMMARY_SYNOPSIS), n = 0, bad = 0;
+	int ret = driver_parse(argc, argv, &a, SUMMARY_SYNOPSIS), n = 0, bad = 0;
 	FILE *f;
 
 	atio_iterations_init(&s);
 	if (!ret)
-		ret = whole(&a, S_RUNS, 0, INT_MAX, &runs);
+		ret = driver_whole(&a, S_RUNS, 0, INT_MAX, &runs);
 	if (!ret && atio_lines_read(a.val[S_HOSTS], &hosts, &e)) {
 		say("merge --test-summary: --hosts %s", e.msg);
 		ret = ATIO_EXIT_USAGE;
@@ -512,13 +313,13 @@ static int summary_main(int argc, char **argv)
 	info = (struct atio_test_info){ .threads = a.val[S_THREADS], .test = a.val[S_TEST],
 		.unit = a.val[S_UNIT], .runs = (unsigned)runs,
 		.hosts = (const char *const *)hosts.line, .nhosts = hosts.n };
-	f = open_out(&a, "--out", a.val[S_OUT]);
+	f = driver_open_out(&a, "--out", a.val[S_OUT]);
 	if (!f) {
 		ret = ATIO_EXIT_USAGE;
 		goto out;
 	}
 	atio_record_test(f, &info, bad || !s.n ? NULL : &s);
-	if (close_out(&a, f, a.val[S_OUT]))
+	if (driver_close_out(&a, f, a.val[S_OUT]))
 		ret = ATIO_EXIT_USAGE;
 	if (bad || !s.n) {
 		printf("%ld 0 - - - - %s\n", runs, info.unit);
@@ -546,7 +347,7 @@ out:
 	free(its);
 	atio_iterations_free(&s);
 	atio_lines_free(&hosts);
-	args_free(&a);
+	driver_args_free(&a);
 	return ret;
 }
 
@@ -566,13 +367,13 @@ static int matrix_main(int argc, char **argv)
 	struct args a = { .mode = "--matrix", .names = matrix_names };
 	struct atio_error e = { 0 };
 	long status = 0;
-	int ret = parse(argc, argv, &a, MATRIX_SYNOPSIS);
+	int ret = driver_parse(argc, argv, &a, MATRIX_SYNOPSIS);
 
 	if (!ret && a.nfiles)
-		ret = usage_error(&a, "no FILE: the files are given by --nodes and --results",
+		ret = driver_usage(&a, "no FILE: the files are given by --nodes and --results",
 				  MATRIX_SYNOPSIS);
 	if (!ret)
-		ret = whole(&a, M_STATUS, 0, 255, &status);
+		ret = driver_whole(&a, M_STATUS, 0, 255, &status);
 	if (!ret && atio_record_matrix(stdout, a.sets, (size_t)a.nsets, a.val[M_NODES],
 				       a.val[M_RESULTS], a.interrupted, (int)status, &e)) {
 		say("merge --matrix: %s", e.msg);
@@ -580,7 +381,7 @@ static int matrix_main(int argc, char **argv)
 	}
 	if (!ret && flush_stdout("the document"))
 		ret = ATIO_EXIT_FAIL;
-	args_free(&a);
+	driver_args_free(&a);
 	return ret;
 }
 
@@ -611,11 +412,11 @@ static int output_main(int argc, char **argv)
 {
 	struct args a = { .mode = "--output-file", .names = output_names };
 	struct atio_error e = { 0 };
-	int ret = parse(argc, argv, &a, OUTPUT_SYNOPSIS);
+	int ret = driver_parse(argc, argv, &a, OUTPUT_SYNOPSIS);
 	FILE *in;
 
 	if (!ret && (a.nfiles < 1 || a.nfiles > 2))
-		ret = usage_error(&a, "give FILE, and the DOCUMENT to put there", OUTPUT_SYNOPSIS);
+		ret = driver_usage(&a, "give FILE, and the DOCUMENT to put there", OUTPUT_SYNOPSIS);
 	if (!ret && a.nfiles == 1 && atio_out_file_check(a.files[0], &e))
 		ret = e.exit;
 	if (!ret && a.nfiles == 2) {
@@ -631,7 +432,7 @@ static int output_main(int argc, char **argv)
 	}
 	if (ret && e.msg[0])
 		say("merge --output-file: %s", e.msg);
-	args_free(&a);
+	driver_args_free(&a);
 	return ret;
 }
 
