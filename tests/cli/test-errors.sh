@@ -277,6 +277,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null
 	chmod o+x "$WORK"
 	LAST="atio --write --rand -s 4K -p 32 -t 1 -u 32M --remove -f $T (as nobody, ulimit -u 8)"
 	RC=0
+	# shellcheck disable=SC2016 # the inner shell expands its own arguments
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
 		bash -c 'ulimit -u 8 && exec "$0" "$@"' "$ATIO" --write --rand -s 4K -p 32 -t 1 \
 		-u 32M --remove -f "$T" >"$OUT" 2>"$ERR" || RC=$?
