@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "atio/cli/cli.h"
@@ -129,6 +130,13 @@ static int write_values(const char *path, const struct atio_merge *m)
  * not a readable atio result, or one the others do not add up with,
  * naming it.
  */
+/* A file given to merge: its identity, and the name it was given by. */
+struct given {
+	dev_t dev;
+	ino_t ino;
+	const char *path;
+};
+
 /*
  * Look ahead for --sequential and --unaligned, which decide how every
  * document is taken wherever they stand: into m->sequential and
@@ -159,13 +167,34 @@ static int windows_options(int argc, char **argv, struct atio_merge *m)
 	return ATIO_EXIT_OK;
 }
 
+/*
+ * Whether @path is a file given before among @seen's @n (one run's
+ * document summed twice, whatever it says of its run): its earlier name,
+ * or NULL. @path is kept in @seen.
+ */
+static const char *given_before(struct given *seen, unsigned *n, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	for (unsigned k = 0; k < *n; k++)
+		if (seen[k].dev == st.st_dev && seen[k].ino == st.st_ino)
+			return seen[k].path;
+	seen[*n] = (struct given){ .dev = st.st_dev, .ino = st.st_ino, .path = path };
+	(*n)++;
+	return NULL;
+}
+
 int merge_main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
 	struct atio_merge_doc *doc;
 	struct atio_merge m;
 	bool json = false, options = true, have_offset = false, seq = false, unaligned = false;
-	const char *values = NULL;
+	const char *values = NULL, *before;
+	struct given *seen = NULL;
+	unsigned nseen = 0;
 	double offset = 0;
 	int status = driver_main(argc, argv);
 	char warning[2048];
@@ -177,7 +206,9 @@ int merge_main(int argc, char **argv)
 		if (strcmp(argv[i], "--iterations") == 0)
 			return iterations_main(argc, argv);
 	doc = malloc(sizeof(*doc));
-	if (!doc) {
+	seen = calloc((size_t)argc, sizeof(*seen));
+	if (!doc || !seen) {
+		free(doc);
 		say("merge: out of memory");
 		return ATIO_EXIT_FAIL;
 	}
@@ -255,6 +286,13 @@ int merge_main(int argc, char **argv)
 			status = ATIO_EXIT_USAGE;
 			goto out;
 		}
+		before = given_before(seen, &nseen, a);
+		if (before) {
+			say("merge: %s and %s are one file given twice: its run would be summed "
+			    "twice", before, a);
+			status = ATIO_EXIT_USAGE;
+			goto out;
+		}
 		if (atio_merge_read(a, doc, &e)) {
 			say("merge: %s", e.msg);
 			status = ATIO_EXIT_USAGE;
@@ -304,5 +342,6 @@ int merge_main(int argc, char **argv)
 out:
 	atio_merge_free(&m);
 	free(doc);
+	free(seen);
 	return status;
 }

@@ -283,10 +283,26 @@ expect_code "--iterations without a file: exit 2" 2
 run_atio merge --iterations --clock-offset 1 "$WORK/it1.json"
 expect_code "--iterations with --clock-offset: exit 2" 2
 
-# --- One run summed once: the same file twice, or a copy of it, is one
-# run (host, seed and start instant): exit 2, both named, nothing summed.
+# --- One run summed once: a copy of a document is one run (host, seed
+# and start instant): exit 2, both named, nothing summed. One file given
+# twice (by one name, or by a hard link) is refused as such, whatever its
+# document says of its run (an older one has no start instant).
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["start_epoch"] = None; d["end_epoch"] = None
+json.dump(d, open(sys.argv[2], "w"))' "$WORK/r1.json" "$WORK/old.json"
+ln "$WORK/old.json" "$WORK/old-link.json"
+for second in "$WORK/old.json" "$WORK/old-link.json"; do
+	what="one file given twice, no start instant ($(basename "$second"))"
+	run_atio merge "$WORK/old.json" "$second"
+	expect_code "$what: exit 2" 2
+	expect_match "$what: both named" "$ERR" \
+		"^atio: merge: $WORK/old\\.json and $second are one file given twice: its run would be summed twice\$"
+	expect_empty "$what: nothing on stdout" "$OUT"
+done
+run_atio merge --unaligned "$WORK/r1.json" "$WORK/r2.json" "$WORK/r1.json"
+expect_code "one file given twice among others: exit 2" 2
 cp "$WORK/r1.json" "$WORK/copy.json"
-for second in "$WORK/r1.json" "$WORK/copy.json"; do
+for second in "$WORK/copy.json"; do
 	what="a run given twice ($(basename "$second"))"
 	run_atio merge --unaligned "$WORK/r1.json" "$WORK/r2.json" "$second"
 	expect_code "$what: exit 2" 2
