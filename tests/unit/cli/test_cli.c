@@ -829,8 +829,8 @@ static void test_repeated_parsing(void **state)
 static void test_usage(void **state)
 {
 	static const char *const must[] = {
-		"Usage: atio [options] -f PATH", "--read", "--write", "--fsync",
-		"--fdatasync", "--seq", "--rand", "--mbs", "--iops", "--cached",
+		"Usage: atio [run] [options] -f PATH", "--backward", "--stride", "--read",
+		"--write", "--fsync", "--fdatasync", "--seq", "--rand", "--mbs", "--iops", "--cached",
 		"--uncached", "-s SIZE", "-p N", "-n N", "-t TIME", "-w TIME",
 		"-u SIZE", "-q N", "-S ", "-f PATH", "-a ", "-v ", "-vv ", "-vvv ",
 		"--json", "--seed", "--start-at", "--remove", "--keep-cache",
