@@ -376,6 +376,20 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 	}
 }
 
+/*
+ * --dist: one copy per loop, the other flags variables; a function of its
+ * own, so that the copies of the other runs are compiled as they were.
+ */
+static __attribute__((noinline)) int run_skewed(struct atio_worker *w, struct atio_cursor *c,
+						uint64_t end, bool mixing, bool tracing)
+{
+	bool pacing = w->sh->opts->rate > 0;
+
+	if (w->engine->async)
+		return run_async(w, c, end, true, mixing, tracing, pacing, false, true);
+	return run_inline(w, c, end, true, mixing, tracing, pacing, false, true);
+}
+
 /* The loops compare clock ticks: the deadline is converted once, here. */
 int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns)
 {
@@ -402,14 +416,8 @@ int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns
 					 distributed);
 		return run_inline(w, c, end, random, mixing, tracing, pacing, true, distributed);
 	}
-	if (distributed) {
-		/* --dist: one copy per loop; the other flags stay variables. */
-		bool pacing = w->sh->opts->rate > 0;
-
-		if (w->engine->async)
-			return run_async(w, c, end, true, mixing, tracing, pacing, false, true);
-		return run_inline(w, c, end, true, mixing, tracing, pacing, false, true);
-	}
+	if (distributed)
+		return run_skewed(w, c, end, mixing, tracing);
 	if (w->sh->opts->rate > 0) {
 		/* --rate: one copy per loop; the trace flag stays a variable. */
 		if (w->engine->async)

@@ -125,9 +125,11 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 		block = b;
 	} else if (random && distributed) {
 		unsigned s;
+		uint64_t b;
 
-		atio_cursor_skewed(w, c, &s, &block);
+		atio_cursor_skewed(w, c, &s, &b);
 		seg = &w->segs[s];
+		block = b;
 	} else if (random) {
 		seg = w->nsegs == 1 ? w->segs : &w->segs[atio_prng_below(&w->rng, &c->segs)];
 		block = atio_prng_below(&w->rng, &c->blocks);

@@ -30,7 +30,7 @@
  * zones: a zone is picked with its share of the I/Os, then a block in it
  * uniformly.
  *
- * The permutation is a Feistel network of six rounds over the smallest
+ * The permutation is a Feistel network of four rounds over the smallest
  * power of two not below n, walked again while its result is n or more
  * (cycle-walking): a bijection of [0, n), keyed by the caller.
  */
@@ -40,7 +40,7 @@
 #include "atio/base/opts.h"
 #include "atio/base/prng.h"
 
-#define ATIO_DIST_ROUNDS 6
+#define ATIO_DIST_ROUNDS 4
 
 struct atio_dist {
 	enum atio_dist_kind kind;
