@@ -121,7 +121,8 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		/* --rate: no I/O left before the end (the caller waits out the time), or a stop. */
 		if (pacing && !(due = atio_cursor_pace(c, end, &w->sh->stop)))
 			return 0;
-		atio_cursor_aim(w, c, r, random, writing, mixing, verifying, distributed);
+		/* One I/O at a time: none in flight, so no block is busy. */
+		(void)atio_cursor_aim(w, c, r, random, writing, mixing, verifying, distributed);
 		if (tracing)
 			atio_trace_submit(w, r);
 		t0 = atio_ticks();
@@ -180,7 +181,8 @@ static inline bool due_now(struct atio_cursor *c, struct depth *d, uint64_t end)
 /*
  * Aim @r and hand it to the engine @eng. Returns false when the engine has
  * no room for it (the cursor is then where it was for --expand, whose
- * skipped append would leave a hole).
+ * skipped append would leave a hole) or, with --verify and --dist, its
+ * block is in flight (it is aimed again after the next completion).
  */
 static inline __attribute__((always_inline)) bool
 issue(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_cursor *c,
@@ -191,8 +193,9 @@ issue(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curs
 	const bool expanding = o->mode == ATIO_MODE_EXPAND;
 	const struct { unsigned seg; uint64_t block; } was = { c->seg, c->block };
 
-	atio_cursor_aim(w, c, r, random, o->mode != ATIO_MODE_READ, mixing, verifying,
-			distributed);
+	if (!atio_cursor_aim(w, c, r, random, o->mode != ATIO_MODE_READ, mixing, verifying,
+			     distributed))
+		return false;
 	if (eng->queue(&w->io, r) == ATIO_Q_BUSY) {
 		if (expanding) {
 			c->seg = was.seg;

@@ -91,9 +91,13 @@ static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c
  * distribution instead of a uniform draw. With
  * @verifying on writes (w->gm.gen set), never two I/Os of a block in
  * flight (atio/run/genmap.h): blocks are drawn one I/O ahead, so that the
- * next one's map word is fetched while this one is issued.
+ * next one's map word is fetched while this one is issued. A uniform draw
+ * of a block in flight is drawn again; a --dist draw is kept and false
+ * returned, for the caller to retry once an I/O has completed: drawing
+ * again would take I/Os away from the hot blocks, which are the ones most
+ * often in flight. True otherwise.
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) bool
 atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r, bool random,
 		bool writing, bool mixing, bool verifying, bool distributed)
 {
@@ -114,13 +118,15 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 		do {
 			if (!c->ahead)
 				atio_cursor_draw(w, c, distributed, &c->ahead_seg, &c->ahead_block);
+			c->ahead = true;
 			s = c->ahead_seg;
 			b = c->ahead_block;
+			if (distributed && atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b))
+				return false;
 			atio_cursor_draw(w, c, distributed, &c->ahead_seg, &c->ahead_block);
-			c->ahead = true;
 			__builtin_prefetch(&w->gm.gen[c->ahead_seg * w->gm.seg_blocks +
 						      c->ahead_block], 1, 0);
-		} while (atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b));
+		} while (!distributed && atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b));
 		seg = &w->segs[s];
 		block = b;
 	} else if (random && distributed) {
@@ -150,6 +156,7 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 		r->buf = atio_pool_take(&w->pool, r->index,
 					(uint64_t)(seg - w->segs) * seg->blocks + block, r->off,
 					seg->tag);
+	return true;
 }
 
 /*
