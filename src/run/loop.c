@@ -380,9 +380,23 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 }
 
 /*
- * --dist: one copy per loop, the other flags variables; a function of its
- * own, so that the copies of the other runs are compiled as they were.
+ * --verify: one copy per loop, the other flags variables. This and the
+ * next are functions of their own, so that the copies of the plain runs
+ * are compiled alone: in one function with them, the plain --write loop
+ * took 8 to 10 more instructions an I/O.
  */
+static __attribute__((noinline)) int run_checked(struct atio_worker *w, struct atio_cursor *c,
+						 uint64_t end, bool random, bool mixing,
+						 bool tracing, bool distributed)
+{
+	bool pacing = w->sh->opts->rate > 0;
+
+	if (w->engine->async)
+		return run_async(w, c, end, random, mixing, tracing, pacing, true, distributed);
+	return run_inline(w, c, end, random, mixing, tracing, pacing, true, distributed);
+}
+
+/* --dist: one copy per loop, the other flags variables. */
 static __attribute__((noinline)) int run_skewed(struct atio_worker *w, struct atio_cursor *c,
 						uint64_t end, bool mixing, bool tracing)
 {
@@ -410,15 +424,8 @@ int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns
 	if (w->sh->opts->rate > 0 && end_ns > c->pace.start_ns)
 		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace.start_ns);
 
-	if (w->sh->opts->verify) {
-		/* --verify: one copy per loop; the other flags stay variables. */
-		bool pacing = w->sh->opts->rate > 0;
-
-		if (w->engine->async)
-			return run_async(w, c, end, random, mixing, tracing, pacing, true,
-					 distributed);
-		return run_inline(w, c, end, random, mixing, tracing, pacing, true, distributed);
-	}
+	if (w->sh->opts->verify)
+		return run_checked(w, c, end, random, mixing, tracing, distributed);
 	if (distributed)
 		return run_skewed(w, c, end, mixing, tracing);
 	if (w->sh->opts->rate > 0) {
