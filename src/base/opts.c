@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The options in words: names and the canonical command line (atio/base/opts.h). */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -15,7 +16,7 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
 	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
 	char p[16] = "auto", n[24] = "";
-	char rate[96] = "", order[48] = "", stride[24];
+	char rate[96] = "", order[48] = "", stride[24], dist[160] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
 		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
@@ -58,10 +59,18 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 	atio_format_size(stride, sizeof(stride), o->stride);
 	snprintf(order, sizeof(order), "%s%s%s", o->backward ? " --backward" : "",
 		 o->stride ? " --stride " : "", o->stride ? stride : "");
+	/*
+	 * --dist after --rand; with --seed, that too: it places the hot blocks
+	 * (atio/run/dist.h), so the line without it would test other ones.
+	 */
+	if (o->dist_text && o->random && o->seed_given)
+		snprintf(dist, sizeof(dist), " --dist %s --seed %" PRIu64, o->dist_text, o->seed);
+	else if (o->dist_text && o->random)
+		snprintf(dist, sizeof(dist), " --dist %s", o->dist_text);
 	return snprintf(buf, len,
-			"%s--%s --%s%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s",
+			"%s--%s --%s%s%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s",
 			o->settings_only ? "-a " : "", mode,
-			o->random ? "rand" : "seq", order, bs, q,
+			o->random ? "rand" : "seq", order, dist, bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
 			p, n, t, wopt,
 			o->direct ? "uncached" : "cached", total,

@@ -45,6 +45,7 @@ static const char *value_hint(int id)
 	case OPT_MIX: return "percentage of reads, 1 to 99";
 	case OPT_RATE: return "a cap in the unit of the result, e.g. 1000 or 2.5";
 	case OPT_INTERVAL: return "seconds, 0.1 or more, e.g. 1 or 0.5";
+	case OPT_DIST: return "zipf:THETA, pareto:H, normal:SD% or hot spots, e.g. 90/10";
 	}
 	return "see --help";
 }
@@ -257,6 +258,9 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 				     : "not a size (a number with an optional K, M, G or T)");
 		return 0;
 	case OPT_VERIFY: o->verify = true; return 0;
+	case OPT_DIST:
+		o->dist_text = arg;
+		return atio_cli_dist(arg, &o->dist, e);
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

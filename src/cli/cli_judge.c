@@ -173,6 +173,21 @@ static int check_order(struct atio_opts *o, const struct pstate *st, struct atio
 }
 
 /*
+ * --dist spreads --rand's draws: --seq has none, and --check, --prepare
+ * and --expand go through the files in order.
+ */
+static int check_dist(const struct atio_opts *o, struct atio_error *e)
+{
+	if (!o->dist_text || o->random)
+		return 0;
+	if (o->check || o->prepare || o->mode == ATIO_MODE_EXPAND)
+		return USAGE("--dist %s: %s goes through the files in order: leave --dist out",
+			     o->dist_text, o->check ? "--check" : o->prepare ? "--prepare"
+			     : "--expand");
+	return USAGE("--dist %s: it spreads random offsets: give --rand", o->dist_text);
+}
+
+/*
  * See cli_parse.h. Once every option is known: turn the groups into settings, apply the
  * defaults that depend on other options, and judge the combinations. The
  * -u minimum: with n <= p files, k = ceil(p/n) threads share a file, so a
@@ -228,7 +243,7 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 	if (o->mode == ATIO_MODE_EXPAND && o->random)
 		return USAGE("--expand --rand: --expand appends each file from zero to "
 			     "its end, in order; it has no random pattern (drop --rand)");
-	if ((r = check_order(o, st, e)) != 0)
+	if ((r = check_order(o, st, e)) != 0 || (r = check_dist(o, e)) != 0)
 		return r;
 	if (o->mode == ATIO_MODE_EXPAND && o->nfiles < o->threads)
 		return USAGE("-n %u: --expand needs a file of its own for each of the %u "

@@ -42,6 +42,7 @@ const struct option atio_cli_longopts[] = {
 	{ "iodepth-batch", required_argument, NULL, OPT_IODEPTH_BATCH },
 	{ "backward",   no_argument,       NULL, OPT_BACKWARD },
 	{ "stride",     required_argument, NULL, OPT_STRIDE },
+	{ "dist",       required_argument, NULL, OPT_DIST },
 	{ NULL, 0, NULL, 0 },
 };
 

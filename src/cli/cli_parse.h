@@ -35,6 +35,7 @@ enum {
 	OPT_IODEPTH_BATCH,
 	OPT_BACKWARD,
 	OPT_STRIDE,
+	OPT_DIST,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 

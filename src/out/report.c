@@ -151,10 +151,33 @@ static void put_cap_header(FILE *f, const struct atio_opts *o)
  * is in KB as at_io_iops had it; a size that is not a whole number of KiB
  * (512 bytes, say) shows its fraction rather than rounding down to 0KB.
  */
+/* --dist in words, for the Testcase line: "" without it. */
+static void format_dist(char *buf, size_t len, const struct atio_opts *o)
+{
+	const struct atio_dist_spec *d = &o->dist;
+
+	*buf = 0;
+	if (!o->random || !o->dist_text)
+		return;
+	if (d->kind == ATIO_DIST_ZIPF)
+		snprintf(buf, len, ", zipf with theta %g over a permutation of the blocks",
+			 d->arg);
+	else if (d->kind == ATIO_DIST_PARETO)
+		snprintf(buf, len, ", pareto with h %g (%g%% of the I/Os to %g%% of the blocks) "
+			 "over a permutation of the blocks", d->arg, 100.0 * d->arg,
+			 100.0 - 100.0 * d->arg);
+	else if (d->kind == ATIO_DIST_NORMAL)
+		snprintf(buf, len, ", normal around the middle of each share with a "
+			 "deviation of %g%% of it", d->arg);
+	else if (d->kind == ATIO_DIST_ZONES)
+		snprintf(buf, len, ", in hot spots %s (%%I/Os/%%share from each share's start)",
+			 o->dist_text);
+}
+
 void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 			const char *engine)
 {
-	char cmd[256], t[32], w[32], kb[32], op[64], sz[24], stride[48] = "";
+	char cmd[512], t[32], w[32], kb[32], op[64], sz[24], stride[48] = "", dist[200];
 
 	atio_opts_cmdline(cmd, sizeof(cmd), o);
 	fputs("Title: atio\nCmdline: ", f);
@@ -177,6 +200,7 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	else
 		format_trimmed(kb, sizeof(kb), (double)o->bs / 1024.0);
 	format_op(op, sizeof(op), o);
+	format_dist(dist, sizeof(dist), o);
 	if (o->stride) {
 		atio_format_size(sz, sizeof(sz), o->stride);
 		snprintf(stride, sizeof(stride), " with a stride of %s", sz);
@@ -187,10 +211,10 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	if (o->mode == ATIO_MODE_EXPAND)
 		put_expand_testcase(f, o, kb);
 	else
-		fprintf(f, ", start %u thread(s) and do %s %s%s %s by %sKB blocks%s\n",
+		fprintf(f, ", start %u thread(s) and do %s %s%s %s by %sKB blocks%s%s\n",
 			o->threads, o->direct ? "uncached" : "cached",
 			o->backward ? "backward " : "", o->random ? "random" : "sequential", op,
-			kb, stride);
+			kb, stride, dist);
 
 	fputs("Engine: ", f);
 	atio_report_put_text(f, atio_report_engine_name(o, engine));

@@ -52,13 +52,15 @@ static void json_settings_extras(struct atio_json *j, const struct atio_opts *o)
  */
 static void json_settings(struct atio_json *j, const struct atio_opts *o, const char *engine)
 {
-	char cmd[256], seed[24];
+	char cmd[512], seed[24];
 
 	atio_json_object_begin(j, "settings");
 	atio_opts_cmdline(cmd, sizeof(cmd), o);
 	atio_json_string(j, "cmdline", cmd);
 	atio_json_string(j, "mode", atio_mode_name(o->mode));
 	atio_json_string(j, "pattern", o->random ? "rand" : "seq");
+	atio_json_string(j, "distribution", !o->random ? "none"
+			 : o->dist_text ? o->dist_text : "uniform");
 	atio_json_bool(j, "backward", o->backward);
 	atio_json_uint(j, "stride", o->stride ? o->stride : o->random ? 0 : o->bs);
 	atio_json_bool(j, "cached", !o->direct);

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The turns of a sequential pass: a lane's end, a segment's (atio/run/cursor.h). */
+/*
+ * The turns of a sequential pass: a lane's end, a segment's; and --dist's
+ * draws (atio/run/cursor.h).
+ */
 #include "atio/run/cursor.h"
 
 /* Lanes of a segment of @blocks blocks with a step of @k: min(k, blocks). */
@@ -63,4 +66,32 @@ void atio_cursor_turn(const struct atio_worker *w, struct atio_cursor *c)
 	blocks = w->segs[c->seg].blocks;
 	c->lane = lanes(blocks, k) - 1;
 	c->block = lane_top(blocks, k, c->lane);
+}
+
+/*
+ * The share is the thread's segments one after the other, all of the same
+ * number of blocks. The permutation is keyed by --seed and the thread when
+ * --seed is given, else by the thread alone: the hot blocks stay where they
+ * are from run to run and move only with --seed.
+ */
+void atio_cursor_dist_start(const struct atio_worker *w, struct atio_cursor *c)
+{
+	const struct atio_opts *o = w->sh->opts;
+	uint64_t key = (o->seed_given ? o->seed : 0) ^ ((uint64_t)w->id * 0x9e3779b97f4a7c15ULL);
+
+	atio_dist_init(&c->dist, &o->dist, (uint64_t)w->nsegs * w->segs[0].blocks, key);
+}
+
+void atio_cursor_skewed(struct atio_worker *w, struct atio_cursor *c, unsigned *s, uint64_t *b)
+{
+	uint64_t x = atio_dist_draw(&c->dist, &w->rng);
+	uint64_t per = w->segs[0].blocks;
+
+	if (w->nsegs == 1) {
+		*s = 0;
+		*b = x;
+		return;
+	}
+	*s = (unsigned)(x / per);
+	*b = x % per;
 }

@@ -65,6 +65,8 @@ void *atio_worker_main(void *arg)
 	atio_range_init(&c.segs, w->nsegs);
 	atio_range_init(&c.blocks, w->segs[0].blocks);
 	atio_cursor_start(w, &c);
+	if (o->random && o->dist.kind != ATIO_DIST_UNIFORM)
+		atio_cursor_dist_start(w, &c);
 
 	/* The barriers are made for the threads there are once all are made. */
 	pthread_mutex_lock(&sh->gate);

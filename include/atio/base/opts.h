@@ -33,6 +33,28 @@ enum atio_unit {
 	ATIO_UNIT_IOPS,            /* IOPS; sync/s in the sync modes */
 };
 
+/*
+ * --dist: how --rand spreads its I/Os over a thread's share (src/run/dist.c).
+ * Uniform when not given.
+ */
+enum atio_dist_kind {
+	ATIO_DIST_UNIFORM,
+	ATIO_DIST_ZIPF,            /* zipf:THETA, ranks over a permutation of the blocks */
+	ATIO_DIST_PARETO,          /* pareto:H, ranks over a permutation of the blocks */
+	ATIO_DIST_NORMAL,          /* normal:SD%, around the middle of the share */
+	ATIO_DIST_ZONES,           /* IO%/SIZE%:..., hot spots in the share's order */
+};
+
+#define ATIO_DIST_MAX_ZONES 32u
+
+struct atio_dist_spec {
+	enum atio_dist_kind kind;
+	double arg;                /* zipf's THETA, pareto's H, normal's SD in % of the share */
+	unsigned nzones;           /* zones: in the share's order, from its start */
+	double zone_io[ATIO_DIST_MAX_ZONES];   /* % of the I/Os */
+	double zone_size[ATIO_DIST_MAX_ZONES]; /* % of the share; their sum may be below 100 */
+};
+
 /* Limits that make a value absurd rather than merely large. */
 #define ATIO_MIN_BS        512ULL
 #define ATIO_MAX_BS        (1ULL << 30)
@@ -48,6 +70,8 @@ struct atio_opts {
 	bool random;               /* --rand; --seq otherwise */
 	bool backward;             /* --backward: --seq from the end of each share to its start */
 	uint64_t stride;           /* --stride: bytes from one I/O's start to the next's; 0: -s */
+	struct atio_dist_spec dist; /* --dist, with --rand */
+	const char *dist_text;     /* --dist as given, NULL when not */
 	bool direct;               /* --uncached (O_DIRECT); --cached otherwise */
 	enum atio_unit unit;       /* --mbs --iops */
 	uint64_t bs;               /* -s, bytes */

@@ -61,6 +61,15 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
  */
 int atio_cli_rate(const char *arg, double *rate, struct atio_error *e);
 
+/*
+ * Parse a --dist value @arg into @d: zipf:THETA (0 < THETA <= 100),
+ * pareto:H (0 < H < 1), normal:SD% (0 < SD <= 100, the % optional) or hot
+ * spots IO%/SIZE%[:IO%/SIZE%...] with the rest of the I/Os, if any, on the
+ * rest of the share. Returns 0, or -EINVAL with @e filled (exit status 2)
+ * naming @arg.
+ */
+int atio_cli_dist(const char *arg, struct atio_dist_spec *d, struct atio_error *e);
+
 /* Print the --help text to @f (src/cli/usage.c). */
 void atio_cli_usage(FILE *f);
 

@@ -25,6 +25,7 @@
 
 #include "atio/base/prng.h"
 #include "atio/engine/engine.h"
+#include "atio/run/dist.h"
 #include "atio/run/genmap.h"
 #include "atio/run/pace.h"
 #include "atio/run/worker.h"
@@ -37,6 +38,7 @@ struct atio_cursor {
 	uint64_t lane;             /* --stride: the first block of the current pass over a segment */
 	struct atio_range segs;    /* random: which segment */
 	struct atio_range blocks;  /* random: which block */
+	struct atio_dist dist;     /* --dist: over the share's blocks, segment after segment */
 	unsigned since_sync;
 	struct atio_pace pace;     /* --rate: the thread's schedule */
 	uint64_t next;             /* --rate: number of the next I/O to issue */
@@ -59,10 +61,25 @@ struct atio_cursor {
 void atio_cursor_start(const struct atio_worker *w, struct atio_cursor *c);
 void atio_cursor_turn(const struct atio_worker *w, struct atio_cursor *c);
 
-/* Draw a random block of @w: its segment into *@s, its number into *@b. */
-static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c, unsigned *s,
-				    uint64_t *b)
+/*
+ * --dist: prepare the cursor's draw over @w's share, and draw from it: a
+ * block of the whole share (atio/run/dist.h), its segment into *@s, its
+ * number into *@b. Out of line: a run without --dist never calls them.
+ */
+void atio_cursor_dist_start(const struct atio_worker *w, struct atio_cursor *c);
+void atio_cursor_skewed(struct atio_worker *w, struct atio_cursor *c, unsigned *s, uint64_t *b);
+
+/*
+ * Draw a random block of @w: its segment into *@s, its number into *@b;
+ * with @distributed, as --dist says.
+ */
+static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c,
+				    bool distributed, unsigned *s, uint64_t *b)
 {
+	if (distributed) {
+		atio_cursor_skewed(w, c, s, b);
+		return;
+	}
 	*s = w->nsegs == 1 ? 0 : (unsigned)atio_prng_below(&w->rng, &c->segs);
 	*b = atio_prng_below(&w->rng, &c->blocks);
 }
@@ -70,13 +87,19 @@ static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c
 /*
  * Point @r at @w's next block: offset, file and, for writes (@writing),
  * fresh data. With @mixing, first draw whether it reads or writes. With
+ * @distributed (--dist, with @random), the block comes from the run's
+ * distribution instead of a uniform draw. With
  * @verifying on writes (w->gm.gen set), never two I/Os of a block in
  * flight (atio/run/genmap.h): blocks are drawn one I/O ahead, so that the
- * next one's map word is fetched while this one is issued.
+ * next one's map word is fetched while this one is issued. A uniform draw
+ * of a block in flight is drawn again; a --dist draw is kept and false
+ * returned, for the caller to retry once an I/O has completed: drawing
+ * again would take I/Os away from the hot blocks, which are the ones most
+ * often in flight. True otherwise.
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) bool
 atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r, bool random,
-		bool writing, bool mixing, bool verifying)
+		bool writing, bool mixing, bool verifying, bool distributed)
 {
 	const struct atio_segment *seg;
 	uint64_t block;
@@ -94,14 +117,23 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 
 		do {
 			if (!c->ahead)
-				atio_cursor_draw(w, c, &c->ahead_seg, &c->ahead_block);
+				atio_cursor_draw(w, c, distributed, &c->ahead_seg, &c->ahead_block);
+			c->ahead = true;
 			s = c->ahead_seg;
 			b = c->ahead_block;
-			atio_cursor_draw(w, c, &c->ahead_seg, &c->ahead_block);
-			c->ahead = true;
+			if (distributed && atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b))
+				return false;
+			atio_cursor_draw(w, c, distributed, &c->ahead_seg, &c->ahead_block);
 			__builtin_prefetch(&w->gm.gen[c->ahead_seg * w->gm.seg_blocks +
 						      c->ahead_block], 1, 0);
-		} while (atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b));
+		} while (!distributed && atio_genmap_busy(&w->gm, s * w->gm.seg_blocks + b));
+		seg = &w->segs[s];
+		block = b;
+	} else if (random && distributed) {
+		unsigned s;
+		uint64_t b;
+
+		atio_cursor_skewed(w, c, &s, &b);
 		seg = &w->segs[s];
 		block = b;
 	} else if (random) {
@@ -124,6 +156,7 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 		r->buf = atio_pool_take(&w->pool, r->index,
 					(uint64_t)(seg - w->segs) * seg->blocks + block, r->off,
 					seg->tag);
+	return true;
 }
 
 /*
