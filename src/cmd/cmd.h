@@ -73,6 +73,9 @@ const char *sig_name(int signo);
  */
 int watch_open(struct watch *wt, struct atio_error *e);
 
+/* Close what watch_open() opened (a descriptor of -1 is left alone). */
+void watch_close(struct watch *wt);
+
 /*
  * Handle what arrived on wt->sig_fd: the first SIGINT, SIGTERM or SIGHUP
  * sets the stop flag, a second one ends the process without results.

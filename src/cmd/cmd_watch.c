@@ -83,6 +83,15 @@ int watch_open(struct watch *wt, struct atio_error *e)
 			      strerror(errno));
 }
 
+void watch_close(struct watch *wt)
+{
+	if (wt->sig_fd >= 0)
+		close(wt->sig_fd);
+	if (wt->done_fd >= 0)
+		close(wt->done_fd);
+	wt->sig_fd = wt->done_fd = -1;
+}
+
 void wait_threads(struct watch *wt, unsigned count,
 		  void (*tick)(void *arg, unsigned sec), void *arg)
 {

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include "run.h"
 #include "start.h"
@@ -219,7 +221,7 @@ int run_open(struct run *r, struct atio_opts *o, const struct atio_engine_ops *e
 	     struct atio_error *e)
 {
 	*r = (struct run){ .o = o, .engine = engine, .jn = { .fd = -1 },
-			   .wt = { .phase = "while preparing" } };
+			   .wt = { .phase = "while preparing", .sig_fd = -1, .done_fd = -1 } };
 	r->wt.stop = &r->fill_stop;
 	r->uses_files = !engine->no_io;
 	if (watch_open(&r->wt, e))
@@ -269,6 +271,22 @@ static int alloc_result(struct run_result *out, const struct atio_opts *o)
 	return 0;
 }
 
+/*
+ * A run's id: 64 bits no other run draws. From the kernel's random pool
+ * when it answers at once; else (no getrandom() in a container's filter,
+ * a pool not yet ready at boot) the clock, the pid and a count of the
+ * runs of this process, which no other run shares either.
+ */
+static uint64_t draw_run_id(void)
+{
+	static uint64_t runs;
+	uint64_t id;
+
+	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) == sizeof(id))
+		return id;
+	return realtime_ns() ^ ((uint64_t)getpid() << 32) ^ (++runs << 56);
+}
+
 int run_measure(struct run *r, struct run_result *out, struct atio_error *e)
 {
 	struct atio_opts *o = r->o;
@@ -284,6 +302,7 @@ int run_measure(struct run *r, struct run_result *out, struct atio_error *e)
 			.journal = r->jn.fd >= 0 ? &r->jn : NULL,
 			.gate = PTHREAD_MUTEX_INITIALIZER, .done_fd = wt->done_fd },
 	};
+	sh->run_id = draw_run_id();
 	wt->stop = &sh->stop;
 	if (r->uses_files && !r->opened) {
 		ret = atio_dataset_open(&r->ds, o, e);
@@ -348,6 +367,9 @@ int run_close(struct run *r, struct atio_error *e)
 	const struct atio_opts *o = r->o;
 	int ret = 0;
 
+	/* The last run's stop flag goes with its result. */
+	r->wt.stop = &r->fill_stop;
+	watch_close(&r->wt);
 	if (!r->planned)
 		return 0;
 	if (r->uses_files)

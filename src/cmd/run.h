@@ -66,7 +66,9 @@ int run_open(struct run *r, struct atio_opts *o, const struct atio_engine_ops *e
  * out->res, -S's sync and --verify's read-back after the time. Returns 0,
  * or -errno with @e filled when a thread could not start or an I/O or a
  * check of the data failed; out is to be freed either way. A signal is no
- * failure: out->res says where it came.
+ * failure: out->res says where it came. It ends a plan: r->wt.signo stays
+ * set, and a caller measures no further run. Each run draws an id of its
+ * own for the keys of its writes (atio/run/worker.h).
  */
 int run_measure(struct run *r, struct run_result *out, struct atio_error *e);
 

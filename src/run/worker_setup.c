@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "atio/base/buf.h"
-#include "atio/data/owner.h"
 #include "atio/run/worker.h"
 
 /*
@@ -80,22 +79,17 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 }
 
 /*
- * The key of thread @id's writes in this run into *@key: of the seed, the
- * host and the thread (atio_data_key()), and of 64 bits drawn at random
- * when the thread starts, so that no two runs write with one key, not
- * even two of the same --seed (whose offsets are the same). A write's key and
- * generation then name it across runs too: a block of an earlier run,
- * rolled back to, never passes for this run's write of the same
- * generation or a later one (atio/data/journal.h). Returns 0 or -errno.
+ * The key of thread @id's writes in this run: of the seed, the host and
+ * the thread (atio_data_key()), and of the run's own id (sh->run_id), so
+ * that no two runs write with one key, not even two of the same --seed
+ * (whose offsets are the same). A write's key and generation then name
+ * it across runs too: a block of an earlier run, rolled back to, never
+ * passes for this run's write of the same generation or a later one
+ * (atio/data/journal.h).
  */
-static int pool_key(const struct atio_opts *o, unsigned id, uint64_t *key)
+static uint64_t pool_key(const struct atio_shared *sh, unsigned id)
 {
-	uint64_t run;
-	int ret = atio_owner_new_id(&run);
-
-	if (!ret)
-		*key = atio_data_key(o->seed ^ run, "pool", id);
-	return ret;
+	return atio_data_key(sh->opts->seed ^ sh->run_id, "pool", id);
 }
 
 /* See worker.h. */
@@ -124,10 +118,7 @@ int atio_worker_buffers(struct atio_worker *w)
 					      (size_t)o->bs);
 		return 0;
 	}
-	ret = pool_key(o, w->id, &key);
-	if (ret)
-		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
-				      "cannot draw the key of the run's writes: %s", strerror(-ret));
+	key = pool_key(w->sh, w->id);
 	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth, o->pool_cover, key, o->thp,
 				  o->mode == ATIO_MODE_MIX ? (size_t)o->bs * w->depth : 0);
 	w->mix_rbuf = w->pool.tail;

@@ -38,6 +38,7 @@ struct atio_shared {
 	int stop;                  /* set (atomically) to end the run early */
 	int done_fd;               /* eventfd each worker signals on exit */
 	struct atio_journal *journal; /* --fsync --verify: the run's journal, else NULL */
+	uint64_t run_id;           /* drawn for each run: its writes' keys are its own */
 };
 
 struct atio_worker {
