@@ -275,11 +275,16 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null
 	mkdir "$T"
 	chown nobody "$T"
 	chmod o+x "$WORK"
+	# A copy nobody can reach: the build may lie under a directory only
+	# root may enter (/root on a fresh machine).
+	mkdir -m 755 "$WORK/bin"
+	cp "$ATIO" "$WORK/bin/atio"
+	chmod 755 "$WORK/bin/atio"
 	LAST="atio --write --rand -s 4K -p 32 -t 1 -u 32M --remove -f $T (as nobody, ulimit -u 8)"
 	RC=0
 	# shellcheck disable=SC2016 # the inner shell expands its own arguments
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		bash -c 'ulimit -u 8 && exec "$0" "$@"' "$ATIO" --write --rand -s 4K -p 32 -t 1 \
+		bash -c 'ulimit -u 8 && exec "$0" "$@"' "$WORK/bin/atio" --write --rand -s 4K -p 32 -t 1 \
 		-u 32M --remove -f "$T" >"$OUT" 2>"$ERR" || RC=$?
 	expect_code "threads not made: exit 1" 1
 	expect_match "threads not made: says which thread" "$ERR" \
