@@ -4,8 +4,10 @@
 # -o that cannot be written or names an input) exits 2 naming it and
 # leaves no file; an -o that is a symbolic link gets the page at the file
 # it leads to, and stays a link, unless it is another user's link in a
-# sticky directory anyone may write to (refused); a replaced file keeps
-# its mode and owner. Headless Chromium loads each page with the network
+# sticky directory anyone may write to (refused), also a link in a
+# directory part of the name; another user's file in such a directory is
+# refused; a replaced file keeps its mode (less set-ID bits) and owner;
+# merge --output-file's check does what its write will do. Headless Chromium loads each page with the network
 # closed: no console message, and the SVGs of the DOM it dumps hold the
 # series and points of known documents (report-gen.py writes them: NODES
 # nodes, INTERVALS intervals, STALLS stalls, as runs, their merge and a
