@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "driver_args.h"
@@ -420,10 +421,16 @@ static int output_main(int argc, char **argv)
 	if (!ret && a.nfiles == 1 && atio_out_file_check(a.files[0], &e))
 		ret = e.exit;
 	if (!ret && a.nfiles == 2) {
+		struct stat st;
+
 		in = fopen(a.files[1], "r");
 		if (!in) {
 			say("merge --output-file: %s: cannot read: %s", a.files[1], strerror(errno));
 			ret = ATIO_EXIT_USAGE;
+		} else if (fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
+			say("merge --output-file: %s: is a directory: give the document", a.files[1]);
+			ret = ATIO_EXIT_USAGE;
+			fclose(in);
 		} else {
 			if (atio_out_file_write(a.files[0], copy_into, in, &e))
 				ret = e.exit;

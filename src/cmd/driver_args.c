@@ -28,7 +28,7 @@ static const char *set_before(const struct args *a, const char *kv)
 /* Parse @argv into @a; ATIO_EXIT_OK, or the exit status after a message. */
 int driver_parse(int argc, char **argv, struct args *a, const char *synopsis)
 {
-	bool options = true;
+	bool options = true, mode_seen = false;
 
 	a->files = calloc((size_t)argc, sizeof(*a->files));
 	a->sets = calloc((size_t)argc, sizeof(*a->sets));
@@ -48,8 +48,12 @@ int driver_parse(int argc, char **argv, struct args *a, const char *synopsis)
 			options = false;
 			continue;
 		}
-		if (strcmp(w, a->mode) == 0)
+		if (strcmp(w, a->mode) == 0) {
+			if (mode_seen)
+				return driver_usage(a, "given twice", synopsis);
+			mode_seen = true;
 			continue;
+		}
 		if (strcmp(a->mode, "--matrix") == 0 && strcmp(w, "--interrupted") == 0) {
 			if (a->interrupted)
 				return driver_usage(a, "--interrupted: given twice", synopsis);

@@ -4,8 +4,10 @@
 # -o that cannot be written or names an input) exits 2 naming it and
 # leaves no file; an -o that is a symbolic link gets the page at the file
 # it leads to, and stays a link, unless it is another user's link in a
-# sticky directory anyone may write to (refused); a replaced file keeps
-# its mode and owner. Headless Chromium loads each page with the network
+# sticky directory anyone may write to (refused), also a link in a
+# directory part of the name; another user's file in such a directory is
+# refused; a replaced file keeps its mode (less set-ID bits) and owner;
+# merge --output-file's check does what its write will do. Headless Chromium loads each page with the network
 # closed: no console message, and the SVGs of the DOM it dumps hold the
 # series and points of known documents (report-gen.py writes them: NODES
 # nodes, INTERVALS intervals, STALLS stalls, as runs, their merge and a
@@ -74,10 +76,10 @@ cp "$G/node-1.json" "$WORK/input.json"
 bad "-o naming an input" 'is the document .*input\.json: it would be overwritten' "$WORK/input.json" -o "$WORK/input.json"
 check "-o naming an input: the input is unchanged" cmp -s "$G/node-1.json" "$WORK/input.json"
 check "no page was left by the bad runs" test ! -e "$WORK/p.html"
-if [ -z "$(find "$WORK" -maxdepth 1 -name 'p.html.*')" ]; then
+if [ -z "$(find "$WORK" -maxdepth 1 -name '.atio-*')" ]; then
 	ok "no temporary file was left behind"
 else
-	not_ok "no temporary file was left behind" "$(find "$WORK" -maxdepth 1 -name 'p.html.*')"
+	not_ok "no temporary file was left behind" "$(find "$WORK" -maxdepth 1 -name '.atio-*')"
 fi
 
 # --- The pages.
@@ -133,6 +135,82 @@ expect_match "-o the caller's link in a sticky directory: followed" "$WORK/priva
 check "-o the caller's link: the file it replaced keeps mode 0600 and its owner" \
 	test "$(stat -c '%a %u:%g' "$WORK/private/secret.conf")" = "600 1234:1234"
 check "-o the caller's link: still a link" test -L "$WORK/sticky/mine.html"
+# The rule holds for every link on the way, a directory's too: another
+# user's link to a directory, in the sticky directory, is refused.
+mkdir -m 0700 "$WORK/secretdir"
+echo 'a secret' >"$WORK/secretdir/page.html"
+chmod 0600 "$WORK/secretdir/page.html"
+ln -s "$WORK/secretdir" "$WORK/sticky/d"
+chown -h nobody "$WORK/sticky/d"
+bad "-o through another user's directory link in a sticky directory" \
+	"-o $WORK/sticky/d/page\.html: leads through $WORK/sticky/d, a symbolic link of user nobody \(uid [0-9]+\) in $WORK/sticky, a sticky directory" \
+	"$G/merge.json" -o "$WORK/sticky/d/page.html"
+expect_match "-o through another user's directory link: the file behind it untouched" \
+	"$WORK/secretdir/page.html" '^a secret$'
+# The caller's links on the way are followed, relative and absolute, and
+# ".." after a link goes up from where the link led.
+mkdir -p "$WORK/walk/a/b"
+ln -s a/b "$WORK/walk/rel"
+ln -s "$WORK/walk/a" "$WORK/walk/abs"
+page "$WORK/walk/rel/../w1.html" "$G/merge.json"
+expect_match "-o through a relative directory link, then ..: the page where the link led, up" "$WORK/walk/a/w1.html" '^<!DOCTYPE html>'
+page "$WORK/walk/abs/b/w2.html" "$G/merge.json"
+expect_match "-o through an absolute directory link: the page there" "$WORK/walk/a/b/w2.html" '^<!DOCTYPE html>'
+ln -s loop1 "$WORK/walk/loop2"
+ln -s loop2 "$WORK/walk/loop1"
+bad "-o through a loop of links" "-o $WORK/walk/loop1/x\.html: more than 40 symbolic links" \
+	"$G/merge.json" -o "$WORK/walk/loop1/x.html"
+# A replaced file keeps its mode less its set-user-ID and set-group-ID bits.
+echo 'a program' >"$WORK/suid.html"
+chmod 06755 "$WORK/suid.html"
+page "$WORK/suid.html" "$G/merge.json"
+check "-o a set-user-ID file: the page is not set-user-ID nor set-group-ID" \
+	test "$(stat -c '%a' "$WORK/suid.html")" = 755
+# Another user's file in a sticky directory anyone may write to is not
+# replaced (the kernel's protected_regular rule): that user would own the page.
+echo 'theirs' >"$WORK/sticky/theirs.html"
+chown nobody "$WORK/sticky/theirs.html"
+bad "-o another user's file in a sticky world-writable directory" \
+	"-o $WORK/sticky/theirs\.html: a file of user nobody \(uid [0-9]+\) in $WORK/sticky, a sticky directory that anyone may write to: not replaced" \
+	"$G/merge.json" -o "$WORK/sticky/theirs.html"
+expect_match "-o another user's file in a sticky directory: left as it was" "$WORK/sticky/theirs.html" '^theirs$'
+# merge --output-file FILE (the driver's -o, checked before anything runs)
+# does what its write will: a name of 250 bytes, which it can write, passes;
+# a name too long is refused; for a caller who could not give the file its
+# owner back, another user's file is refused up front.
+mkdir "$WORK/names"
+long=$WORK/names/$(printf 'a%.0s' $(seq 250))
+run_atio merge --output-file "$long"
+expect_code "merge --output-file, a name of 250 bytes: the check passes" 0
+run_atio merge --output-file "$long" "$G/merge.json"
+expect_code "merge --output-file, a name of 250 bytes: written" 0
+check "merge --output-file, a name of 250 bytes: it holds the document" cmp -s "$long" "$G/merge.json"
+run_atio merge --output-file "${long}aaaaaa"
+expect_code "merge --output-file, a name of 256 bytes: refused" 2
+expect_match "merge --output-file, a name of 256 bytes: the message names it" "$ERR" "${long}aaaaaa: "
+if [ -n "$(find "$WORK/names" -name '.atio-*')" ]; then
+	not_ok "merge --output-file's check leaves no temporary file" "$(ls -a "$WORK/names")"
+else
+	ok "merge --output-file's check leaves no temporary file"
+fi
+mkdir -m 0777 "$WORK/shared"
+echo 'root owns it' >"$WORK/shared/root.json"
+chmod 0666 "$WORK/shared/root.json"
+chmod 0711 "$WORK"
+if setpriv --reuid=nobody --regid=nogroup --clear-groups "$ATIO" merge --output-file \
+	"$WORK/shared/root.json" >"$OUT" 2>"$ERR"; then RC=0; else RC=$?; fi
+LAST="atio merge --output-file $WORK/shared/root.json (as nobody)"
+expect_code "merge --output-file, as nobody, a file of root's: refused by the check" 2
+expect_match "merge --output-file, as nobody, a file of root's: the message says why" "$ERR" \
+	"$WORK/shared/root\.json: cannot give it the owner and mode of the file it replaces"
+expect_match "merge --output-file, as nobody: the file is left as it was" "$WORK/shared/root.json" '^root owns it$'
+# A directory as the DOCUMENT, and --output-file given twice: said.
+run_atio merge --output-file "$WORK/names/d.json" "$WORK/names"
+expect_code "merge --output-file FILE DIR: refused" 2
+expect_match "merge --output-file FILE DIR: says DIR is a directory" "$ERR" "$WORK/names: is a directory"
+run_atio merge --output-file "$WORK/names/d.json" --output-file "$WORK/names/e.json"
+expect_code "merge --output-file given twice: refused" 2
+expect_match "merge --output-file given twice: said" "$ERR" "given twice"
 page "$WORK/node.html" "$G/node-1.json"
 page "$WORK/two.html" "$G/node-1.json" "$G/node-2.json"
 page "$WORK/matrix.html" "$G/driver.json"

@@ -8,15 +8,21 @@
  * beside it, which is then renamed over it, so that a reader never sees
  * half of it and a failed write leaves it as it was.
  *
- * A symbolic link at the name is followed, to the file it leads to (the
- * link stays), only where the kernel's fs.protected_symlinks rule would
- * follow it, whatever that setting is: the link's owner is the caller
- * (the effective user), or the owner of the directory that holds the link,
- * or that directory is not both sticky and writable by anyone. atio reads
- * the link itself and renames over its target, so the kernel's rule could
- * not protect a root atio from a link another user planted in /tmp; this
- * one does. A file that is replaced keeps its mode and owner; a new one
- * gets 0666 less the umask.
+ * The temporary file has a short name of its own (.atio-XXXXXX), so that
+ * any name that may be given can be written.
+ *
+ * A symbolic link met on the way to the file, in a directory part of the
+ * name or at its end, is followed (a link at the end stays) only where
+ * the kernel's fs.protected_symlinks rule would follow it, whatever that
+ * setting is: the link's owner is the caller (the effective user), or the
+ * owner of the directory that holds the link, or that directory is not
+ * both sticky and writable by anyone. atio walks the name itself and
+ * renames over where it leads, so the kernel's rule could not protect a
+ * root atio from a link another user planted in /tmp; this one does. By
+ * the same test (the kernel's fs.protected_regular), another user's file
+ * in such a directory is not replaced. A file that is replaced keeps its
+ * mode, less its set-user-ID and set-group-ID bits, and its owner; a new
+ * one gets 0666 less the umask.
  */
 
 #include <stdio.h>
@@ -25,10 +31,11 @@
 
 /*
  * Check that @given could be written as an -o file: it does not end in /,
- * is a regular file or nothing, or a chain of symbolic links, each one
- * the rule above follows, to a regular file; and its directory is
- * writable. Returns 0, or -errno with @e filled (exit 2), its message
- * beginning with @given.
+ * leads, through links the rule above follows, to a regular file the
+ * rule lets be replaced, or to nothing; and the temporary file can be
+ * made in its directory (it is, and removed) and given the owner and mode
+ * the file will have. Returns 0, or -errno with @e filled (exit 2), its
+ * message beginning with @given.
  */
 int atio_out_file_check(const char *given, struct atio_error *e);
 
