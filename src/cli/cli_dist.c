@@ -115,6 +115,10 @@ int atio_cli_dist(const char *arg, struct atio_dist_spec *d, struct atio_error *
 	int r;
 
 	*d = (struct atio_dist_spec){ 0 };
+	/* The Cmdline and the Testcase line carry it whole (atio_opts_cmdline()). */
+	if (strlen(arg) > ATIO_DIST_MAX_TEXT)
+		return USAGE("--dist %.32s...: longer than %u characters", arg,
+			     ATIO_DIST_MAX_TEXT);
 	if (*arg >= '0' && *arg <= '9')
 		return zones(arg, d, e);
 	if (n == 4 && !strncmp(arg, "zipf", 4) && colon) {

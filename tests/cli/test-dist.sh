@@ -151,6 +151,15 @@ for bad in "zipf:0" "zipf:-1" "zipf:x" "zipf" "pareto:1" "pareto:0" "normal:0" \
 	expect_code "--dist $bad: exit 2" 2
 	expect_match "--dist $bad: names it" "$ERR" "^atio: --dist $bad: "
 done
+# The longest spec the Cmdline carries whole, and one character more.
+long=zipf:1.$(printf '0%.0s' $(seq 121))
+run_atio -a --rand --dist "$long" --seed 3 -s 4K -u 1M -f "$DIR"
+expect_code "--dist of 128 characters: exit 0" 0
+expect_match "--dist of 128 characters: whole in the Cmdline, --seed after it" "$OUT" \
+	"^Cmdline: .* --dist $long --seed 3 "
+run_atio -a --rand --dist "${long}0" -s 4K -u 1M -f "$DIR"
+expect_code "--dist of 129 characters: exit 2" 2
+expect_match "--dist of 129 characters: says so" "$ERR" '^atio: --dist zipf:1\.0+\.\.\.: longer than 128 characters$'
 run_atio --read --seq --dist zipf:1 -s 4K -u 1M -f "$DIR"
 expect_code "--seq --dist: exit 2" 2
 expect_match "--seq --dist: says why" "$ERR" '^atio: --dist zipf:1: .*--rand'

@@ -46,6 +46,7 @@ enum atio_dist_kind {
 };
 
 #define ATIO_DIST_MAX_ZONES 32u
+#define ATIO_DIST_MAX_TEXT 128u  /* characters of a --dist spec */
 
 struct atio_dist_spec {
 	enum atio_dist_kind kind;
