@@ -346,16 +346,16 @@ out_target() {
 # one. atio -a checks the options of every run before any node is touched.
 validate() {
 	local h n t var name
-	is_positive "$TIME" || die "TIME (-t) '$TIME': not a number of seconds above 0"
-	is_positive "$WARMUP_TIME" || die "WARMUP_TIME (--warmup-time) '$WARMUP_TIME': not a number of seconds above 0"
-	is_setting "$PAUSE" || die "PAUSE (--pause) '$PAUSE': not a number of seconds"
-	is_setting "$START_MARGIN" || die "START_MARGIN (--start-margin) '$START_MARGIN': not a number of seconds"
-	is_setting "$OVERRUN" || die "OVERRUN (--overrun) '$OVERRUN': not a number of seconds"
-	is_positive "$READY_TIMEOUT" || die "READY_TIMEOUT (--ready-timeout) '$READY_TIMEOUT': not a number of seconds above 0"
+	is_positive "$TIME" || die "TIME (-t) '$TIME': not a number of seconds above 0 (at most 9 digits before any point)"
+	is_positive "$WARMUP_TIME" || die "WARMUP_TIME (--warmup-time) '$WARMUP_TIME': not a number of seconds above 0 (at most 9 digits before any point)"
+	is_setting "$PAUSE" || die "PAUSE (--pause) '$PAUSE': not a number of seconds (at most 9 digits before any point)"
+	is_setting "$START_MARGIN" || die "START_MARGIN (--start-margin) '$START_MARGIN': not a number of seconds (at most 9 digits before any point)"
+	is_setting "$OVERRUN" || die "OVERRUN (--overrun) '$OVERRUN': not a number of seconds (at most 9 digits before any point)"
+	is_positive "$READY_TIMEOUT" || die "READY_TIMEOUT (--ready-timeout) '$READY_TIMEOUT': not a number of seconds above 0 (at most 9 digits before any point)"
 	is_count "$FANOUT" || die "FANOUT (-f) '$FANOUT': not a whole number from 1 to 999999999"
 	FANOUT=$((10#$FANOUT))
-	is_positive "$LOGIN_TIMEOUT" || die "LOGIN_TIMEOUT (--login-timeout) '$LOGIN_TIMEOUT': not a number of seconds above 0"
-	is_positive "$WAIT_FACTOR" || die "WAIT_FACTOR (--wait-factor) '$WAIT_FACTOR': not a number above 0"
+	is_positive "$LOGIN_TIMEOUT" || die "LOGIN_TIMEOUT (--login-timeout) '$LOGIN_TIMEOUT': not a number of seconds above 0 (at most 9 digits before any point)"
+	is_positive "$WAIT_FACTOR" || die "WAIT_FACTOR (--wait-factor) '$WAIT_FACTOR': not a number above 0 (at most 9 digits before any point)"
 	is_setting "$MAX_SKEW" || die "MAX_SKEW (--max-skew) '$MAX_SKEW': not a percentage of TIME (a number such as 1 or 0.5)"
 	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number from 1 to 999999999"
 	ITERATIONS=$((10#$ITERATIONS)) # 08 is eight, not an octal error
