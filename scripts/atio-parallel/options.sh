@@ -25,14 +25,19 @@ ITERATIONS times with PAUSE seconds before each run. Each node's result
 line, the sum of every run and the average of every test are printed as
 at_io_iops' at_io_parallel.sh printed them: grep '===' gives the table.
 HOST is a name, an address, user@host or an ssh-config alias, or a host
-list that names many (see Host lists); ssh must log in without a password
+list that names many (see Host lists); no port (host:22 is refused: give
+Port in an ssh configuration); ssh must log in without a password
 (BatchMode). A node runs the atio on its login PATH
 (as the RPM installs it) when that is this atio's version, else
 REMOTE_BINARIES_PATH/atio, which is copied there when missing (the
 directory is created). The sums, skew and cluster latency come from the
 local atio's "atio merge" of the nodes' JSON results.
 
-Options (each overrides the environment variable named beside it):
+Options (each overrides the environment variable named beside it; an
+empty value is refused, but --atio-opts '' and --ssh-opts '' mean none,
+and so is a variable set empty, but ATIO_OPTS, SSH_OPTS, AT_IO_LOCAL_PATH
+and REMOTE_PCS_MOUNT_PATH, which are then unset; numbers have at most 9
+digits before any point):
   -d DIR              REMOTE_PCS_MOUNT_PATH: test directory on the nodes
                       (required, absolute); each node runs in a
                       subdirectory of its own of it, DIR/node-HOST, made
@@ -44,7 +49,8 @@ Options (each overrides the environment variable named beside it):
   -u SIZE             FILE_SIZE: total size of a node's files (16G), or
                       auto: twice each node's RAM
   -p "N ..."          THREADS: thread counts (1 4 16), each once; auto:
-                      each node's online CPUs
+                      each node's online CPUs, resolved by each node
+                      ("1 auto" runs a 1-CPU node's tests twice)
   -i N                ITERATIONS: runs of each test (3)
   -s SIZE             BLOCKSIZE: block size of the random tests (4K)
   --tests "NAME ..."  TESTS: some of $ALL_TESTS,
@@ -150,8 +156,11 @@ test directory, are refused.
 
 Exit status: 0 every run complete; 1 preparation failed, or a run failed,
 was incomplete or NOT CONCURRENT, or -o could not be written; 2 bad usage
-(also an option other than -h given twice, a bad host list, a node given
-twice, an -o that is not a regular file); 130
+(also an empty value, a control character such as a newline in THREADS,
+TESTS, ATIO_OPTS or SSH_OPTS, an option with a value given twice: -h may
+repeat, each hosts file once, and the flags --dry-run, --replace and -vv
+may repeat; a bad host list, a node given twice, an -o that is not a
+regular file); 130
 interrupted (atio stopped on every node).
 EOF
 }
@@ -161,19 +170,27 @@ is_number() {
 	[[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]]
 }
 
+# True when $1 is a number for a setting: digits, an optional decimal
+# part, below 10^9 (at most 9 digits before the point, leading zeros
+# aside), so that no arithmetic on it wraps.
+is_setting() {
+	[[ $1 =~ ^0*[0-9]{1,9}(\.[0-9]+)?$ ]]
+}
+
 # True when $1 is a number of seconds, maybe negative (a clock offset).
 is_signed() {
 	is_number "${1#-}"
 }
 
-# True when $1 is a number of seconds above zero.
+# True when $1 is a number for a setting above zero.
 is_positive() {
-	is_number "$1" && awk -v t="$1" 'BEGIN { exit !(t > 0) }'
+	is_setting "$1" && awk -v t="$1" 'BEGIN { exit !(t > 0) }'
 }
 
-# True when $1 is a whole number above zero.
+# True when $1 is a whole number from 1 to 999999999 (at most 9 digits,
+# leading zeros aside: bash's arithmetic would wrap a longer one).
 is_count() {
-	[[ $1 =~ ^[0-9]+$ ]] && [ "$((10#$1))" -gt 0 ]
+	[[ $1 =~ ^0*[0-9]{1,9}$ ]] && [ "$((10#$1))" -gt 0 ]
 }
 
 # Set HOST_WHY to what is wrong with host $1, empty when the script accepts
@@ -193,6 +210,13 @@ host_check() {
 		HOST_WHY="no host after the @: give HOST or USER@HOST"
 	elif [[ $1 == @* ]]; then
 		HOST_WHY="no user before the @: give HOST or USER@HOST"
+	elif [[ $1 == *@*@* ]]; then
+		HOST_WHY="more than one @: give HOST or USER@HOST"
+	elif [[ ${1#*@} =~ ^\.+$ ]]; then
+		HOST_WHY="not a host name (dots only)"
+	elif [[ ${1#*@} == *:* && ${1#*@} != *:*:* ]]; then
+		# An IPv6 address has two colons at least.
+		HOST_WHY="a port in the name, which ssh does not take there: give it as Port in an ssh configuration (--ssh-opts \"-F FILE\")"
 	fi
 	[ -z "$HOST_WHY" ]
 }
@@ -205,9 +229,26 @@ shown() {
 	if [[ $1 == *[![:print:]]* ]]; then printf '%q' "$1"; else printf "'%s'" "$1"; fi
 }
 
+# The option of each setting that may not be set empty in the environment.
+declare -A OPTION_OF=([TIME]=-t [FILE_SIZE]=-u [THREADS]=-p [ITERATIONS]=-i [BLOCKSIZE]=-s
+	[PAUSE]=--pause [TESTS]=--tests [PROFILE]=--profile [REMOTE_BINARIES_PATH]=--remote-bin
+	[WARMUP_TIME]=--warmup-time [START_MARGIN]=--start-margin [OVERRUN]=--overrun
+	[READY_TIMEOUT]=--ready-timeout [MAX_SKEW]=--max-skew [FANOUT]=-f
+	[LOGIN_TIMEOUT]=--login-timeout [WAIT_FACTOR]=--wait-factor [NODE_DIR]=--node-dir)
+
 # Read the settings from the environment, then from the options; exit 2 on
 # bad usage.
 parse_args() {
+	# A setting set empty in the environment is refused below, unless its
+	# option gives it: an empty THREADS or TESTS is not the whole default
+	# matrix. Empty ATIO_OPTS, SSH_OPTS and AT_IO_LOCAL_PATH are their
+	# defaults (none, and the atio found); an empty REMOTE_PCS_MOUNT_PATH
+	# is a missing one.
+	local var
+	local -a empty_env=()
+	for var in "${!OPTION_OF[@]}"; do
+		[ -n "${!var-unset}" ] || empty_env+=("$var")
+	done
 	# Empty until the options are read: the profile fills what is left.
 	FILE_SIZE=${FILE_SIZE:-} THREADS=${THREADS:-} TESTS=${TESTS:-} PROFILE=${PROFILE:-}
 	TIME=${TIME:-60} ITERATIONS=${ITERATIONS:-3} BLOCKSIZE=${BLOCKSIZE:-4K} PAUSE=${PAUSE:-30}
@@ -225,7 +266,7 @@ parse_args() {
 	local -a lines
 	# The value each option was given, to refuse a second one (-h adds
 	# hosts, as HOST arguments do: it may come more than once).
-	local -A given=()
+	local -A given=() hosts_files=()
 	while [ $# -gt 0 ]; do
 		opt=$1
 		case $opt in
@@ -246,6 +287,10 @@ parse_args() {
 		-*) die "$opt: unknown option (see --help)" ;;
 		*) add_hosts "$opt"; shift; continue ;;
 		esac
+		# An empty value is no value: refused rather than taken for the
+		# default. Only the extra options may be given empty (none).
+		[ -n "$val" ] || [ "$opt" = --atio-opts ] || [ "$opt" = --ssh-opts ] ||
+			die "$opt: an empty value: give a value, or leave the option out for the default"
 		case $opt in
 		-t) TIME=$val ;; -u) FILE_SIZE=$val ;; -p) THREADS=$val ;; -i) ITERATIONS=$val ;;
 		-s) BLOCKSIZE=$val ;; -d) REMOTE_PCS_MOUNT_PATH=$val ;; -b) AT_IO_LOCAL_PATH=$val ;;
@@ -256,7 +301,9 @@ parse_args() {
 		--ready-timeout) READY_TIMEOUT=$val ;; --max-skew) MAX_SKEW=$val ;;
 		--profile) PROFILE=$val ;; --node-dir) NODE_DIR=$val ;;
 		-f) FANOUT=$val ;; --login-timeout) LOGIN_TIMEOUT=$val ;; --wait-factor) WAIT_FACTOR=$val ;;
-		-h) list=$(read_hosts_file "$val") || exit 2
+		-h) [ -z "${hosts_files[$val]+set}" ] || die "-h $val given twice: give each hosts file once"
+			hosts_files[$val]=1
+			list=$(read_hosts_file "$val") || exit 2
 			mapfile -t lines <<<"$list"
 			for h in "${lines[@]}"; do
 				[ -z "$h" ] || add_hosts "${h#* }" "-h $val line ${h%% *}"
@@ -267,6 +314,10 @@ parse_args() {
 			die "$opt given twice ($(shown "${given[$opt]}") and $(shown "$val")): give it once"
 		fi
 		given[$opt]=$val
+	done
+	for var in "${empty_env[@]}"; do
+		[ -n "${given[${OPTION_OF[$var]}]+set}" ] ||
+			die "$var is set in the environment but empty: give it a value, or unset it for the default"
 	done
 	PROFILE=${PROFILE:-at_io}
 	case $PROFILE in
@@ -294,29 +345,35 @@ out_target() {
 # Check every setting and find the local atio; exit 2 naming the first bad
 # one. atio -a checks the options of every run before any node is touched.
 validate() {
-	local h n t
-	is_positive "$TIME" || die "TIME (-t) '$TIME': not a number of seconds above 0"
-	is_positive "$WARMUP_TIME" || die "WARMUP_TIME (--warmup-time) '$WARMUP_TIME': not a number of seconds above 0"
-	is_number "$PAUSE" || die "PAUSE (--pause) '$PAUSE': not a number of seconds"
-	is_number "$START_MARGIN" || die "START_MARGIN (--start-margin) '$START_MARGIN': not a number of seconds"
-	is_number "$OVERRUN" || die "OVERRUN (--overrun) '$OVERRUN': not a number of seconds"
-	is_positive "$READY_TIMEOUT" || die "READY_TIMEOUT (--ready-timeout) '$READY_TIMEOUT': not a number of seconds above 0"
-	is_count "$FANOUT" || die "FANOUT (-f) '$FANOUT': not a whole number above 0"
+	local h n t var name
+	is_positive "$TIME" || die "TIME (-t) '$TIME': not a number of seconds above 0 (at most 9 digits before any point)"
+	is_positive "$WARMUP_TIME" || die "WARMUP_TIME (--warmup-time) '$WARMUP_TIME': not a number of seconds above 0 (at most 9 digits before any point)"
+	is_setting "$PAUSE" || die "PAUSE (--pause) '$PAUSE': not a number of seconds (at most 9 digits before any point)"
+	is_setting "$START_MARGIN" || die "START_MARGIN (--start-margin) '$START_MARGIN': not a number of seconds (at most 9 digits before any point)"
+	is_setting "$OVERRUN" || die "OVERRUN (--overrun) '$OVERRUN': not a number of seconds (at most 9 digits before any point)"
+	is_positive "$READY_TIMEOUT" || die "READY_TIMEOUT (--ready-timeout) '$READY_TIMEOUT': not a number of seconds above 0 (at most 9 digits before any point)"
+	is_count "$FANOUT" || die "FANOUT (-f) '$FANOUT': not a whole number from 1 to 999999999"
 	FANOUT=$((10#$FANOUT))
-	is_positive "$LOGIN_TIMEOUT" || die "LOGIN_TIMEOUT (--login-timeout) '$LOGIN_TIMEOUT': not a number of seconds above 0"
-	is_positive "$WAIT_FACTOR" || die "WAIT_FACTOR (--wait-factor) '$WAIT_FACTOR': not a number above 0"
-	is_number "$MAX_SKEW" || die "MAX_SKEW (--max-skew) '$MAX_SKEW': not a percentage of TIME (a number such as 1 or 0.5)"
-	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number above 0"
+	is_positive "$LOGIN_TIMEOUT" || die "LOGIN_TIMEOUT (--login-timeout) '$LOGIN_TIMEOUT': not a number of seconds above 0 (at most 9 digits before any point)"
+	is_positive "$WAIT_FACTOR" || die "WAIT_FACTOR (--wait-factor) '$WAIT_FACTOR': not a number above 0 (at most 9 digits before any point)"
+	is_setting "$MAX_SKEW" || die "MAX_SKEW (--max-skew) '$MAX_SKEW': not a percentage of TIME (a number such as 1 or 0.5)"
+	is_count "$ITERATIONS" || die "ITERATIONS (-i) '$ITERATIONS': not a whole number from 1 to 999999999"
 	ITERATIONS=$((10#$ITERATIONS)) # 08 is eight, not an octal error
 	[[ $FILE_SIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || [ "$FILE_SIZE" = auto ] ||
 		die "FILE_SIZE (-u) '$FILE_SIZE': not a size such as 16G, nor auto"
 	[[ $BLOCKSIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "BLOCKSIZE (-s) '$BLOCKSIZE': not a size such as 4K"
+	# read -a reads one line: a list of more would lose the rest.
+	for var in THREADS:-p TESTS:--tests ATIO_OPTS:--atio-opts SSH_OPTS:--ssh-opts; do
+		name=${var%%:*}
+		[[ ${!name} != *[[:cntrl:]]* ]] ||
+			die "$name (${var#*:}) $(shown "${!name}"): a control character in the list (a newline?): separate its words with spaces"
+	done
 	read -ra THREAD_LIST <<<"$THREADS" || true
 	[ "${#THREAD_LIST[@]}" -gt 0 ] || die "THREADS (-p) is empty"
 	for n in "${!THREAD_LIST[@]}"; do
 		h=${THREAD_LIST[n]}
 		if [ "$h" != auto ]; then
-			is_count "$h" || die "THREADS (-p) '$THREADS': '$h' is neither a whole number above 0 nor auto"
+			is_count "$h" || die "THREADS (-p) '$THREADS': '$h' is neither a whole number from 1 to 999999999 nor auto"
 			THREAD_LIST[n]=$((10#$h))
 		fi
 		# A count's passes share their records: a second would replace

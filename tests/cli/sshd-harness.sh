@@ -564,21 +564,30 @@ driver_setup() {
 	)
 }
 
-# run_driver [NAME=VALUE...] ARG...: run the driver in $WORK with
-# DRIVER_ENV and the NAME=VALUE settings given, stdout to $OUT, stderr to
-# $ERR, status to $RC; at most DRIVER_TIMEOUT seconds (150), then killed
-# (RC 124, or 137 when SIGTERM did not end it).
+# run_driver [NAME=VALUE | -u NAME...] ARG...: run the driver in $WORK with
+# DRIVER_ENV and the NAME=VALUE settings given, without the NAMEs given
+# to -u (unset: the driver refuses a setting set empty), stdout to $OUT,
+# stderr to $ERR, status to $RC; at most DRIVER_TIMEOUT seconds (150), then
+# killed (RC 124, or 137 when SIGTERM did not end it).
 DRIVER_TIMEOUT=${DRIVER_TIMEOUT:-150}
 run_driver() {
-	local envs=() t0
+	local envs=() unsets=() t0
 
-	while [ $# -gt 0 ] && [[ $1 =~ ^[A-Z_]+= ]]; do
-		envs+=("$1")
-		shift
+	while [ $# -gt 0 ]; do
+		if [[ $1 =~ ^[A-Z_]+= ]]; then
+			envs+=("$1")
+			shift
+		elif [ "$1" = -u ] && [[ ${2:-} =~ ^[A-Z_]+$ ]]; then
+			unsets+=(-u "$2")
+			shift 2
+		else
+			break
+		fi
 	done
-	LAST="${envs[*]} atio-parallel.sh $*"
+	LAST="${envs[*]} ${unsets[*]} atio-parallel.sh $*"
 	t0=$(now_ms)
-	if (cd "$WORK" && timeout -k 10 "$DRIVER_TIMEOUT" env "${DRIVER_ENV[@]}" "${envs[@]}" "$DRIVER" "$@") \
+	if (cd "$WORK" && timeout -k 10 "$DRIVER_TIMEOUT" env "${DRIVER_ENV[@]}" "${envs[@]}" \
+		env "${unsets[@]}" "$DRIVER" "$@") \
 		</dev/null >"$OUT" 2>"$ERR"; then
 		RC=0
 	else

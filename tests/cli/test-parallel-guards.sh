@@ -308,6 +308,42 @@ refused "a host with a byte order mark" \
 	"${QUICK[@]}" node1 $'\357\273\277node2'
 refused "-h a directory" "-h $WORK/outdir: is a directory" "${QUICK[@]}" -h "$WORK/outdir"
 
+# Empty values: an option given empty, or THREADS or TESTS set empty, is
+# not the profile's whole default matrix (nor, for -o, no document).
+refused "-p ''" "-p: an empty value" "${QUICK[@]}" -p '' "${HOSTS[@]}"
+refused "--tests ''" "--tests: an empty value" ITERATIONS=1 --tests '' "${HOSTS[@]}"
+refused "-o ''" "-o: an empty value" "${QUICK[@]}" -o '' "${HOSTS[@]}"
+refused "THREADS set empty" "THREADS is set in the environment but empty" \
+	THREADS= "${QUICK[@]}" "${HOSTS[@]}"
+refused "TESTS set empty" "TESTS is set in the environment but empty" \
+	TESTS= ITERATIONS=1 "${HOSTS[@]}"
+# A newline in a list, which would keep only its first line.
+refused "-p with a newline" "THREADS \(-p\) \\\$'1\\\\n4': a control character in the list" \
+	"${QUICK[@]}" -p $'1\n4' "${HOSTS[@]}"
+refused "--tests with a newline" "TESTS \(--tests\) \\\$'seqread\\\\nrandwrite': a control character in the list" \
+	ITERATIONS=1 --tests $'seqread\nrandwrite' "${HOSTS[@]}"
+refused "--atio-opts with a newline" "ATIO_OPTS \(--atio-opts\) \\\$'--seed 1\\\\n-f /etc': a control character" \
+	"${QUICK[@]}" --atio-opts $'--seed 1\n-f /etc' "${HOSTS[@]}"
+# Numbers too long for the shell's arithmetic, which would wrap.
+refused "-i 18446744073709551617" "ITERATIONS \(-i\) '18446744073709551617': not a whole number from 1 to 999999999" \
+	"${QUICK[@]}" -i 18446744073709551617 "${HOSTS[@]}"
+refused "-p '18446744073709551617 1'" \
+	"THREADS \(-p\) '18446744073709551617 1': '18446744073709551617' is neither a whole number from 1 to 999999999 nor auto" \
+	"${QUICK[@]}" -p "18446744073709551617 1" "${HOSTS[@]}"
+refused "-f 99999999999" "FANOUT \(-f\) '99999999999': not a whole number from 1 to 999999999" \
+	"${QUICK[@]}" -f 99999999999 "${HOSTS[@]}"
+refused "-t 18446744073709551617" "TIME \(-t\) '18446744073709551617': not a number of seconds above 0" \
+	"${QUICK[@]}" -t 18446744073709551617 "${HOSTS[@]}"
+# Host names ssh would not take as meant.
+refused "host ." "host '\.': not a host name" "${QUICK[@]}" node1 .
+refused "host .." "host '\.\.': not a host name" "${QUICK[@]}" node1 ..
+refused "host node2:22" "host 'node2:22': a port in the name" "${QUICK[@]}" node1 node2:22
+refused "host a@b@c" "host 'a@b@c': more than one @" "${QUICK[@]}" node1 a@b@c
+# One hosts file given twice.
+printf 'node1\n' >"$WORK/hosts.one"
+refused "-h F -h F" "-h $WORK/hosts\.one given twice: give each hosts file once" \
+	"${QUICK[@]}" -h "$WORK/hosts.one" -h "$WORK/hosts.one"
+
 # --- Loading fails on every node (the test directory's parent does not
 # exist): no warm-up and no test runs for that thread count.
 run_driver THREADS="1 2" "${QUICK[@]}" REMOTE_PCS_MOUNT_PATH="$REMOTE_DATA/nope/sub" "${HOSTS[@]}"

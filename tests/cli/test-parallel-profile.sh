@@ -45,7 +45,7 @@ run_driver THREADS="1 auto x" node1
 expect_refused "THREADS with x" "THREADS \\(-p\\) '1 auto x': 'x' is neither"
 
 # --- The vhi profile's commands (--dry-run), its defaults not overridden.
-run_driver FILE_SIZE= THREADS= TESTS= --profile vhi --dry-run node1
+run_driver -u FILE_SIZE -u THREADS -u TESTS --profile vhi --dry-run node1
 what="--dry-run --profile vhi"
 expect_code "$what: exit 0" 0
 expect_match "$what: the files made by atio --prepare, sized by the node" "$OUT" \
@@ -75,13 +75,13 @@ expect_match "$what: atio --check reads in 4M" "$OUT" \
 	"check \(1 threads\): .*atio'? --check -s 4M -p 1 -u 32M -f "
 expect_match "$what: the load step as before" "$OUT" \
 	"load \(1 threads\): .*atio'? --read --seq -s 16M"
-run_driver FILE_SIZE= THREADS= TESTS="check" --profile vhi --dry-run node1
+run_driver -u FILE_SIZE -u THREADS TESTS="check" --profile vhi --dry-run node1
 expect_match "$what --profile vhi: --prepare in 4K, --check in 4M" "$OUT" \
 	"check \(auto threads\): .*atio'? --check -s 4M -p auto -u auto -f "
 
 # --- A vhi run on two nodes: threads as each node's CPUs, small files.
 rm -rf "$(node_dir 1)/data"/* "$(node_dir 2)/data"/*
-run_driver THREADS= TESTS="randrw expand" FILE_SIZE=64M ITERATIONS=1 --profile vhi \
+run_driver -u THREADS TESTS="randrw expand" FILE_SIZE=64M ITERATIONS=1 --profile vhi \
 	-o "$WORK/vhi.json" "${HOSTS[@]}"
 what="--profile vhi, randrw and expand on 2 nodes"
 expect_code "$what: exit 0" 0

@@ -107,7 +107,7 @@ if [ ! -e "$S/none" ]; then ok "$what: not made"; else not_ok "$what: not made" 
 # --- The default: each node in a subdirectory of its own, the default
 # matrix on every node, sums that add up.
 what="the default matrix in a shared directory"
-run_driver "${QUICK[@]}" TESTS= -o "$WORK/shared.json" "${HOSTS[@]}"
+run_driver "${QUICK[@]}" -u TESTS -o "$WORK/shared.json" "${HOSTS[@]}"
 echo "# the default matrix on 3 nodes sharing a directory: $WALL_MS ms"
 expect_code "$what: exit 0" 0
 expect_match "$what: the output says the directory is shared" "$OUT" \
