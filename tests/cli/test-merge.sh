@@ -302,18 +302,17 @@ done
 run_atio merge --unaligned "$WORK/r1.json" "$WORK/r2.json" "$WORK/r1.json"
 expect_code "one file given twice among others: exit 2" 2
 cp "$WORK/r1.json" "$WORK/copy.json"
-for second in "$WORK/copy.json"; do
-	what="a run given twice ($(basename "$second"))"
-	run_atio merge --unaligned "$WORK/r1.json" "$WORK/r2.json" "$second"
-	expect_code "$what: exit 2" 2
-	expect_match "$what: both named, one run" "$ERR" \
-		"^atio: merge: $WORK/r1\\.json and $second: one run \\(host [^,]+, seed [0-9]+, started at [0-9.]+\\), given twice: a run is summed once\$"
-	expect_empty "$what: nothing on stdout" "$OUT"
-	run_atio merge "$WORK/r1.json" "$second"
-	expect_code "$what, alone: exit 2" 2
-	run_atio merge --sequential "$WORK/r1.json" "$second"
-	expect_code "$what, --sequential: still exit 2" 2
-done
+second=$WORK/copy.json
+what="a run given twice ($(basename "$second"))"
+run_atio merge --unaligned "$WORK/r1.json" "$WORK/r2.json" "$second"
+expect_code "$what: exit 2" 2
+expect_match "$what: both named, one run" "$ERR" \
+	"^atio: merge: $WORK/r1\\.json and $second: one run \\(host [^,]+, seed [0-9]+, started at [0-9.]+\\), given twice: a run is summed once\$"
+expect_empty "$what: nothing on stdout" "$OUT"
+run_atio merge "$WORK/r1.json" "$second"
+expect_code "$what, alone: exit 2" 2
+run_atio merge --sequential "$WORK/r1.json" "$second"
+expect_code "$what, --sequential: still exit 2" 2
 
 # --- Runs one after another: r1 ended before r2 began. Refused by
 # default, naming both and their windows; --unaligned sums them,
