@@ -129,6 +129,25 @@ node_log() {
 
 # node_exec I CMD...: CMD in node I's mount namespace (it sees the node's
 # $REMOTE_DATA and $REMOTE_BIN).
+# node_second_address I ADDR: a second sshd in node I's namespace on ADDR
+# (same port, node I's host key, in known_hosts): one machine behind two
+# addresses, which ssh -G cannot tell apart. Returns 0 once ssh reaches it,
+# 1 when it did not come up within 100 tries (its log: sshd2.log in the
+# node's ssh directory).
+node_second_address() {
+	local d=$SSH_DIR/node$1 addr=$2
+	sed -e "s/^ListenAddress .*/ListenAddress $addr:$SSH_PORT/" -e "s|^PidFile .*|PidFile $d/sshd2.pid|" \
+		"$d/sshd_config" >"$d/sshd2_config"
+	printf '[%s]:%s %s\n' "$addr" "$SSH_PORT" "$(cut -d ' ' -f 1,2 "$d/host_ed25519.pub")" >>"$SSH_DIR/known_hosts"
+	node_exec "$1" "$SSHD" -D -E "$d/sshd2.log" -f "$d/sshd2_config" </dev/null >/dev/null 2>&1 &
+	BG_PIDS+=($!)
+	for _ in $(seq 100); do
+		ssh -F "$SSH_CONFIG" -o ConnectTimeout=2 "$addr" true </dev/null >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 node_exec() {
 	local i=$1
 

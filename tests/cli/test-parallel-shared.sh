@@ -171,19 +171,8 @@ doc_ok "$what: -o: six complete iterations (warm-up and five tests), each sum it
 # markers the nodes had made by then are removed at the exit.
 A1B=127.0.0.12
 d=$SSH_DIR/node1
-sed -e "s/^ListenAddress .*/ListenAddress $A1B:$SSH_PORT/" -e "s|^PidFile .*|PidFile $d/sshd2.pid|" \
-	"$d/sshd_config" >"$d/sshd2_config"
-printf '[%s]:%s %s\n' "$A1B" "$SSH_PORT" "$(cut -d ' ' -f 1,2 "$d/host_ed25519.pub")" >>"$SSH_DIR/known_hosts"
-node_exec 1 "$SSHD" -D -E "$d/sshd2.log" -f "$d/sshd2_config" </dev/null >/dev/null 2>&1 &
-BG_PIDS+=($!)
 up=0
-for _ in $(seq 100); do
-	if ssh -F "$SSH_CONFIG" -o ConnectTimeout=2 "$A1B" true </dev/null >/dev/null 2>&1; then
-		up=1
-		break
-	fi
-	sleep 0.1
-done
+node_second_address 1 "$A1B" && up=1
 what="node1 and $A1B, a second address of node1"
 if [ "$up" = 0 ]; then
 	skip_check "$what" "a second sshd on $A1B:$SSH_PORT did not start: $(tail -n 2 "$d/sshd2.log" 2>/dev/null | tr '\n' ' ')"
