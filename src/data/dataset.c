@@ -238,14 +238,6 @@ static int fill_file(struct fill_job *job, struct atio_file *f, unsigned char *b
 	fd = open_for_fill(job->d, f, e);
 	if (fd < 0)
 		return fd;
-	/* Drop what is not trusted (or beyond the plan) before appending. */
-	if (f->size != f->valid && ftruncate(fd, (off_t)f->valid) != 0) {
-		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot truncate to %" PRIu64
-				     ": %s", f->path, f->valid, strerror(errno));
-		close(fd);
-		return ret;
-	}
-	f->size = f->valid;
 	while (off < size && ret == 0) {
 		size_t len = size - off < ATIO_FILL_CHUNK ? (size_t)(size - off) : ATIO_FILL_CHUNK;
 		size_t done = 0;
@@ -321,6 +313,26 @@ static void *fill_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * Cut a file that needs work at what the survey trusts of it, before any
+ * file is appended to: also at an unchanged size, since that gives back
+ * the blocks it holds past its end, which the survey counted as free.
+ */
+static int cut_file(struct atio_dataset *d, struct atio_file *f, struct atio_error *e)
+{
+	int fd = open_for_fill(d, f, e), ret = 0;
+
+	if (fd < 0)
+		return fd;
+	if (ftruncate(fd, (off_t)f->valid) != 0)
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot truncate to %" PRIu64
+				     ": %s", f->path, f->valid, strerror(errno));
+	close(fd);
+	if (ret == 0)
+		f->size = f->valid;
+	return ret;
+}
+
 int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 		      const int *stop, struct atio_error *e)
 {
@@ -332,8 +344,16 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 	unsigned nth = 0, want = 0;
 	pthread_t *th;
 
-	for (unsigned i = 0; i < d->nfiles; i++)
-		want += needs_work(d, &d->files[i]);
+	for (unsigned i = 0; i < d->nfiles; i++) {
+		struct atio_file *f = &d->files[i];
+		int ret;
+
+		if (!needs_work(d, f))
+			continue;
+		want++;
+		if (f->exists && (ret = cut_file(d, f, e)) != 0)
+			return ret;
+	}
 	if (want == 0)
 		return 0;
 	if (want > o->threads)

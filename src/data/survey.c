@@ -163,24 +163,6 @@ static int pick_id(struct atio_dataset *d, struct atio_error *e)
 	return 0;
 }
 
-/*
- * What the filesystem has yet to give a file of @target bytes that is
- * trusted up to @valid and holds @held bytes of blocks (0 for a file
- * that is not atio's). The fill truncates the file at @valid (freeing
- * what lies past it) or appends where its blocks already are, and
- * --expand frees them all: what atio's file holds, also past its end
- * (xfs keeps blocks beyond the end of a file grown by appends after
- * it was truncated), counts toward the target, never against it.
- */
-static uint64_t still_to_allocate(uint64_t target, uint64_t valid, uint64_t held)
-{
-	uint64_t missing = target - valid;
-
-	if (held >= target)
-		return 0;
-	return target - held < missing ? target - held : missing;
-}
-
 static int survey_file(struct atio_dataset *d, const struct atio_opts *o,
 		       struct atio_file *f, struct atio_fill_stats *fs, struct atio_error *e)
 {
@@ -267,8 +249,15 @@ static int survey_file(struct atio_dataset *d, const struct atio_opts *o,
 	else
 		fs->reused++;
 	fs->to_write += d->file_size - f->valid;
-	fs->to_allocate += still_to_allocate(d->file_size, f->valid,
-					     why ? 0 : (uint64_t)st.st_blocks * 512);
+	/*
+	 * The fill first cuts every file at what it trusts, which gives back
+	 * what an atio file holds past that (xfs keeps blocks beyond the end
+	 * of a file grown by appends after it was truncated), then appends.
+	 */
+	fs->to_allocate += d->file_size - f->valid;
+	if (!why && (f->size != d->file_size || f->valid != d->file_size) &&
+	    (uint64_t)st.st_blocks * 512 > f->valid)
+		fs->to_free += (uint64_t)st.st_blocks * 512 - f->valid;
 	return 0;
 }
 
@@ -363,21 +352,23 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: statvfs: %s", dir,
 				     strerror(errno));
 	} else {
+		/* What the fill takes beyond what it gives back first. */
+		uint64_t need = fs->to_allocate > fs->to_free ? fs->to_allocate - fs->to_free : 0;
 		/* Leave room for the filesystem's own metadata: 1% and 16 MiB. */
-		uint64_t reserve = fs->to_allocate / 100 + (16u << 20);
+		uint64_t reserve = need / 100 + (16u << 20);
 
 		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 		/*
 		 * No blocks at all (ramfs): the filesystem does not count space.
 		 * Nothing to allocate: the fill writes where the files hold blocks.
 		 */
-		if (sv.f_blocks != 0 && fs->to_allocate && fs->to_allocate + reserve > avail)
+		if (sv.f_blocks != 0 && need && need + reserve > avail)
 			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOSPC,
 					     "%s: not enough free space: the files need %.2f MiB "
 					     "more than they already hold and atio keeps %.2f MiB "
 					     "spare for metadata, but %.2f MiB are free; use a "
 					     "smaller -u",
-					     dir, atio_mib(fs->to_allocate), atio_mib(reserve),
+					     dir, atio_mib(need), atio_mib(reserve),
 					     atio_mib(avail));
 	}
 	free(dir);

@@ -127,11 +127,13 @@ struct atio_fill_stats {
 	unsigned strays;           /* atio's, marked for another dataset: rewritten (in older too) */
 	uint64_t to_write;         /* bytes the fill has to write */
 	/*
-	 * Of to_write, what the filesystem has yet to give: blocks that
-	 * atio's own files already hold (st_blocks, also those past their
-	 * end, as xfs keeps after appends) are rewritten or freed by the fill.
+	 * The fill cuts every file at what it trusts before it appends: it
+	 * gives back to_free, the blocks atio's own files hold past that
+	 * (st_blocks, also past their ends, as xfs keeps after appends),
+	 * and then takes to_allocate, everything from there to the plan.
 	 */
 	uint64_t to_allocate;
+	uint64_t to_free;
 };
 
 /* The size of every file of @o's dataset: -u / -n rounded down to 4 KiB. */
@@ -171,8 +173,9 @@ int atio_dataset_survey(struct atio_dataset *d, const struct atio_opts *o,
 int atio_dataset_look(struct atio_dataset *d, const struct atio_opts *o, struct atio_error *e);
 
 /*
- * Truncate every file the survey found longer than what it trusts, then
- * append incompressible data to every one it found short, in
+ * Cut every existing file that needs work at what the survey trusts of it
+ * (which frees its blocks past that, also those past its end), all before
+ * the first append, then append incompressible data to every one, in
  * parallel (one thread per file, at most @o->threads at once), and make it
  * durable with fdatasync(). *@stop becoming non-zero abandons the fill with
  * -EINTR; what was written stays and the next run resumes from it
