@@ -34,6 +34,7 @@ static const char *value_hint(int id)
 	case 'n': return "number of files";
 	case 't': return "test time in seconds, or with s, m or h";
 	case 'w': return "warm-up time in seconds, or with s, m or h";
+	case OPT_DELAY: return "seconds from the run's start to the job's, or with s, m or h";
 	case 'u': return "total size of all files, e.g. 16G, or auto";
 	case 'q': return "number of writes between two syncs";
 	case 'f': return "directory or file-name prefix of the test files";
@@ -217,6 +218,8 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		return r;
 	case 'w':
 		return get_amount(id, arg, true, &o->warmup_ns, e);
+	case OPT_DELAY:
+		return get_amount(id, arg, true, &o->delay_ns, e);
 	case OPT_START_AT:
 		/* "-": the instant comes on stdin once atio is ready (main.c). */
 		o->start_at_stdin = strcmp(arg, "-") == 0;

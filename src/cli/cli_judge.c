@@ -50,7 +50,7 @@ static int size_by_node(struct atio_opts *o, struct atio_error *e)
 static const int prepare_refuses[] = {
 	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
 	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE, OPT_EXPAND,
-	OPT_INTERVAL, OPT_IODEPTH_BATCH,
+	OPT_INTERVAL, OPT_IODEPTH_BATCH, OPT_DELAY,
 };
 
 /* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
@@ -89,7 +89,8 @@ static int check_sync_prepare(struct atio_opts *o, const struct pstate *st,
 static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
 {
 	static const int timed[] = { 't', 'w', 'q', OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
-				     OPT_SEED, OPT_RATE, OPT_INTERVAL, OPT_IODEPTH_BATCH };
+				     OPT_SEED, OPT_RATE, OPT_INTERVAL, OPT_IODEPTH_BATCH,
+				     OPT_DELAY };
 	char a[24];
 
 	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++)

@@ -43,6 +43,7 @@ const struct option atio_cli_longopts[] = {
 	{ "backward",   no_argument,       NULL, OPT_BACKWARD },
 	{ "stride",     required_argument, NULL, OPT_STRIDE },
 	{ "dist",       required_argument, NULL, OPT_DIST },
+	{ "delay",      required_argument, NULL, OPT_DELAY },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -36,6 +36,7 @@ enum {
 	OPT_BACKWARD,
 	OPT_STRIDE,
 	OPT_DIST,
+	OPT_DELAY,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 

@@ -28,6 +28,8 @@ struct watch {
 	int sig_fd;
 	int done_fd;
 	int *stop;                 /* the flag the threads poll */
+	int **more_stops;          /* [nmore]: those of a run's other jobs */
+	unsigned nmore;
 	int signo;                 /* first signal received, or 0 */
 	uint64_t sig_ns;           /* CLOCK_MONOTONIC instant of it */
 	const char *phase;         /* what atio is doing, for messages */

@@ -61,6 +61,8 @@ void take_signal(struct watch *wt)
 		wt->sig_ns = atio_now_ns();
 		wt->sig_phase = wt->phase;
 		__atomic_store_n(wt->stop, 1, __ATOMIC_RELAXED);
+		for (unsigned i = 0; i < wt->nmore; i++)
+			__atomic_store_n(wt->more_stops[i], 1, __ATOMIC_RELAXED);
 		say("%s: stopping; press Ctrl-C again to exit at once", sig_name(wt->signo));
 	}
 }

@@ -39,6 +39,7 @@ struct progress {
 	const struct atio_opts *o;
 	struct atio_worker *w;
 	const struct atio_ival_series *const *ivs; /* [threads]: each worker's series */
+	char name[24];             /* "job N" in a run of several jobs, else empty */
 	uint64_t start_ns;         /* the measured start, once the threads go */
 	size_t printed;            /* intervals printed */
 	bool waiting, done;
@@ -50,41 +51,60 @@ struct progress {
  * When the next one is overdue by a whole interval, one line says which
  * threads have not closed it: they have completed nothing since.
  */
-static void progress_tick(void *arg, unsigned sec)
+static void progress_tick(struct progress *pg)
 {
-	struct progress *pg = arg;
 	size_t ready = SIZE_MAX;
 	unsigned late = 0;
 	char line[256];
 	uint64_t now = atio_now_ns();
 
-	(void)sec;
+	if (pg->o->verbose < 2)
+		return;
 	for (unsigned i = 0; i < pg->o->threads; i++)
 		if (atio_ival_rec_closed(&pg->w[i].iv) < ready)
 			ready = atio_ival_rec_closed(&pg->w[i].iv);
 	for (; pg->printed < ready; pg->printed++, pg->waiting = false) {
 		atio_ival_live_line(line, sizeof(line), pg->ivs, pg->o->threads, pg->printed);
-		say("%s", line);
+		if (pg->name[0])
+			say("%s: %s", pg->name, line);
+		else
+			say("%s", line);
 	}
 	for (unsigned i = 0; i < pg->o->threads; i++)
 		late += atio_ival_rec_closed(&pg->w[i].iv) == ready;
 	if (!pg->done && !pg->waiting && now > pg->start_ns &&
 	    now - pg->start_ns > (pg->printed + 2) * pg->o->interval_ns) {
-		say("%.1f s: interval %zu not closed by %u of %u threads: no I/O completed in "
-		    "them since", (double)(now - pg->start_ns) / 1e9, pg->printed + 1, late,
-		    pg->o->threads);
+		say("%s%s%.1f s: interval %zu not closed by %u of %u threads: no I/O completed "
+		    "in them since", pg->name, pg->name[0] ? ": " : "",
+		    (double)(now - pg->start_ns) / 1e9, pg->printed + 1, late, pg->o->threads);
 		pg->waiting = true;
 	}
 }
 
+/* Every job's progress: what wait_threads() calls each tick. */
+struct progress_all {
+	struct progress *pg;
+	unsigned n;
+};
+
+static void progress_all_tick(void *arg, unsigned sec)
+{
+	struct progress_all *pa = arg;
+
+	(void)sec;
+	for (unsigned j = 0; j < pa->n; j++)
+		progress_tick(&pa->pg[j]);
+}
+
 /*
- * Start the load threads. They wait at sh->gate until every one that could
- * be made exists, so that the barriers count exactly the threads there
- * are: when one cannot be made, those made are told to stop and end at
- * once. Returns how many were started; @e is filled when not all.
+ * Start the load threads of one job. They wait at sh->gate until every one
+ * that could be made exists, so that the barriers count exactly the
+ * threads there are: when one cannot be made, the run is told to stop
+ * (@stop_all) and those made end at once. Returns how many were started;
+ * @e is filled when not all.
  */
 static unsigned start_threads(struct atio_shared *sh, struct atio_worker *w,
-			      struct atio_error *e)
+			      void (*stop_all)(void *), void *arg, struct atio_error *e)
 {
 	unsigned n = sh->opts->threads, started = 0;
 	int err = 0;
@@ -98,7 +118,7 @@ static unsigned start_threads(struct atio_shared *sh, struct atio_worker *w,
 	pthread_barrier_init(&sh->ready, NULL, started + 1);
 	pthread_barrier_init(&sh->go, NULL, started + 1);
 	if (started < n) {
-		__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+		stop_all(arg);
 		atio_error_set(e, ATIO_EXIT_FAIL, err, "cannot start thread %u of %u: %s",
 			       started + 1, n, strerror(err));
 	}
@@ -106,75 +126,30 @@ static unsigned start_threads(struct atio_shared *sh, struct atio_worker *w,
 	return started;
 }
 
-/*
- * Start the workers at one instant, wait for them, and fill @res. Returns
- * 0, or a negative errno with @e filled when a worker could not start or an
- * I/O failed.
- */
-static int run_threads(struct atio_shared *sh, struct atio_worker *w, struct watch *wt,
-		       struct atio_result *res, struct atio_error *e)
+/* The jobs of one measured run, as run_threads() goes through them. */
+struct jobs {
+	struct run *const *rs;
+	struct run_result *outs;
+	unsigned n;
+};
+
+static void stop_jobs(void *arg)
 {
+	const struct jobs *js = arg;
+
+	for (unsigned j = 0; j < js->n; j++)
+		__atomic_store_n(&js->outs[j].sh.stop, 1, __ATOMIC_RELAXED);
+}
+
+/* One job's figures once its threads are joined: its total, time and timeline. */
+static int job_figures(struct run_result *out, struct atio_error *e)
+{
+	const struct atio_shared *sh = &out->sh;
 	const struct atio_opts *o = sh->opts;
-	unsigned started;
+	struct atio_result *res = &out->res;
+	struct atio_worker *w = out->w;
 	uint64_t measure, last_end = 0, mono, real;
-	struct progress pg = { .o = o, .w = w,
-		.ivs = (const struct atio_ival_series **)res->thread_ivals };
-	int64_t start_at = o->start_at_ns;
 	int ret = 0;
-
-	for (unsigned i = 0; i < o->threads; i++)
-		if (atio_worker_setup(&w[i], sh, i)) {
-			*e = w[i].err;
-			return -ENOMEM;
-		}
-	started = start_threads(sh, w, e);
-	if (started < o->threads)
-		ret = -EAGAIN;
-
-	pthread_barrier_wait(&sh->ready);
-	for (unsigned i = 0; !ret && i < started; i++) {
-		if (w[i].setup_failed) {
-			*e = w[i].err;
-			ret = -EIO;
-			__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
-		}
-	}
-	/* Every thread is ready: a warning about the measurement is due now. */
-	if (!ret && !sh->engine->no_io)
-		warn_cache(o);
-	if (o->start_at_stdin || o->start_at_ns)
-		wt->phase = "waiting for the start instant";
-	if (!ret && o->start_at_stdin) {
-		ret = read_start_at(wt, &start_at, e);
-		if (ret)
-			__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
-	}
-	if (!ret && start_at) {
-		uint64_t now = realtime_ns();
-
-		if (now > (uint64_t)start_at)
-			say("warning: --start-at passed %.3f s ago (clock skew, or set too "
-			    "close); starting now", (double)(now - (uint64_t)start_at) / 1e9);
-		else if (o->verbose >= 1)
-			say("waiting %.3f s for the start instant %.6f", (double)((uint64_t)start_at - now) / 1e9,
-			    (double)start_at / 1e9);
-		wait_realtime(wt, (uint64_t)start_at);
-	}
-	sh->start_ns = atio_now_ns();
-	pg.start_ns = sh->start_ns + o->warmup_ns;
-	pthread_barrier_wait(&sh->go);
-
-	wt->tick_ns = o->interval_ns < 1000000000u ? o->interval_ns : 1000000000u;
-	wait_threads(wt, started, o->verbose >= 2 && !ret ? progress_tick : NULL, &pg);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(w[i].thread, NULL);
-	pg.done = true;
-	if (o->verbose >= 2 && !ret)
-		progress_tick(&pg, 0);
-	pthread_barrier_destroy(&sh->ready);
-	pthread_barrier_destroy(&sh->go);
-	if (ret)
-		return ret;
 
 	atio_stats_init(&res->total);
 	for (unsigned i = 0; i < o->threads; i++) {
@@ -194,6 +169,119 @@ static int run_threads(struct atio_shared *sh, struct atio_worker *w, struct wat
 	res->wall_end = ns_to_ts(real - (mono - (last_end > measure ? last_end : measure)));
 	if (atio_report_timeline(res))
 		say("warning: out of memory for the intervals: they are left out");
+	return ret;
+}
+
+/*
+ * Start every job's workers at one instant (each job's own after its
+ * --delay), wait for them, and fill each job's result. Returns 0, or a
+ * negative errno with @e filled when a worker could not start or an I/O
+ * failed.
+ */
+static int run_threads(const struct jobs *js, struct watch *wt, struct atio_error *e)
+{
+	const struct atio_opts *o0 = js->rs[0]->o;
+	struct progress_all pa = { .n = js->n };
+	unsigned *started, all = 0;
+	int64_t start_at = o0->start_at_ns;
+	uint64_t start, tick = o0->interval_ns;
+	bool ticks = false;
+	int ret = 0;
+
+	started = calloc(js->n, sizeof(*started));
+	pa.pg = calloc(js->n, sizeof(*pa.pg));
+	if (!started || !pa.pg) {
+		free(started);
+		free(pa.pg);
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	}
+	for (unsigned j = 0; !ret && j < js->n; j++) {
+		struct run_result *out = &js->outs[j];
+
+		for (unsigned i = 0; i < out->sh.opts->threads; i++)
+			if (atio_worker_setup(&out->w[i], &out->sh, i)) {
+				*e = out->w[i].err;
+				ret = -ENOMEM;
+				break;
+			}
+	}
+	if (ret)
+		goto out;
+	for (unsigned j = 0; j < js->n; j++) {
+		struct run_result *out = &js->outs[j];
+		const struct atio_opts *o = out->sh.opts;
+		started[j] = start_threads(&out->sh, out->w, stop_jobs, (void *)js, e);
+		if (started[j] < o->threads && !ret)
+			ret = -EAGAIN;
+		all += started[j];
+		pa.pg[j] = (struct progress){ .o = o, .w = out->w,
+			.ivs = (const struct atio_ival_series **)out->res.thread_ivals };
+		if (js->n > 1)
+			snprintf(pa.pg[j].name, sizeof(pa.pg[j].name), "job %u", j + 1);
+		ticks |= o->verbose >= 2;
+		if (o->interval_ns < tick)
+			tick = o->interval_ns;
+	}
+
+	for (unsigned j = 0; j < js->n; j++)
+		pthread_barrier_wait(&js->outs[j].sh.ready);
+	for (unsigned j = 0; !ret && j < js->n; j++)
+		for (unsigned i = 0; !ret && i < started[j]; i++)
+			if (js->outs[j].w[i].setup_failed) {
+				*e = js->outs[j].w[i].err;
+				ret = -EIO;
+				stop_jobs((void *)js);
+			}
+	/* Every thread is ready: a warning about the measurement is due now. */
+	for (unsigned j = 0; !ret && j < js->n; j++)
+		if (!js->rs[j]->engine->no_io)
+			warn_cache(js->rs[j]->o);
+	if (o0->start_at_stdin || o0->start_at_ns)
+		wt->phase = "waiting for the start instant";
+	if (!ret && o0->start_at_stdin) {
+		ret = read_start_at(wt, &start_at, e);
+		if (ret)
+			stop_jobs((void *)js);
+	}
+	if (!ret && start_at) {
+		uint64_t now = realtime_ns();
+
+		if (now > (uint64_t)start_at)
+			say("warning: --start-at passed %.3f s ago (clock skew, or set too "
+			    "close); starting now", (double)(now - (uint64_t)start_at) / 1e9);
+		else if (o0->verbose >= 1)
+			say("waiting %.3f s for the start instant %.6f", (double)((uint64_t)start_at - now) / 1e9,
+			    (double)start_at / 1e9);
+		wait_realtime(wt, (uint64_t)start_at);
+	}
+	start = atio_now_ns();
+	for (unsigned j = 0; j < js->n; j++) {
+		struct atio_shared *sh = &js->outs[j].sh;
+
+		sh->start_ns = start + sh->opts->delay_ns;
+		pa.pg[j].start_ns = sh->start_ns + sh->opts->warmup_ns;
+	}
+	for (unsigned j = 0; j < js->n; j++)
+		pthread_barrier_wait(&js->outs[j].sh.go);
+
+	wt->tick_ns = tick < 1000000000u ? tick : 1000000000u;
+	wait_threads(wt, all, ticks && !ret ? progress_all_tick : NULL, &pa);
+	for (unsigned j = 0; j < js->n; j++) {
+		for (unsigned i = 0; i < started[j]; i++)
+			pthread_join(js->outs[j].w[i].thread, NULL);
+		pa.pg[j].done = true;
+	}
+	if (ticks && !ret)
+		progress_all_tick(&pa, 0);
+	for (unsigned j = 0; j < js->n; j++) {
+		pthread_barrier_destroy(&js->outs[j].sh.ready);
+		pthread_barrier_destroy(&js->outs[j].sh.go);
+	}
+	for (unsigned j = 0; !ret && j < js->n; j++)
+		ret = job_figures(&js->outs[j], e);
+out:
+	free(started);
+	free(pa.pg);
 	return ret;
 }
 
@@ -287,12 +375,15 @@ static uint64_t draw_run_id(void)
 	return realtime_ns() ^ ((uint64_t)getpid() << 32) ^ (++runs << 56);
 }
 
-int run_measure(struct run *r, struct run_result *out, struct atio_error *e)
+/*
+ * Before the threads of one job: its result's memory, its run id, its
+ * files opened (the first time) and dropped from the page cache.
+ */
+static int measure_begin(struct run *r, struct run_result *out, int done_fd,
+			 struct atio_error *e)
 {
 	struct atio_opts *o = r->o;
-	struct atio_shared *sh = &out->sh;
-	struct watch *wt = &r->wt;
-	int ret = 0, signo;
+	int ret = 0;
 
 	*out = (struct run_result){
 		.res = { .opts = o, .version = ATIO_VERSION, .engine = r->engine->name },
@@ -300,10 +391,9 @@ int run_measure(struct run *r, struct run_result *out, struct atio_error *e)
 			.journal = r->jn.fd >= 0 ? r->jn.path : NULL },
 		.sh = { .opts = o, .ds = &r->ds, .engine = r->engine, .depth = o->iodepth,
 			.journal = r->jn.fd >= 0 ? &r->jn : NULL,
-			.gate = PTHREAD_MUTEX_INITIALIZER, .done_fd = wt->done_fd },
+			.gate = PTHREAD_MUTEX_INITIALIZER, .done_fd = done_fd },
 	};
-	sh->run_id = draw_run_id();
-	wt->stop = &sh->stop;
+	out->sh.run_id = draw_run_id();
 	if (r->uses_files && !r->opened) {
 		ret = atio_dataset_open(&r->ds, o, e);
 		r->opened = ret == 0;
@@ -315,9 +405,21 @@ int run_measure(struct run *r, struct run_result *out, struct atio_error *e)
 	if (alloc_result(out, o))
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory for %u threads",
 				      o->threads);
+	return 0;
+}
 
-	ret = run_threads(sh, out->w, wt, &out->res, e);
-	if (!ret && r->uses_files)
+/*
+ * After the threads of one job: its files checked, -S's sync and the
+ * read-back of --verify, its figures where the result shows them.
+ */
+static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
+		       struct atio_error *e)
+{
+	const struct atio_opts *o = r->o;
+	struct atio_shared *sh = &out->sh;
+	int ret = 0, signo;
+
+	if (r->uses_files)
 		ret = atio_dataset_verify(&r->ds, e);
 	if (o->verify && atio_mode_writes(o->mode))
 		out->res.readback = &out->rb;
@@ -343,6 +445,48 @@ int run_measure(struct run *r, struct run_result *out, struct atio_error *e)
 	out->res.in_final_sync = signo && atio_mode_writes(o->mode) && !o->skip_sync &&
 				 wt->sig_ns >= sh->start_ns + o->warmup_ns + o->time_ns;
 	return 0;
+}
+
+int run_measure_jobs(struct run *const *rs, struct run_result *outs, unsigned n,
+		     struct atio_error *e)
+{
+	struct watch *wt = &rs[0]->wt;
+	struct jobs js = { .rs = rs, .outs = outs, .n = n };
+	int **more = n > 1 ? calloc(n - 1, sizeof(*more)) : NULL;
+	int ret = 0;
+
+	for (unsigned j = 0; j < n; j++)
+		outs[j] = (struct run_result){ 0 };
+	if (n > 1 && !more)
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	for (unsigned j = 0; !ret && j < n; j++)
+		ret = measure_begin(rs[j], &outs[j], wt->done_fd, e);
+	if (ret) {
+		free(more);
+		return ret;
+	}
+	/* One watch for the run: a signal stops every job. */
+	wt->stop = &outs[0].sh.stop;
+	for (unsigned j = 1; j < n; j++)
+		more[j - 1] = &outs[j].sh.stop;
+	wt->more_stops = more;
+	wt->nmore = n - 1;
+	/* A signal while the files were opened or dropped: the threads stop at once. */
+	if (wt->signo)
+		stop_jobs(&js);
+
+	ret = run_threads(&js, wt, e);
+	for (unsigned j = 0; !ret && j < n; j++)
+		ret = measure_end(rs[j], &outs[j], wt, e);
+	wt->more_stops = NULL;
+	wt->nmore = 0;
+	free(more);
+	return ret;
+}
+
+int run_measure(struct run *r, struct run_result *out, struct atio_error *e)
+{
+	return run_measure_jobs(&r, out, 1, e);
 }
 
 void run_result_free(struct run_result *out)

@@ -72,6 +72,16 @@ int run_open(struct run *r, struct atio_opts *o, const struct atio_engine_ops *e
  */
 int run_measure(struct run *r, struct run_result *out, struct atio_error *e);
 
+/*
+ * The jobs of one run, measured at once: run_measure() for each of
+ * @rs[0..n), their threads started at one instant (each job's own
+ * after its --delay) and watched together, so that a signal stops them
+ * all; each job's result in @outs[j], to be freed either way. @rs[0]'s
+ * watch serves the run; the others' are not used meanwhile.
+ */
+int run_measure_jobs(struct run *const *rs, struct run_result *outs, unsigned n,
+		     struct atio_error *e);
+
 void run_result_free(struct run_result *out);
 
 /*

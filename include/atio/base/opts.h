@@ -80,6 +80,7 @@ struct atio_opts {
 	unsigned nfiles;           /* -n */
 	uint64_t time_ns;          /* -t */
 	uint64_t warmup_ns;        /* -w */
+	uint64_t delay_ns;         /* --delay: a job starts this long after its run */
 	uint64_t total;            /* -u, bytes of all files together */
 	unsigned qsync;            /* -q */
 	bool skip_sync;            /* -S */
