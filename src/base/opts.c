@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "atio/base/opts.h"
 #include "atio/base/units.h"
@@ -14,7 +15,7 @@
  */
 int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
-	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
+	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[80] = "", mode[24];
 	char p[16] = "auto", n[24] = "";
 	char rate[96] = "", order[48] = "", stride[24], dist[ATIO_DIST_MAX_TEXT + 40] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
@@ -40,6 +41,12 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 	if (o->warmup_ns) {
 		atio_format_time(w, sizeof(w), o->warmup_ns);
 		snprintf(wopt, sizeof(wopt), " -w %s", w);
+	}
+	if (o->delay_ns) {
+		size_t used = strlen(wopt);
+
+		atio_format_time(w, sizeof(w), o->delay_ns);
+		snprintf(wopt + used, sizeof(wopt) - used, " --delay %s", w);
 	}
 	/*
 	 * --prepare runs no test: its line has only what shapes the files, so

@@ -153,6 +153,9 @@ int check_main(struct atio_opts *o);
  */
 int run_main(int argc, char **argv);
 
+/* atio with --and, --then or --jobs: a plan of jobs and phases (src/cmd/cmd_plan.c). */
+int plan_main(int argc, char **argv);
+
 /* atio merge ...: @argv[0] is "merge". Returns the exit status. */
 int merge_main(int argc, char **argv);
 

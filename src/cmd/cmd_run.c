@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "plan.h"
 #include "run.h"
 #include "config.h"
 #include "atio/base/buf.h"
@@ -113,15 +114,50 @@ out:
 	return status;
 }
 
+/* See cmd.h: what a job needs before its run, and the settings alone for -a. */
+int run_setup(struct atio_opts *o, const struct atio_engine_ops **engine,
+	      struct atio_target *tg)
+{
+	struct atio_error e = { 0 };
+	char why[1024];
+	int status;
+
+	if (!o->seed_given && getrandom(&o->seed, sizeof(o->seed), 0) != sizeof(o->seed))
+		o->seed = realtime_ns() ^ ((uint64_t)getpid() << 32);
+	*engine = atio_engine_choose(o->engine, &o->iodepth, why, sizeof(why), &e);
+	if (!*engine)
+		return fail(&e);
+	if (why[0])
+		say("%s", why);
+	if (atio_engine_check_depth(*engine, o->threads, o->iodepth, &e))
+		return fail(&e);
+	atio_opts_batch(o, (*engine)->direct_batch);
+	/* Say what the buffers will be, not what was hoped for. */
+	if (o->thp && !atio_buf_thp_available())
+		o->thp = false;
+	if (strcmp((*engine)->name, "libaio") == 0 && !o->direct)
+		say("warning: libaio is only asynchronous with --uncached: with the page "
+		    "cache each submit waits for its I/O, as the sync engine does");
+
+	/* The null engine touches no file: nothing to refuse. */
+	status = check_target(o, tg, !(*engine)->no_io);
+	if (status)
+		return status;
+	if (!o->check)
+		plan_pool(o, o->iodepth, (*engine)->no_io);
+	return 0;
+}
+
 int run_main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
 	struct atio_opts o;
 	const struct atio_engine_ops *engine;
 	struct atio_target tg;
-	char why[1024];
 	int act, status;
 
+	if (plan_wanted(argc, argv))
+		return plan_main(argc, argv);
 	act = atio_cli_parse(argc, argv, &o, &e);
 	if (act < 0) {
 		say("%s", e.msg);
@@ -137,30 +173,11 @@ int run_main(int argc, char **argv)
 		printf("atio %s\n", ATIO_VERSION);
 		return flush_stdout("the version") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
-	if (!o.seed_given && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
-		o.seed = realtime_ns() ^ ((uint64_t)getpid() << 32);
-	engine = atio_engine_choose(o.engine, &o.iodepth, why, sizeof(why), &e);
-	if (!engine)
-		return fail(&e);
-	if (why[0])
-		say("%s", why);
-	if (atio_engine_check_depth(engine, o.threads, o.iodepth, &e))
-		return fail(&e);
-	atio_opts_batch(&o, engine->direct_batch);
-	/* Say what the buffers will be, not what was hoped for. */
-	if (o.thp && !atio_buf_thp_available())
-		o.thp = false;
-	if (strcmp(engine->name, "libaio") == 0 && !o.direct)
-		say("warning: libaio is only asynchronous with --uncached: with the page "
-		    "cache each submit waits for its I/O, as the sync engine does");
-
-	/* The null engine touches no file: nothing to refuse. */
-	status = check_target(&o, &tg, !engine->no_io);
+	status = run_setup(&o, &engine, &tg);
 	if (status)
 		return status;
 	if (o.check)
 		return check_main(&o);
-	plan_pool(&o, o.iodepth, engine->no_io);
 	if (o.settings_only) {
 		if (o.json)
 			atio_report_settings_json(stdout, &o, ATIO_VERSION, engine->name);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "cmd.h"
+#include "atio/data/target.h"
 #include "atio/engine/engine.h"
 #include "atio/out/report.h"
 #include "atio/run/worker.h"
@@ -90,6 +91,16 @@ void run_result_free(struct run_result *out);
  * filled when closing failed.
  */
 int run_close(struct run *r, struct atio_error *e);
+
+/*
+ * What a run's options need before run_open() (src/cmd/cmd_run.c): the
+ * seed drawn unless given, the engine chosen and the depth checked, -f
+ * identified into @tg (which o->fstype then points into) and, unless the
+ * null engine does no I/O or only settings are asked for, judged; the
+ * write pools sized. Returns 0, or an exit status with the message said.
+ */
+int run_setup(struct atio_opts *o, const struct atio_engine_ops **engine,
+	      struct atio_target *tg);
 
 /*
  * A signal in the fill: the result of a run in which nothing was measured

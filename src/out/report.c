@@ -273,8 +273,8 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		fprintf(f, "seed: %" PRIu64 "\n", o->seed);
 		return;
 	}
-	fprintf(f, "time: %f sec; rate: { %.5f } %s;\n", atio_report_sec(r->elapsed_ns),
-		atio_result_value(r), atio_unit_name(o));
+	fprintf(f, "time: %f sec; %s: { %.5f } %s;\n", atio_report_sec(r->elapsed_ns),
+		r->in_jobs ? "value" : "rate", atio_result_value(r), atio_unit_name(o));
 	/* --mix: the value above counts both; each direction below it. */
 	for (unsigned i = 0; r->dir && i < ATIO_DIRS; i++)
 		atio_report_dir_text(f, atio_dir_name(i), &r->dir[i], t->ops,

@@ -69,6 +69,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_uint(j, "files", o->nfiles);
 	atio_json_double(j, "time_sec", atio_report_sec(o->time_ns));
 	atio_json_double(j, "warmup_sec", atio_report_sec(o->warmup_ns));
+	atio_json_double(j, "delay_sec", atio_report_sec(o->delay_ns));
 	atio_json_uint(j, "total_size", o->total);
 	atio_json_uint(j, "sync_every", o->qsync);
 	atio_json_bool(j, "skip_final_sync", o->skip_sync);

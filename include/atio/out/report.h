@@ -41,6 +41,8 @@ struct atio_result {
 	struct atio_ival_series *timeline; /* their merge (atio_report_timeline()), or NULL */
 	/* --verify on writes: the read-back after the run (atio/run/readback.h), else NULL */
 	const struct atio_readback *readback;
+	/* One job of a run of several: its line says "value", the run's alone "rate". */
+	bool in_jobs;
 };
 
 struct atio_ival_series;
@@ -60,6 +62,30 @@ void atio_report_timeline_free(struct atio_result *r);
  * --fsync/--fdatasync with --iops, over r->elapsed_ns. 0 when no time ran.
  */
 double atio_result_value(const struct atio_result *r);
+
+/*
+ * A run of several jobs (src/out/report_jobs.c): @all combined from the
+ * jobs' results: their I/O merged, its time from the first job's measured
+ * start to the last one's end, in the first job's unit (its options).
+ */
+void atio_result_combine(struct atio_result *all, const struct atio_result *const *jobs,
+			 unsigned n);
+
+/*
+ * Its text: the run's result line ("rate" in it, for scripts), a "jobs:"
+ * line saying how it counts, then each job's command line and its whole
+ * text (its line says "value", not "rate"), every line after "job N: ".
+ */
+void atio_report_jobs_text(FILE *f, const struct atio_result *all,
+			   struct atio_result *const *jobs, unsigned n);
+
+/*
+ * Its JSON, as members of an object the caller opens and closes: "result"
+ * (the combined figures), "interrupted", "jobs" ([each job's whole
+ * document as atio_report_json() writes it]).
+ */
+void atio_report_jobs_json(FILE *f, const struct atio_result *all,
+			   struct atio_result *const *jobs, unsigned n);
 
 /*
  * The at_io_iops settings header (Title, Cmdline, Version, Processes, Time,

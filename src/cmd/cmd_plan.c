@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio with --and, --then or --jobs: a plan (plan.h). Every job is set up
+ * before anything runs, so that a bad one stops the plan before the first
+ * byte is written; then each phase opens its jobs' datasets, measures them
+ * at once in one run (run.h), prints the run and closes them. A failure or
+ * a signal ends the plan after the phase it came in; the output of the
+ * phases run is whole: text, or one JSON document with every phase.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "plan.h"
+#include "run.h"
+#include "config.h"
+#include "atio/base/clock.h"
+
+/* Print one phase's run: a single job as atio prints it alone, else the jobs. */
+static void print_run(const struct plan *p, unsigned k, struct run_result *outs, unsigned n,
+		      bool json)
+{
+	struct atio_result **jobs = calloc(n, sizeof(*jobs)), all;
+
+	if (!jobs) {
+		say("out of memory for the results of phase %u", k + 1);
+		return;
+	}
+	for (unsigned j = 0; j < n; j++)
+		jobs[j] = &outs[j].res;
+	atio_result_combine(&all, (const struct atio_result *const *)jobs, n);
+	if (json) {
+		fprintf(stdout, "%s{\"phase\":%u,", k ? "," : "", k + 1);
+		atio_report_jobs_json(stdout, &all, jobs, n);
+		fputc('}', stdout);
+	} else {
+		if (p->nphases > 1)
+			printf("phase: %u of %u\n", k + 1, p->nphases);
+		if (n == 1)
+			atio_report_text(stdout, jobs[0]);
+		else
+			atio_report_jobs_text(stdout, &all, jobs, n);
+	}
+	free(jobs);
+}
+
+/* One phase: open every job's dataset, measure them at once, print, close. */
+static int run_phase(const struct plan *p, unsigned k, bool json, bool *stop)
+{
+	const struct plan_phase *ph = &p->phases[k];
+	struct run *rs = calloc(ph->njobs, sizeof(*rs));
+	struct run **rp = calloc(ph->njobs, sizeof(*rp));
+	struct run_result *outs = calloc(ph->njobs, sizeof(*outs));
+	struct atio_error e = { 0 };
+	unsigned opened = 0;
+	int status = ATIO_EXIT_OK;
+
+	if (!rs || !rp || !outs) {
+		say("out of memory for phase %u", k + 1);
+		status = ATIO_EXIT_FAIL;
+		goto out;
+	}
+	for (; opened < ph->njobs; opened++) {
+		rp[opened] = &rs[opened];
+		if (run_open(&rs[opened], &ph->jobs[opened].o, ph->jobs[opened].engine, &e)) {
+			say("%s: the dataset of -f %s:", ph->jobs[opened].where,
+			    ph->jobs[opened].o.path ? ph->jobs[opened].o.path : "(none)");
+			status = fail(&e);
+			opened++;
+			goto out;
+		}
+	}
+	if (run_measure_jobs(rp, outs, ph->njobs, &e)) {
+		status = fail(&e);
+		goto out;
+	}
+	print_run(p, k, outs, ph->njobs, json);
+	if (rs[0].wt.signo)
+		status = ATIO_EXIT_INTERRUPTED;
+	for (unsigned j = 0; j < ph->njobs; j++) {
+		if (outs[j].rb.bad || outs[j].rb.err)
+			status = fail(&outs[j].rb.e);
+		if (outs[j].flush_ret)
+			status = fail(&outs[j].flush_err);
+	}
+out:
+	for (unsigned j = 0; outs && j < ph->njobs; j++)
+		run_result_free(&outs[j]);
+	for (unsigned j = 0; j < opened; j++)
+		if (run_close(&rs[j], &e) && status == ATIO_EXIT_OK)
+			status = fail(&e);
+	*stop = status != ATIO_EXIT_OK;
+	free(outs);
+	free(rp);
+	free(rs);
+	return status;
+}
+
+int plan_main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct plan p;
+	bool json, stop = false;
+	unsigned k = 0;
+	int status = ATIO_EXIT_OK;
+
+	if (plan_read(&p, argc, argv, &e)) {
+		say("%s", e.msg);
+		if (e.exit == ATIO_EXIT_USAGE)
+			fputs("Try 'atio --help' for more information.\n", stderr);
+		plan_free(&p);
+		return e.exit ? e.exit : ATIO_EXIT_FAIL;
+	}
+	for (unsigned i = 0; !status && i < p.nphases; i++)
+		for (unsigned j = 0; !status && j < p.phases[i].njobs; j++) {
+			struct plan_job *jb = &p.phases[i].jobs[j];
+
+			status = run_setup(&jb->o, &jb->engine, &jb->tg);
+			if (status)
+				say("(in %s)", jb->where);
+		}
+	if (status) {
+		plan_free(&p);
+		return status;
+	}
+	json = p.phases[0].jobs[0].o.json;
+	atio_clock_init();
+	if (json)
+		printf("{\"atio\":{\"version\":\"%s\"},\"plan\":{\"phases\":%u},\"phases\":[",
+		       ATIO_VERSION, p.nphases);
+	for (; k < p.nphases && !stop; k++) {
+		status = run_phase(&p, k, json, &stop);
+		fflush(stdout);
+	}
+	if (json)
+		printf("],\"phases_run\":%u,\"complete\":%s}\n", k,
+		       k == p.nphases && status == ATIO_EXIT_OK ? "true" : "false");
+	else if (k < p.nphases)
+		printf("plan: stopped after phase %u of %u\n", k, p.nphases);
+	plan_free(&p);
+	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
+		status = ATIO_EXIT_FAIL;
+	return status;
+}
