@@ -108,6 +108,7 @@ static int get_amount(int id, const char *arg, bool time, uint64_t *out,
 {
 	int r = time ? atio_parse_time(arg, out) : atio_parse_size(arg, out);
 	const char *why;
+	char a[24];
 
 	if (r == 0)
 		return 0;
@@ -119,7 +120,7 @@ static int get_amount(int id, const char *arg, bool time, uint64_t *out,
 		why = r == -EDOM ? "not a whole number of bytes"
 			: r == -ERANGE ? "too large"
 			: "not a size (a number with an optional K, M, G or T)";
-	return USAGE("-%c %s: %s", id, arg, why);
+	return USAGE("%s %s: %s", atio_cli_optname(id, a, sizeof(a)), arg, why);
 }
 
 /*

@@ -76,7 +76,7 @@ void atio_report_jobs_text(FILE *f, const struct atio_result *all,
 	else
 		fprintf(f, "time: %f sec; rate: { %.5f } %s;\n", atio_report_sec(all->elapsed_ns),
 			atio_result_value(all), atio_unit_name(o));
-	fprintf(f, "jobs: %u at once; the rate counts every job's I/O in the first job's unit "
+	fprintf(f, "jobs: %u at once; the value above counts every job's I/O in the first job's unit "
 		"over the run's time, from the first job's start to the last one's end\n", n);
 	for (unsigned j = 0; j < n; j++) {
 		char cmd[1024], *text = NULL;
