@@ -16,6 +16,19 @@
 #include "config.h"
 #include "atio/base/clock.h"
 
+/* -v: each job's settings, as atio prints them for a run of one job. */
+static void print_headers(const struct plan *p, unsigned k)
+{
+	const struct plan_phase *ph = &p->phases[k];
+
+	for (unsigned j = 0; j < ph->njobs; j++) {
+		if (p->nphases > 1 || ph->njobs > 1)
+			printf("settings of %s:\n", ph->jobs[j].where);
+		atio_report_header(stdout, &ph->jobs[j].o, ATIO_VERSION, ph->jobs[j].engine->name);
+	}
+	fflush(stdout);
+}
+
 /* Print one phase's run: a single job as atio prints it alone, else the jobs. */
 static void print_run(const struct plan *p, unsigned k, struct run_result *outs, unsigned n,
 		      bool json)
@@ -44,8 +57,11 @@ static void print_run(const struct plan *p, unsigned k, struct run_result *outs,
 	free(jobs);
 }
 
-/* One phase: open every job's dataset, measure them at once, print, close. */
-static int run_phase(const struct plan *p, unsigned k, bool json, bool *stop)
+/*
+ * One phase: open every job's dataset, measure them at once, print, close.
+ * *@printed counts the phases whose run was printed.
+ */
+static int run_phase(const struct plan *p, unsigned k, bool json, unsigned *printed)
 {
 	const struct plan_phase *ph = &p->phases[k];
 	struct run *rs = calloc(ph->njobs, sizeof(*rs));
@@ -74,7 +90,8 @@ static int run_phase(const struct plan *p, unsigned k, bool json, bool *stop)
 		status = fail(&e);
 		goto out;
 	}
-	print_run(p, k, outs, ph->njobs, json);
+	print_run(p, *printed, outs, ph->njobs, json);
+	++*printed;
 	if (rs[0].wt.signo)
 		status = ATIO_EXIT_INTERRUPTED;
 	for (unsigned j = 0; j < ph->njobs; j++) {
@@ -89,7 +106,6 @@ out:
 	for (unsigned j = 0; j < opened; j++)
 		if (run_close(&rs[j], &e) && status == ATIO_EXIT_OK)
 			status = fail(&e);
-	*stop = status != ATIO_EXIT_OK;
 	free(outs);
 	free(rp);
 	free(rs);
@@ -100,8 +116,8 @@ int plan_main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
 	struct plan p;
-	bool json, stop = false;
-	unsigned k = 0;
+	unsigned printed = 0;
+	bool json;
 	int status = ATIO_EXIT_OK;
 
 	if (plan_read(&p, argc, argv, &e)) {
@@ -128,15 +144,17 @@ int plan_main(int argc, char **argv)
 	if (json)
 		printf("{\"atio\":{\"version\":\"%s\"},\"plan\":{\"phases\":%u},\"phases\":[",
 		       ATIO_VERSION, p.nphases);
-	for (; k < p.nphases && !stop; k++) {
-		status = run_phase(&p, k, json, &stop);
+	for (unsigned k = 0; k < p.nphases && status == ATIO_EXIT_OK; k++) {
+		if (p.phases[0].jobs[0].o.verbose && !json)
+			print_headers(&p, k);
+		status = run_phase(&p, k, json, &printed);
 		fflush(stdout);
 	}
 	if (json)
-		printf("],\"phases_run\":%u,\"complete\":%s}\n", k,
-		       k == p.nphases && status == ATIO_EXIT_OK ? "true" : "false");
-	else if (k < p.nphases)
-		printf("plan: stopped after phase %u of %u\n", k, p.nphases);
+		printf("],\"phases_run\":%u,\"complete\":%s}\n", printed,
+		       printed == p.nphases && status == ATIO_EXIT_OK ? "true" : "false");
+	else if (printed < p.nphases)
+		printf("plan: stopped after %u of %u phases\n", printed, p.nphases);
 	plan_free(&p);
 	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
 		status = ATIO_EXIT_FAIL;

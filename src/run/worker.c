@@ -39,13 +39,27 @@ static uint64_t thread_cpu_ns(uint64_t *sys)
 	return (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
 }
 
-static void wait_until(uint64_t ns)
+/*
+ * Sleep until the CLOCK_MONOTONIC instant @ns: a job's start, which its
+ * --delay may put hours away. The last sleep is on the instant itself;
+ * before it, one every 10 ms looks at @stop. Returns true when stopped.
+ */
+static bool wait_until(uint64_t ns, const int *stop)
 {
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u),
-			       .tv_nsec = (long)(ns % 1000000000u) };
+	for (;;) {
+		uint64_t now = atio_now_ns(), until;
+		struct timespec ts;
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+		if (now >= ns)
+			return false;
+		if (__atomic_load_n(stop, __ATOMIC_RELAXED))
+			return true;
+		until = ns - now > 10000000u ? now + 10000000u : ns;
+		ts = (struct timespec){ .tv_sec = (time_t)(until / 1000000000u),
+					.tv_nsec = (long)(until % 1000000000u) };
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
 }
 
 void *atio_worker_main(void *arg)
@@ -76,7 +90,8 @@ void *atio_worker_main(void *arg)
 	if (w->setup_failed || atio_worker_stopped(w))
 		goto out;
 
-	wait_until(sh->start_ns);
+	if (wait_until(sh->start_ns, &sh->stop))
+		goto out;
 	if (o->rate > 0)
 		atio_pace_start(&c.pace, sh->start_ns, o->rate_interval_ns);
 	start = sh->start_ns;

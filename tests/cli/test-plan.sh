@@ -129,4 +129,25 @@ expect_code "SIGINT in phase 1: exit 130" 130
 expect_json "SIGINT in phase 1: one phase run, the plan incomplete" \
 	'(len(d["phases"]), d["phases_run"], d["complete"], d["phases"][0]["interrupted"])' "(1, 1, False, True)"
 
+# A signal while a job waits out its --delay: every job stops at once.
+start_atio --read --rand -s 4K -p 1 -t 0.5 -u 8M -vv -f "$A" --and --read --rand -s 4K -p 1 -t 1 \
+	-u 8M --delay 1h -f "$B"
+t0=$(now_ms)
+while ! grep -q 'job 1: .*IOPS' "$ERR" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
+	sleep 0.05
+done
+kill -INT "$PID" 2>/dev/null || true
+wait_exit 60
+expect_code "SIGINT in a job's --delay of 1h: exit 130" 130
+expect_match "SIGINT in a job's --delay: job 2 measured nothing" "$OUT" \
+	'^job 2: interrupted: by SIGINT before the measured time began'
+expect_match "SIGINT in a job's --delay: job 1's result stands" "$OUT" \
+	'^job 1: time: [0-9.]+ sec; value: '
+
+# -v: each job's settings before the run.
+run_atio --read --rand -s 4K -p 1 -t 0.2 -u 8M -v -f "$A" --and --write -s 64K -p 1 -t 0.2 -u 8M -f "$B"
+expect_code "-v: exit 0" 0
+expect_count "-v: a settings header per job" "$OUT" '^Cmdline: ' 2
+expect_match "-v: job 2's settings named" "$OUT" '^settings of job 2 of phase 1:$'
+
 finish
