@@ -19,6 +19,7 @@ static const struct command {
 	{ "run", run_main },
 	{ "merge", merge_main },
 	{ "report", report_main },
+	{ "sweep", sweep_main },
 };
 
 /*

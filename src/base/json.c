@@ -268,3 +268,11 @@ void atio_json_null(struct atio_json *j, const char *key)
 	fputs("null", j->f);
 	after_value(j);
 }
+
+/* See json.h. */
+void atio_json_raw(struct atio_json *j, const char *key, const char *text, size_t len)
+{
+	before_value(j, key);
+	fwrite(text, 1, len, j->f);
+	after_value(j);
+}

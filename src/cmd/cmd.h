@@ -153,6 +153,9 @@ int check_main(struct atio_opts *o);
  */
 int run_main(int argc, char **argv);
 
+/* atio sweep AXIS=LIST...: a grid of runs, its peak and knees (src/cmd/cmd_sweep.c). */
+int sweep_main(int argc, char **argv);
+
 /* atio with --and, --then or --jobs: a plan of jobs and phases (src/cmd/cmd_plan.c). */
 int plan_main(int argc, char **argv);
 

@@ -10,6 +10,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -42,5 +43,8 @@ void atio_json_format_double(char *buf, double val);
 
 void atio_json_bool(struct atio_json *j, const char *key, bool val);
 void atio_json_null(struct atio_json *j, const char *key);
+
+/* @len bytes of @text as the value, as they are: a whole JSON value another writer made. */
+void atio_json_raw(struct atio_json *j, const char *key, const char *text, size_t len);
 
 #endif

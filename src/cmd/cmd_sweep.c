@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio sweep (sweep.h): every point's options parsed and set up before
+ * the first byte moves, then the points run one after another, each an
+ * ordinary run (run.h) on its dataset (points that plan the same files
+ * reuse them), each printed as one line as it ends. Then the peak, the
+ * knee, Kneedle's knee and the target, and a "use:" line with the options
+ * of the chosen load. A signal or a failure keeps the points done.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "run.h"
+#include "sweep.h"
+#include "config.h"
+#include "atio/base/clock.h"
+#include "atio/base/json.h"
+#include "atio/cli/cli.h"
+#include "atio/stats/curve.h"
+
+struct point {
+	struct atio_opts o;
+	const struct atio_engine_ops *engine;
+	struct atio_target tg;
+	bool measured;
+	double value, mbs, iops, cpu_pct;
+	double p50, p99, p999, at_target; /* ns */
+	char *doc;                 /* its JSON document */
+	size_t doclen;
+};
+
+/* Parse and set up every point; 0 or the exit status, said. */
+static int setup_points(const struct sweep *sw, struct point *pts)
+{
+	char **argv = calloc((size_t)sw->nbase + 2 * sw->naxes + 2, sizeof(*argv));
+	struct atio_error e = { 0 };
+	char name[160];
+	int status = 0;
+
+	if (!argv) {
+		say("out of memory");
+		return ATIO_EXIT_FAIL;
+	}
+	for (unsigned i = 0; i < sw->npoints && !status; i++) {
+		int argc = sweep_point_argv(sw, i, argv), act;
+
+		sweep_point_name(sw, i, name, sizeof(name));
+		act = atio_cli_parse(argc, argv, &pts[i].o, &e);
+		if (act < 0) {
+			say("point %s: %s", name, e.msg);
+			status = ATIO_EXIT_USAGE;
+		} else if (act != ATIO_CLI_RUN || pts[i].o.settings_only || pts[i].o.check ||
+			   pts[i].o.prepare) {
+			say("atio sweep: %s: a sweep runs tests; give it on its own",
+			    act != ATIO_CLI_RUN ? "--help and --version"
+			    : pts[i].o.settings_only ? "-a" : pts[i].o.check ? "--check"
+			    : "--prepare");
+			status = ATIO_EXIT_USAGE;
+		} else if ((status = run_setup(&pts[i].o, &pts[i].engine, &pts[i].tg)) != 0) {
+			say("(at point %s)", name);
+		}
+	}
+	free(argv);
+	if (status == ATIO_EXIT_USAGE)
+		fputs("Try 'atio --help' for more information.\n", stderr);
+	return status;
+}
+
+/* What a point's result says, kept for the summary and the document. */
+static void keep(struct point *pt, const struct atio_result *res, const struct sweep *sw)
+{
+	const struct atio_stats *t = &res->total;
+	FILE *m;
+
+	pt->measured = !res->nothing_measured;
+	pt->value = atio_result_value(res);
+	pt->mbs = res->elapsed_ns ? (double)t->bytes / 1048576.0 / (res->elapsed_ns / 1e9) : 0;
+	pt->iops = res->elapsed_ns ? (double)t->ops / (res->elapsed_ns / 1e9) : 0;
+	pt->cpu_pct = res->elapsed_ns ? 100.0 * (double)(t->cpu_user_ns + t->cpu_sys_ns) /
+		(double)res->elapsed_ns : 0;
+	pt->p50 = (double)atio_hist_percentile(&t->lat, 50.0);
+	pt->p99 = (double)atio_hist_percentile(&t->lat, 99.0);
+	pt->p999 = (double)atio_hist_percentile(&t->lat, 99.9);
+	pt->at_target = sw->target_pct ? (double)atio_hist_percentile(&t->lat, sw->target_pct) : 0;
+	m = open_memstream(&pt->doc, &pt->doclen);
+	if (m) {
+		atio_report_json(m, res);
+		if (fclose(m) != 0) {
+			free(pt->doc);
+			pt->doc = NULL;
+		}
+	}
+}
+
+/* One point: open its dataset, measure, keep, close. Returns the exit status. */
+static int run_point(const struct sweep *sw, struct point *pt, bool *signalled)
+{
+	struct atio_error e = { 0 };
+	struct run_result rr = { 0 };
+	struct run r;
+	int status = ATIO_EXIT_OK;
+
+	if (run_open(&r, &pt->o, pt->engine, &e)) {
+		status = fail(&e);
+	} else if (run_measure(&r, &rr, &e)) {
+		status = fail(&e);
+	} else {
+		keep(pt, &rr.res, sw);
+		if (rr.rb.bad || rr.rb.err)
+			status = fail(&rr.rb.e);
+		if (rr.flush_ret)
+			status = fail(&rr.flush_err);
+	}
+	*signalled = r.wt.signo != 0;
+	if (*signalled && status == ATIO_EXIT_OK)
+		status = ATIO_EXIT_INTERRUPTED;
+	run_result_free(&rr);
+	if (run_close(&r, &e) && status == ATIO_EXIT_OK)
+		status = fail(&e);
+	return status;
+}
+
+static void print_point(const struct sweep *sw, unsigned i, const struct point *pt)
+{
+	char name[160];
+
+	sweep_point_name(sw, i, name, sizeof(name));
+	if (!pt->measured) {
+		printf("point %u of %u: %s: nothing measured\n", i + 1, sw->npoints, name);
+		return;
+	}
+	printf("point %u of %u: %s: %.5f %s, %.2f MB/s, %.2f IOPS; latency (usec) p50 %.2f, "
+	       "p99 %.2f, p99.9 %.2f; cpu %.0f%%\n", i + 1, sw->npoints, name, pt->value,
+	       atio_unit_name(&pt->o), pt->mbs, pt->iops, pt->p50 / 1e3, pt->p99 / 1e3,
+	       pt->p999 / 1e3, pt->cpu_pct);
+}
+
+/* A word as the shell reads it back: quoted unless it is plain. */
+static void put_word(FILE *f, const char *w)
+{
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789_./:=,+-%@") == strlen(w)) {
+		fputs(w, f);
+		return;
+	}
+	putc('\'', f);
+	for (; *w; w++)
+		if (*w == '\'')
+			fputs("'\\''", f);
+		else
+			putc(*w, f);
+	putc('\'', f);
+}
+
+/* "atio OPTIONS" of @point, into a string of its own (NULL without memory). */
+static char *use_line(const struct sweep *sw, unsigned point)
+{
+	char **argv = calloc((size_t)sw->nbase + 2 * sw->naxes + 2, sizeof(*argv)), *text = NULL;
+	size_t len = 0;
+	FILE *m = argv ? open_memstream(&text, &len) : NULL;
+	int argc;
+
+	if (!m) {
+		free(argv);
+		return NULL;
+	}
+	argc = sweep_point_argv(sw, point, argv);
+	fputs("atio", m);
+	for (int i = 1; i < argc; i++) {
+		putc(' ', m);
+		put_word(m, argv[i]);
+	}
+	free(argv);
+	if (fclose(m) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The finders' choices over the points measured, as indexes of @pts (-1: none). */
+struct choice {
+	int peak, knee, kneedle, target;
+};
+
+static struct choice choose(const struct sweep *sw, const struct point *pts, unsigned n)
+{
+	double *y = calloc(n ? n : 1, sizeof(*y)), *lat = calloc(n ? n : 1, sizeof(*lat));
+	unsigned *at = calloc(n ? n : 1, sizeof(*at)), m = 0;
+	struct choice c = { -1, -1, -1, -1 };
+	int i;
+
+	if (!y || !lat || !at)
+		goto out;
+	for (unsigned k = 0; k < n; k++)
+		if (pts[k].measured) {
+			y[m] = pts[k].value;
+			lat[m] = pts[k].at_target;
+			at[m++] = k;
+		}
+	if ((i = atio_curve_peak(y, m)) >= 0)
+		c.peak = (int)at[i];
+	/* The knees are of a load on one axis; a grid of several has a peak only. */
+	if (sw->naxes == 1 && (i = atio_curve_knee(y, m, sw->knee_pct)) >= 0)
+		c.knee = (int)at[i];
+	if (sw->naxes == 1 && (i = atio_curve_kneedle(y, m, 0.05)) >= 0)
+		c.kneedle = (int)at[i];
+	if (sw->target_pct && (i = atio_curve_target(y, lat, m, sw->target_ns)) >= 0)
+		c.target = (int)at[i];
+out:
+	free(y);
+	free(lat);
+	free(at);
+	return c;
+}
+
+static void print_choice(const struct sweep *sw, const struct point *pts, const char *what,
+			 int i, const char *why)
+{
+	char name[160];
+
+	if (i < 0) {
+		printf("%s: none (%s)\n", what, why);
+		return;
+	}
+	sweep_point_name(sw, (unsigned)i, name, sizeof(name));
+	printf("%s: point %d, %s: %.5f %s; p99 %.2f usec\n", what, i + 1, name, pts[i].value,
+	       atio_unit_name(&pts[i].o), pts[i].p99 / 1e3);
+}
+
+static void summary_text(const struct sweep *sw, const struct point *pts, unsigned n,
+			 const struct choice *c, const char *use)
+{
+	print_choice(sw, pts, "peak", c->peak, "no point measured");
+	/* The knees are of one axis's load: a grid of several has none. */
+	if (sw->naxes == 1) {
+		char knee[48];
+
+		snprintf(knee, sizeof(knee), "knee (%g%% of the peak)", sw->knee_pct);
+		print_choice(sw, pts, knee, c->knee, "no point measured");
+		print_choice(sw, pts, "kneedle", c->kneedle,
+			     n < 3 ? "fewer than 3 points" : "the curve does not bend down");
+	}
+	if (sw->target_pct) {
+		char t[64];
+
+		snprintf(t, sizeof(t), "target %s", sw->target_text);
+		print_choice(sw, pts, t, c->target, "no point stays within it");
+	}
+	if (use)
+		printf("use: %s\n", use);
+}
+
+static void json_choice(struct atio_json *j, const char *key, const struct sweep *sw,
+			int i)
+{
+	char name[160];
+
+	if (i < 0) {
+		atio_json_null(j, key);
+		return;
+	}
+	sweep_point_name(sw, (unsigned)i, name, sizeof(name));
+	atio_json_object_begin(j, key);
+	atio_json_uint(j, "point", (unsigned)i + 1);
+	atio_json_string(j, "options", name);
+	atio_json_object_end(j);
+}
+
+static void summary_json(const struct sweep *sw, const struct point *pts, unsigned run,
+			 const struct choice *c, const char *use, bool complete)
+{
+	const char *values[SWEEP_MAX_AXES];
+	struct atio_json j;
+
+	atio_json_init(&j, stdout);
+	atio_json_object_begin(&j, NULL);
+	atio_json_object_begin(&j, "atio");
+	atio_json_string(&j, "version", ATIO_VERSION);
+	atio_json_object_end(&j);
+	atio_json_object_begin(&j, "sweep");
+	atio_json_array_begin(&j, "axes");
+	for (unsigned a = 0; a < sw->naxes; a++) {
+		atio_json_object_begin(&j, NULL);
+		atio_json_string(&j, "name", sw->axes[a].name);
+		atio_json_string(&j, "option", sw->axes[a].option);
+		atio_json_array_begin(&j, "values");
+		for (unsigned v = 0; v < sw->axes[a].nvalues; v++)
+			atio_json_string(&j, NULL, sw->axes[a].values[v]);
+		atio_json_array_end(&j);
+		atio_json_object_end(&j);
+	}
+	atio_json_array_end(&j);
+	atio_json_uint(&j, "points", sw->npoints);
+	atio_json_double(&j, "knee_pct", sw->knee_pct);
+	if (sw->target_pct) {
+		atio_json_object_begin(&j, "target");
+		atio_json_double(&j, "percentile", sw->target_pct);
+		atio_json_double(&j, "limit_ns", sw->target_ns);
+		atio_json_object_end(&j);
+	} else {
+		atio_json_null(&j, "target");
+	}
+	atio_json_object_end(&j);
+	atio_json_array_begin(&j, "points");
+	for (unsigned i = 0; i < run; i++) {
+		sweep_point_values(sw, i, values);
+		atio_json_object_begin(&j, NULL);
+		atio_json_uint(&j, "point", i + 1);
+		atio_json_object_begin(&j, "axes");
+		for (unsigned a = 0; a < sw->naxes; a++)
+			atio_json_string(&j, sw->axes[a].name, values[a]);
+		atio_json_object_end(&j);
+		atio_json_bool(&j, "measured", pts[i].measured);
+		atio_json_double(&j, "value", pts[i].value);
+		atio_json_string(&j, "unit", atio_unit_name(&pts[i].o));
+		atio_json_double(&j, "p50_ns", pts[i].p50);
+		atio_json_double(&j, "p99_ns", pts[i].p99);
+		atio_json_double(&j, "p99.9_ns", pts[i].p999);
+		if (sw->target_pct)
+			atio_json_double(&j, "target_percentile_ns", pts[i].at_target);
+		atio_json_double(&j, "cpu_pct", pts[i].cpu_pct);
+		if (pts[i].doc)
+			atio_json_raw(&j, "document", pts[i].doc, pts[i].doclen);
+		else
+			atio_json_null(&j, "document");
+		atio_json_object_end(&j);
+	}
+	atio_json_array_end(&j);
+	json_choice(&j, "peak", sw, c->peak);
+	json_choice(&j, "knee", sw, c->knee);
+	json_choice(&j, "kneedle", sw, c->kneedle);
+	json_choice(&j, "target_point", sw, c->target);
+	atio_json_string(&j, "use", use);
+	atio_json_uint(&j, "points_run", run);
+	atio_json_bool(&j, "complete", complete);
+	atio_json_object_end(&j);
+}
+
+int sweep_main(int argc, char **argv)
+{
+	struct atio_error e = { 0 };
+	struct sweep sw;
+	struct point *pts = NULL;
+	struct choice c;
+	char *use = NULL;
+	unsigned run = 0;
+	bool json, signalled = false;
+	int status;
+
+	if (sweep_read(&sw, argc, argv, &e)) {
+		say("%s", e.msg);
+		if (e.exit == ATIO_EXIT_USAGE)
+			fputs("Try 'atio --help' for more information.\n", stderr);
+		sweep_free(&sw);
+		return e.exit ? e.exit : ATIO_EXIT_FAIL;
+	}
+	pts = calloc(sw.npoints, sizeof(*pts));
+	status = pts ? setup_points(&sw, pts) : (say("out of memory"), ATIO_EXIT_FAIL);
+	if (status)
+		goto out;
+	json = pts[0].o.json;
+	atio_clock_init();
+	for (; run < sw.npoints && status == ATIO_EXIT_OK && !signalled; run++) {
+		status = run_point(&sw, &pts[run], &signalled);
+		if (!json && (status == ATIO_EXIT_OK || signalled)) {
+			print_point(&sw, run, &pts[run]);
+			fflush(stdout);
+		}
+	}
+	c = choose(&sw, pts, run);
+	if (c.target >= 0 || c.knee >= 0 || c.peak >= 0)
+		use = use_line(&sw, (unsigned)(c.target >= 0 ? c.target : c.knee >= 0 ? c.knee
+								       : c.peak));
+	if (json)
+		summary_json(&sw, pts, run, &c, use, run == sw.npoints && status == ATIO_EXIT_OK);
+	else
+		summary_text(&sw, pts, run, &c, use);
+	if (!json && run < sw.npoints)
+		printf("sweep: stopped after %u of %u points\n", run, sw.npoints);
+	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
+		status = ATIO_EXIT_FAIL;
+out:
+	for (unsigned i = 0; pts && i < sw.npoints; i++)
+		free(pts[i].doc);
+	free(pts);
+	free(use);
+	sweep_free(&sw);
+	return status;
+}
