@@ -28,6 +28,7 @@
 #include "atio/run/dist.h"
 #include "atio/run/genmap.h"
 #include "atio/run/pace.h"
+#include "atio/run/sizes.h"
 #include "atio/run/worker.h"
 
 /* Where the next I/O goes and how many writes since the last sync. */
@@ -95,11 +96,12 @@ static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c
  * of a block in flight is drawn again; a --dist draw is kept and false
  * returned, for the caller to retry once an I/O has completed: drawing
  * again would take I/Os away from the hot blocks, which are the ones most
- * often in flight. True otherwise.
+ * often in flight. True otherwise. With @sizing (an -s mix, never with
+ * @distributed), the size and place come from atio/run/sizes.h.
  */
 static inline __attribute__((always_inline)) bool
 atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r, bool random,
-		bool writing, bool mixing, bool verifying, bool distributed)
+		bool writing, bool mixing, bool verifying, bool distributed, bool sizing)
 {
 	const struct atio_segment *seg;
 	uint64_t block;
@@ -107,9 +109,11 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 	if (mixing) {
 		writing = atio_prng_next(&w->rng) >= w->read_below;
 		r->op = writing ? ATIO_REQ_WRITE : ATIO_REQ_READ;
-		if (!writing)
+		if (!writing && !sizing)
 			r->buf = w->mix_rbuf + (size_t)r->index * r->len;
 	}
+	if (sizing)
+		return atio_sizes_aim(w, c, r, random, writing, mixing, verifying);
 
 	if (random && verifying && w->gm.gen) {
 		unsigned s;
