@@ -38,6 +38,7 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 {
 	unsigned char *buf;
 
+	len = len ? len : p->window;
 	if (p->spare) {
 		buf = p->spare + (size_t)slot * p->window;
 		memcpy(buf, p->base + w * p->window, len);

@@ -112,8 +112,10 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 
 /*
  * atio_pool_take() for a write of @len bytes (a multiple of 512, at most
- * the window): only they are stamped. A mix of sizes (atio/run/sizes.h)
- * has windows of its largest size and writes of any of them.
+ * the window; 0 for the whole window): only they are stamped. A mix of
+ * sizes (atio/run/sizes.h) has windows of its largest size and writes of
+ * any of them. The window is read where it is used, after the stores to
+ * the bookkeeping, as the compiler would have it for atio_pool_take().
  */
 static inline void *atio_pool_take_len(struct atio_pool *p, unsigned slot, uint64_t block,
 				       uint64_t off, uint64_t tag, size_t len)
@@ -131,7 +133,8 @@ static inline void *atio_pool_take_len(struct atio_pool *p, unsigned slot, uint6
 		p->held[slot] = (uint32_t)w;
 	}
 	buf = p->base + w * p->window;
-	atio_stamp_put(buf, len, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE, tag);
+	atio_stamp_put(buf, len ? len : p->window, off, w * p->window, p->key, ++p->gen,
+		       ATIO_STAMP_WRITE, tag);
 	return buf;
 }
 
@@ -148,7 +151,7 @@ static inline void *atio_pool_take_len(struct atio_pool *p, unsigned slot, uint6
 static inline void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t block,
 				   uint64_t off, uint64_t tag)
 {
-	return atio_pool_take_len(p, slot, block, off, tag, p->window);
+	return atio_pool_take_len(p, slot, block, off, tag, 0);
 }
 
 #endif
