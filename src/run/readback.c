@@ -121,7 +121,10 @@ static int pass(struct atio_worker *w, unsigned char *buf, void *ks)
 	for (unsigned s = 0; s < w->nsegs; s++) {
 		const struct atio_segment *seg = &w->segs[s];
 
-		for (uint64_t b = 0; b < m->seg_blocks; b++) {
+		/* Blocks of -s, or units of an -s mix (atio/run/sizes.h). */
+		uint64_t blocks = seg->blocks * (w->sh->opts->bs / bs);
+
+		for (uint64_t b = 0; b < blocks; b++) {
 			uint32_t code = atio_genmap_last(m, s * m->seg_blocks + b);
 			uint64_t off = seg->start + b * bs;
 
