@@ -14,7 +14,8 @@
  */
 int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
-	char bs[ATIO_BSMIX_MAX_TEXT + 1], total[24], t[32], w[32], q[24] = "", wopt[40] = "", mode[24];
+	char bs[ATIO_BSMIX_MAX_TEXT + 1], total[24], t[32], w[32], q[24] = "", wopt[40] = "";
+	char mode[24];
 	char p[16] = "auto", n[24] = "";
 	char rate[96] = "", order[48] = "", stride[24], dist[ATIO_DIST_MAX_TEXT + 40] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;

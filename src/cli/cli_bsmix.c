@@ -186,7 +186,8 @@ int atio_cli_bsmix_judge(struct atio_opts *o, const struct pstate *st, struct at
 
 			if (why) {
 				atio_format_size(a, sizeof(a), o->bsmix[d].size[i]);
-				return USAGE("-s %s: %s: block size must be %s", o->bs_text, a, why);
+				return USAGE("-s %s: %s: block size must be %s", o->bs_text, a,
+					     why);
 			}
 		}
 	if (o->bsmix[1].n && o->mode != ATIO_MODE_MIX)

@@ -395,7 +395,8 @@ static __attribute__((noinline)) int run_checked(struct atio_worker *w, struct a
 	bool pacing = w->sh->opts->rate > 0;
 
 	if (w->engine->async)
-		return run_async(w, c, end, random, mixing, tracing, pacing, true, distributed, false);
+		return run_async(w, c, end, random, mixing, tracing, pacing, true, distributed,
+				 false);
 	return run_inline(w, c, end, random, mixing, tracing, pacing, true, distributed, false);
 }
 
@@ -410,6 +411,21 @@ static __attribute__((noinline)) int run_skewed(struct atio_worker *w, struct at
 	return run_inline(w, c, end, true, mixing, tracing, pacing, false, true, false);
 }
 
+/* The plain copies: no --verify, --dist nor -s mix. */
+static inline __attribute__((always_inline)) int
+plain_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	    const bool mixing, const bool tracing, const bool pacing)
+{
+	return run_async(w, c, end, random, mixing, tracing, pacing, false, false, false);
+}
+
+static inline __attribute__((always_inline)) int
+plain_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	     const bool mixing, const bool tracing, const bool pacing)
+{
+	return run_inline(w, c, end, random, mixing, tracing, pacing, false, false, false);
+}
+
 /* An -s mix (atio/run/sizes.h): one copy per loop, the other flags variables. */
 static __attribute__((noinline)) int run_sized(struct atio_worker *w, struct atio_cursor *c,
 					       uint64_t end, bool random, bool mixing,
@@ -417,6 +433,11 @@ static __attribute__((noinline)) int run_sized(struct atio_worker *w, struct ati
 {
 	bool pacing = w->sh->opts->rate > 0, verifying = w->sh->opts->verify;
 
+	/* The common case, random reads or writes alone, without the others' branches. */
+	if (random && !mixing && !tracing && !pacing && !verifying)
+		return w->engine->async
+			? run_async(w, c, end, true, false, false, false, false, false, true)
+			: run_inline(w, c, end, true, false, false, false, false, false, true);
 	if (w->engine->async)
 		return run_async(w, c, end, random, mixing, tracing, pacing, verifying, false,
 				 true);
@@ -449,25 +470,25 @@ int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns
 	if (w->sh->opts->rate > 0) {
 		/* --rate: one copy per loop; the trace flag stays a variable. */
 		if (w->engine->async)
-			return random ? run_async(w, c, end, true, mixing, tracing, true, false, false, false)
-				      : run_async(w, c, end, false, mixing, tracing, true, false, false, false);
-		return random ? run_inline(w, c, end, true, mixing, tracing, true, false, false, false)
-			      : run_inline(w, c, end, false, mixing, tracing, true, false, false, false);
+			return random ? plain_async(w, c, end, true, mixing, tracing, true)
+				      : plain_async(w, c, end, false, mixing, tracing, true);
+		return random ? plain_inline(w, c, end, true, mixing, tracing, true)
+			      : plain_inline(w, c, end, false, mixing, tracing, true);
 	}
 	if (w->engine->async) {
 		if (tracing)
-			return run_async(w, c, end, random, mixing, true, false, false, false, false);
+			return plain_async(w, c, end, random, mixing, true, false);
 		if (mixing)
-			return random ? run_async(w, c, end, true, true, false, false, false, false, false)
-				      : run_async(w, c, end, false, true, false, false, false, false, false);
-		return random ? run_async(w, c, end, true, false, false, false, false, false, false)
-			      : run_async(w, c, end, false, false, false, false, false, false, false);
+			return random ? plain_async(w, c, end, true, true, false, false)
+				      : plain_async(w, c, end, false, true, false, false);
+		return random ? plain_async(w, c, end, true, false, false, false)
+			      : plain_async(w, c, end, false, false, false, false);
 	}
 	if (tracing)
-		return run_inline(w, c, end, random, mixing, true, false, false, false, false);
+		return plain_inline(w, c, end, random, mixing, true, false);
 	if (mixing)
-		return random ? run_inline(w, c, end, true, true, false, false, false, false, false)
-			      : run_inline(w, c, end, false, true, false, false, false, false, false);
-	return random ? run_inline(w, c, end, true, false, false, false, false, false, false)
-		      : run_inline(w, c, end, false, false, false, false, false, false, false);
+		return random ? plain_inline(w, c, end, true, true, false, false)
+			      : plain_inline(w, c, end, false, true, false, false);
+	return random ? plain_inline(w, c, end, true, false, false, false)
+		      : plain_inline(w, c, end, false, false, false, false);
 }

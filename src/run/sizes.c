@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "atio/run/cursor.h"
 #include "atio/run/sizes.h"
 
 /*
@@ -56,53 +55,10 @@ void atio_sizes_free(struct atio_worker *w)
 	w->sz = NULL;
 }
 
-/* Whether an I/O of any of the @n units from map index @i is in flight. */
-static bool busy(const struct atio_genmap *m, uint64_t i, uint64_t n)
+bool atio_sizes_busy(const struct atio_genmap *m, uint64_t i, uint64_t n)
 {
 	for (uint64_t k = 0; k < n; k++)
 		if (atio_genmap_busy(m, i + k))
 			return true;
 	return false;
-}
-
-bool atio_sizes_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r,
-		    bool random, bool writing, bool mixing, bool verifying)
-{
-	const struct atio_sizes *z = w->sz;
-	const struct atio_sizes_dir *d = &z->dir[z->per_dir && writing];
-	uint64_t x = atio_prng_next(&w->rng), unit;
-	const struct atio_segment *seg;
-	unsigned i = 0, s;
-
-	while (i + 1 < d->n && x >= d->below[i])
-		i++;
-	r->len = d->len[i];
-	if (random) {
-		do {
-			s = w->nsegs == 1 ? 0 : (unsigned)atio_prng_below(&w->rng, &c->segs);
-			unit = atio_prng_below(&w->rng, &d->places[i]) * d->units[i];
-		} while (verifying && w->gm.gen && busy(&w->gm, s * z->seg_units + unit,
-							 d->units[i]));
-	} else {
-		if (c->block + d->units[i] > z->seg_units) {
-			c->block = 0;
-			if (++c->seg == w->nsegs)
-				c->seg = 0;
-		}
-		s = c->seg;
-		unit = c->block;
-		c->block += d->units[i];
-	}
-	seg = &w->segs[s];
-	r->fd = seg->fd;
-	r->slot = seg->slot;
-	r->off = seg->start + unit * z->unit;
-	if (verifying)
-		r->block = s * z->seg_units + unit;
-	if (writing)
-		r->buf = atio_pool_take_len(&w->pool, r->index, s * z->seg_units + unit, r->off,
-					    seg->tag, r->len);
-	else if (mixing)
-		r->buf = w->mix_rbuf + (size_t)r->index * w->sh->opts->bs;
-	return true;
 }

@@ -24,7 +24,8 @@
  * keeps its map by unit (atio/run/genmap.h): an I/O marks every unit it
  * covers in flight, and the read-back reads unit by unit.
  *
- * Out of line: a run without a mix never calls in here (src/run/loop.c).
+ * A run without a mix has no copy of this (atio_cursor_sized() in
+ * atio/run/cursor.h, inlined in the loops of src/run/loop.c that a mix runs).
  */
 
 #include <stdbool.h>
@@ -33,9 +34,8 @@
 #include "atio/base/opts.h"
 #include "atio/base/prng.h"
 #include "atio/engine/engine.h"
+#include "atio/run/genmap.h"
 #include "atio/run/worker.h"
-
-struct atio_cursor;
 
 /* One direction's sizes. */
 struct atio_sizes_dir {
@@ -61,14 +61,8 @@ int atio_sizes_init(struct atio_worker *w);
 
 void atio_sizes_free(struct atio_worker *w);
 
-/*
- * Point @r at @w's next I/O as atio_cursor_aim() does, its size drawn
- * from the mix: @random or the sequential cursor @c, a write with
- * @writing (of the pool's data), a read of --mix with @mixing (into its
- * read buffer), its units' map index with @verifying. Returns true.
- */
-bool atio_sizes_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r,
-		    bool random, bool writing, bool mixing, bool verifying);
+/* Whether an I/O of any of the @n units from map index @i of @m is in flight. */
+bool atio_sizes_busy(const struct atio_genmap *m, uint64_t i, uint64_t n);
 
 /* The units @r covers: 1 without a mix. */
 static inline uint64_t atio_sizes_units(const struct atio_worker *w, const struct atio_req *r)
