@@ -112,6 +112,16 @@ expect_match "--read --rand --verify with a mix: none bad" "$OUT" '^verify: .* n
 run_atio --mix 50 --rand -s 4K/50,64K:8K,1M -p 2 -t 1 -u 32M --verify -f "$DIR/v"
 expect_code "--mix 50 --verify with READS:WRITES: exit 0" 0
 expect_match "--mix 50 --verify with READS:WRITES: none bad" "$OUT" '^verify: .* none bad$'
+# At depth: never two I/Os of one unit in flight, whatever their sizes.
+run_atio --write --rand -s 4K/40,12K/30,64K -p 1 -t 1 -u 8M --seed 4 --verify --iodepth 8 \
+	--engine io_uring -f "$DIR/q"
+if grep -q "io_uring.*not" "$ERR" && [ "$RC" != 0 ]; then
+	skip_check "--verify --iodepth 8 with a mix" "io_uring is not available here"
+else
+	expect_code "--write --rand --verify --iodepth 8 with a mix: exit 0" 0
+	expect_match "--verify --iodepth 8 with a mix: read back, none bad" "$OUT" \
+		'^verify: .* none bad$'
+fi
 # ... and a damaged sector is still found by a pass that reads it.
 file=$(find "$DIR" -name 'v*' -type f -size +1M | sort | head -1)
 printf 'damage' | dd of="$file" bs=1 seek=5000 conv=notrunc status=none
