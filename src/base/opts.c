@@ -15,14 +15,18 @@
  */
 int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
-	char bs[24], total[24], t[32], w[32], q[24] = "", wopt[80] = "", mode[24];
+	char bs[ATIO_BSMIX_MAX_TEXT + 1], total[24], t[32], w[32], q[24] = "", wopt[80] = "";
+	char mode[24];
 	char p[16] = "auto", n[24] = "";
 	char rate[96] = "", order[48] = "", stride[24], dist[ATIO_DIST_MAX_TEXT + 40] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
 		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
 
-	atio_format_size(bs, sizeof(bs), o->bs);
+	if (o->bs_text)
+		snprintf(bs, sizeof(bs), "%s", o->bs_text);
+	else
+		atio_format_size(bs, sizeof(bs), o->bs);
 	if (o->total_auto)
 		snprintf(total, sizeof(total), "auto");
 	else

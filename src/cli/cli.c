@@ -29,7 +29,7 @@ static const char shortopts[] = ":as:p:n:t:w:u:q:Sf:vhV";
 static const char *value_hint(int id)
 {
 	switch (id) {
-	case 's': return "block size, e.g. 4K or 16M";
+	case 's': return "block size, e.g. 4K or 16M, or a mix, e.g. 4K/50,64K/30,1M/20";
 	case 'p': return "number of threads, or auto";
 	case 'n': return "number of files";
 	case 't': return "test time in seconds, or with s, m or h";
@@ -169,6 +169,8 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		return pick(&st->cache, id, "cache mode", e);
 	case 's':
 		st->bs = arg;
+		if (strpbrk(arg, "/,:"))
+			return atio_cli_bsmix(arg, o, e);
 		return get_amount(id, arg, false, &o->bs, e);
 	case 'u':
 		st->total = arg;

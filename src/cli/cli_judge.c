@@ -129,7 +129,8 @@ static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_
 static int check_rate(struct atio_opts *o, struct atio_error *e)
 {
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
-	double ns = atio_pace_interval_ns(o->rate, o->unit == ATIO_UNIT_MBS ? o->bs : 0,
+	double ns = atio_pace_interval_ns(o->rate, o->unit == ATIO_UNIT_MBS
+					  ? (uint64_t)(atio_cli_bsmix_mean(o) + 0.5) : 0,
 					  sync ? o->qsync : 1, o->threads);
 
 	if (ns < ATIO_PACE_MIN_NS)
@@ -229,6 +230,8 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 			return r;
 	}
 
+	if ((r = atio_cli_bsmix_judge(o, st, e)) != 0)
+		return r;
 	if (s && o->bs < ATIO_MIN_BS)
 		why = "at least 512";
 	else if (s && o->bs > ATIO_MAX_BS)

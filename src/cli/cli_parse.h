@@ -68,4 +68,11 @@ const char *atio_cli_optname(int id, char *buf, size_t len);
  */
 int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
 
+/*
+ * An -s mix against the other options, once all are known: every size
+ * fit for the cache mode, READS:WRITES only with --mix, no option that
+ * orders or fills by blocks of one size. Returns 0 or -EINVAL with @e filled.
+ */
+int atio_cli_bsmix_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
+
 #endif

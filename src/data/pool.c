@@ -34,13 +34,14 @@ size_t atio_pool_bytes(size_t window, unsigned inflight, uint64_t cover)
 }
 
 void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off,
-			  uint64_t tag)
+			  uint64_t tag, size_t len)
 {
 	unsigned char *buf;
 
+	len = len ? len : p->window;
 	if (p->spare) {
 		buf = p->spare + (size_t)slot * p->window;
-		memcpy(buf, p->base + w * p->window, p->window);
+		memcpy(buf, p->base + w * p->window, len);
 	} else {
 		while (p->busy[w])
 			w = w + 1 == p->nwin ? 0 : w + 1;
@@ -48,8 +49,7 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 		p->held[slot] = (uint32_t)w;
 		buf = p->base + w * p->window;
 	}
-	atio_stamp_put(buf, p->window, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE,
-		       tag);
+	atio_stamp_put(buf, len, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE, tag);
 	return buf;
 }
 

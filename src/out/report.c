@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "atio/out/bsmix.h"
 #include "atio/out/check_report.h"
 #include "atio/run/expand.h"
 #include "atio/stats/interval.h"
@@ -177,7 +178,7 @@ static void format_dist(char *buf, size_t len, const struct atio_opts *o)
 void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 			const char *engine)
 {
-	char cmd[512], t[32], w[32], kb[32], op[64], sz[24], stride[48] = "",
+	char cmd[512], t[32], w[32], kb[ATIO_BSMIX_WORDS], op[64], sz[24], stride[48] = "",
 	     dist[ATIO_DIST_MAX_TEXT + 80];
 
 	atio_opts_cmdline(cmd, sizeof(cmd), o);
@@ -196,7 +197,9 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	fprintf(f, "Time: %s sec\n", t);
 	fprintf(f, "Warmup: %s sec\n", w);
 
-	if (o->bs % 1024 == 0)
+	if (o->bs_text)
+		atio_bsmix_words(kb, sizeof(kb), o);
+	else if (o->bs % 1024 == 0)
 		snprintf(kb, sizeof(kb), "%" PRIu64, o->bs / 1024);
 	else
 		format_trimmed(kb, sizeof(kb), (double)o->bs / 1024.0);
@@ -212,10 +215,10 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	if (o->mode == ATIO_MODE_EXPAND)
 		put_expand_testcase(f, o, kb);
 	else
-		fprintf(f, ", start %u thread(s) and do %s %s%s %s by %sKB blocks%s%s\n",
+		fprintf(f, ", start %u thread(s) and do %s %s%s %s by %s%s%s%s\n",
 			o->threads, o->direct ? "uncached" : "cached",
 			o->backward ? "backward " : "", o->random ? "random" : "sequential", op,
-			kb, stride, dist);
+			kb, o->bs_text ? "" : "KB blocks", stride, dist);
 
 	fputs("Engine: ", f);
 	atio_report_put_text(f, atio_report_engine_name(o, engine));

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <time.h>
 
+#include "atio/out/bsmix.h"
 #include "atio/out/check_report.h"
 #include "atio/run/expand.h"
 #include "atio/stats/interval.h"
@@ -65,6 +66,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_uint(j, "stride", o->stride ? o->stride : o->random ? 0 : o->bs);
 	atio_json_bool(j, "cached", !o->direct);
 	atio_json_uint(j, "block_size", o->bs);
+	atio_bsmix_json(j, o);
 	atio_json_uint(j, "threads", o->threads);
 	atio_json_uint(j, "files", o->nfiles);
 	atio_json_double(j, "time_sec", atio_report_sec(o->time_ns));

@@ -26,7 +26,8 @@ uint64_t atio_genmap_bytes(const struct atio_opts *o)
 
 	if (!o->verify || !atio_mode_writes(o->mode))
 		return 0;
-	return atio_genmap_thread_blocks(o, true) * sizeof(uint32_t) + 2 * o->bs +
+	return atio_genmap_thread_blocks(o, true) * (o->bs / atio_opts_unit(o)) *
+	       sizeof(uint32_t) + 2 * o->bs +
 	       (sync ? (uint64_t)o->qsync * sizeof(struct atio_journal_rec) : 0);
 }
 
@@ -34,7 +35,8 @@ uint64_t atio_genmap_maps_bytes(const struct atio_opts *o)
 {
 	if (!atio_genmap_bytes(o))
 		return 0;
-	return atio_genmap_thread_blocks(o, true) * o->threads * sizeof(uint32_t);
+	return atio_genmap_thread_blocks(o, true) * (o->bs / atio_opts_unit(o)) * o->threads *
+	       sizeof(uint32_t);
 }
 
 int atio_genmap_init(struct atio_genmap *m, unsigned segs, uint64_t seg_blocks, bool huge)

@@ -25,8 +25,8 @@
  * fio"). Completions left in the ring are taken by the next reap without
  * a sleep.
  *
- * Flags. Each loop takes random, --mix, -vvv, --rate, --verify and --dist
- * as constant flags (atio_run_until() below picks the copy), so that a run
+ * Flags. Each loop takes random, --mix, -vvv, --rate, --verify, --dist and
+ * an -s mix as constant flags (atio_run_until() below picks the copy), so that a run
  * without one carries none of its branches; what a flag adds is a call to its
  * module behind it. --mix: latency goes to the direction's histogram only;
  * the total one is their merge, made when the thread ends. Syncs
@@ -100,7 +100,7 @@ account(struct atio_worker *w, const struct atio_req *r, uint64_t t, uint64_t is
 static inline __attribute__((always_inline)) int
 run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
 	   const bool mixing, const bool tracing, const bool pacing, const bool verifying,
-	   const bool distributed)
+	   const bool distributed, const bool sizing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
@@ -122,7 +122,8 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		if (pacing && !(due = atio_cursor_pace(c, end, &w->sh->stop)))
 			return 0;
 		/* One I/O at a time: none in flight, so no block is busy. */
-		(void)atio_cursor_aim(w, c, r, random, writing, mixing, verifying, distributed);
+		(void)atio_cursor_aim(w, c, r, random, writing, mixing, verifying, distributed,
+				      sizing);
 		if (tracing)
 			atio_trace_submit(w, r);
 		t0 = atio_ticks();
@@ -187,14 +188,15 @@ static inline bool due_now(struct atio_cursor *c, struct depth *d, uint64_t end)
 static inline __attribute__((always_inline)) bool
 issue(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_cursor *c,
       struct depth *d, struct atio_req *r, const bool random, const bool mixing,
-      const bool tracing, const bool pacing, const bool verifying, const bool distributed)
+      const bool tracing, const bool pacing, const bool verifying, const bool distributed,
+      const bool sizing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool expanding = o->mode == ATIO_MODE_EXPAND;
 	const struct { unsigned seg; uint64_t block; } was = { c->seg, c->block };
 
 	if (!atio_cursor_aim(w, c, r, random, o->mode != ATIO_MODE_READ, mixing, verifying,
-			     distributed))
+			     distributed, sizing))
 		return false;
 	if (eng->queue(&w->io, r) == ATIO_Q_BUSY) {
 		if (expanding) {
@@ -222,7 +224,7 @@ issue(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curs
 static inline __attribute__((always_inline)) unsigned
 fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_cursor *c,
      struct depth *d, uint64_t end, const bool random, const bool mixing, const bool tracing,
-     const bool pacing, const bool verifying, const bool distributed)
+     const bool pacing, const bool verifying, const bool distributed, const bool sizing)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
@@ -238,7 +240,8 @@ fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curso
 		}
 		if (pacing && !due_now(c, d, end))
 			break;
-		if (!issue(w, eng, c, d, r, random, mixing, tracing, pacing, verifying, distributed))
+		if (!issue(w, eng, c, d, r, random, mixing, tracing, pacing, verifying, distributed,
+			   sizing))
 			break;
 		d->nspare--;
 		w->batch[nb++] = r;
@@ -335,7 +338,7 @@ complete(struct atio_worker *w, struct depth *d, int n, uint64_t t, const bool m
 static inline __attribute__((always_inline)) int
 run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
 	  const bool mixing, const bool tracing, const bool pacing, const bool verifying,
-	  const bool distributed)
+	  const bool distributed, const bool sizing)
 {
 	const struct atio_engine_ops *eng = w->engine;
 	const unsigned batch = w->sh->opts->iodepth_batch < w->depth ? w->sh->opts->iodepth_batch
@@ -351,7 +354,7 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 		if (pacing)
 			d.now = atio_ticks();
 		nb = fill(w, eng, c, &d, end, random, mixing, tracing, pacing, verifying,
-			  distributed);
+			  distributed, sizing);
 		if (nb) {
 			t = atio_ticks();
 			for (unsigned i = 0; i < nb; i++)
@@ -392,8 +395,9 @@ static __attribute__((noinline)) int run_checked(struct atio_worker *w, struct a
 	bool pacing = w->sh->opts->rate > 0;
 
 	if (w->engine->async)
-		return run_async(w, c, end, random, mixing, tracing, pacing, true, distributed);
-	return run_inline(w, c, end, random, mixing, tracing, pacing, true, distributed);
+		return run_async(w, c, end, random, mixing, tracing, pacing, true, distributed,
+				 false);
+	return run_inline(w, c, end, random, mixing, tracing, pacing, true, distributed, false);
 }
 
 /* --dist: one copy per loop, the other flags variables. */
@@ -403,8 +407,41 @@ static __attribute__((noinline)) int run_skewed(struct atio_worker *w, struct at
 	bool pacing = w->sh->opts->rate > 0;
 
 	if (w->engine->async)
-		return run_async(w, c, end, true, mixing, tracing, pacing, false, true);
-	return run_inline(w, c, end, true, mixing, tracing, pacing, false, true);
+		return run_async(w, c, end, true, mixing, tracing, pacing, false, true, false);
+	return run_inline(w, c, end, true, mixing, tracing, pacing, false, true, false);
+}
+
+/* The plain copies: no --verify, --dist nor -s mix. */
+static inline __attribute__((always_inline)) int
+plain_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	    const bool mixing, const bool tracing, const bool pacing)
+{
+	return run_async(w, c, end, random, mixing, tracing, pacing, false, false, false);
+}
+
+static inline __attribute__((always_inline)) int
+plain_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	     const bool mixing, const bool tracing, const bool pacing)
+{
+	return run_inline(w, c, end, random, mixing, tracing, pacing, false, false, false);
+}
+
+/* An -s mix (atio/run/sizes.h): one copy per loop, the other flags variables. */
+static __attribute__((noinline)) int run_sized(struct atio_worker *w, struct atio_cursor *c,
+					       uint64_t end, bool random, bool mixing,
+					       bool tracing)
+{
+	bool pacing = w->sh->opts->rate > 0, verifying = w->sh->opts->verify;
+
+	/* The common case, random reads or writes alone, without the others' branches. */
+	if (random && !mixing && !tracing && !pacing && !verifying)
+		return w->engine->async
+			? run_async(w, c, end, true, false, false, false, false, false, true)
+			: run_inline(w, c, end, true, false, false, false, false, false, true);
+	if (w->engine->async)
+		return run_async(w, c, end, random, mixing, tracing, pacing, verifying, false,
+				 true);
+	return run_inline(w, c, end, random, mixing, tracing, pacing, verifying, false, true);
 }
 
 /* The loops compare clock ticks: the deadline is converted once, here. */
@@ -424,6 +461,8 @@ int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns
 	if (w->sh->opts->rate > 0 && end_ns > c->pace.start_ns)
 		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace.start_ns);
 
+	if (w->sz)
+		return run_sized(w, c, end, random, mixing, tracing);
 	if (w->sh->opts->verify)
 		return run_checked(w, c, end, random, mixing, tracing, distributed);
 	if (distributed)
@@ -431,25 +470,25 @@ int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns
 	if (w->sh->opts->rate > 0) {
 		/* --rate: one copy per loop; the trace flag stays a variable. */
 		if (w->engine->async)
-			return random ? run_async(w, c, end, true, mixing, tracing, true, false, false)
-				      : run_async(w, c, end, false, mixing, tracing, true, false, false);
-		return random ? run_inline(w, c, end, true, mixing, tracing, true, false, false)
-			      : run_inline(w, c, end, false, mixing, tracing, true, false, false);
+			return random ? plain_async(w, c, end, true, mixing, tracing, true)
+				      : plain_async(w, c, end, false, mixing, tracing, true);
+		return random ? plain_inline(w, c, end, true, mixing, tracing, true)
+			      : plain_inline(w, c, end, false, mixing, tracing, true);
 	}
 	if (w->engine->async) {
 		if (tracing)
-			return run_async(w, c, end, random, mixing, true, false, false, false);
+			return plain_async(w, c, end, random, mixing, true, false);
 		if (mixing)
-			return random ? run_async(w, c, end, true, true, false, false, false, false)
-				      : run_async(w, c, end, false, true, false, false, false, false);
-		return random ? run_async(w, c, end, true, false, false, false, false, false)
-			      : run_async(w, c, end, false, false, false, false, false, false);
+			return random ? plain_async(w, c, end, true, true, false, false)
+				      : plain_async(w, c, end, false, true, false, false);
+		return random ? plain_async(w, c, end, true, false, false, false)
+			      : plain_async(w, c, end, false, false, false, false);
 	}
 	if (tracing)
-		return run_inline(w, c, end, random, mixing, true, false, false, false);
+		return plain_inline(w, c, end, random, mixing, true, false);
 	if (mixing)
-		return random ? run_inline(w, c, end, true, true, false, false, false, false)
-			      : run_inline(w, c, end, false, true, false, false, false, false);
-	return random ? run_inline(w, c, end, true, false, false, false, false, false)
-		      : run_inline(w, c, end, false, false, false, false, false, false);
+		return random ? plain_inline(w, c, end, true, true, false, false)
+			      : plain_inline(w, c, end, false, true, false, false);
+	return random ? plain_inline(w, c, end, true, false, false, false)
+		      : plain_inline(w, c, end, false, false, false, false);
 }

@@ -37,7 +37,7 @@ static void name_bad(struct atio_worker *w, const struct atio_segment *seg, uint
 	rb->bad = true;
 	rb->path = path_of(w, seg);
 	rb->block_off = off;
-	rb->block_len = w->sh->opts->bs;
+	rb->block_len = atio_opts_unit(w->sh->opts);
 	rb->b.want_gen = gen;
 	rb->b.want_key = w->pool.key;
 	atio_error_set(&rb->e, ATIO_EXIT_FAIL, EILSEQ,
@@ -55,7 +55,7 @@ static int check_one(struct atio_worker *w, const struct atio_segment *seg, uint
 		     const unsigned char *buf, void *ks, uint64_t gen)
 {
 	struct atio_readback *rb = &w->rb;
-	size_t bs = (size_t)w->sh->opts->bs;
+	size_t bs = (size_t)atio_opts_unit(w->sh->opts);
 	int ret = atio_check_block(buf, bs, off, w->sh->ds, seg->file, &w->vctx, ks, &rb->b,
 				   &rb->found);
 
@@ -112,7 +112,7 @@ static int pass(struct atio_worker *w, unsigned char *buf, void *ks)
 {
 	struct atio_readback *rb = &w->rb;
 	const struct atio_genmap *m = &w->gm;
-	size_t bs = (size_t)w->sh->opts->bs;
+	size_t bs = (size_t)atio_opts_unit(w->sh->opts);
 	int ret = drop_cache(w);
 
 	if (ret)
@@ -121,7 +121,10 @@ static int pass(struct atio_worker *w, unsigned char *buf, void *ks)
 	for (unsigned s = 0; s < w->nsegs; s++) {
 		const struct atio_segment *seg = &w->segs[s];
 
-		for (uint64_t b = 0; b < seg->blocks; b++) {
+		/* Blocks of -s, or units of an -s mix (atio/run/sizes.h). */
+		uint64_t blocks = seg->blocks * (w->sh->opts->bs / bs);
+
+		for (uint64_t b = 0; b < blocks; b++) {
 			uint32_t code = atio_genmap_last(m, s * m->seg_blocks + b);
 			uint64_t off = seg->start + b * bs;
 
@@ -155,7 +158,7 @@ static int pass(struct atio_worker *w, unsigned char *buf, void *ks)
 static void *readback_main(void *arg)
 {
 	struct atio_worker *w = arg;
-	size_t bs = (size_t)w->sh->opts->bs;
+	size_t bs = (size_t)atio_opts_unit(w->sh->opts);
 	unsigned char *buf = atio_buf_alloc(bs, false);
 	void *ks = malloc(bs);
 	uint64_t one = 1;

@@ -21,22 +21,26 @@ static unsigned file_of(const struct atio_worker *w, int fd)
 int atio_verify_done(struct atio_worker *w, const struct atio_req *r)
 {
 	char what[160], want[80] = "atio's data for that offset";
-	uint32_t code = 0;
+	uint64_t units = atio_sizes_units(w, r), unit = r->len / units;
 	int ret;
 
 	/* --verify on writes: a write is checked when read back after the run. */
 	if (w->gm.gen) {
-		atio_genmap_done(&w->gm, r->block);
+		for (uint64_t i = 0; i < units; i++)
+			atio_genmap_done(&w->gm, r->block + i);
 		if (r->op == ATIO_REQ_WRITE)
 			return 0;
-		code = atio_genmap_last(&w->gm, r->block);
 	}
 	ret = atio_check_block(r->buf, r->len, r->off, w->sh->ds, file_of(w, r->fd), &w->vctx,
 			       w->vks, &w->vbad, &w->vfound);
-	/* --mix: a block written in the run holds its last write. */
-	for (size_t i = 0; code && ret == 0 && i < r->len; i += ATIO_SECTOR) {
-		uint64_t gen = atio_genmap_gen(code, w->pool.gen);
+	/* --mix: a block (a unit of an -s mix) written in the run holds its last write. */
+	for (size_t i = 0; w->gm.gen && ret == 0 && i < r->len; i += ATIO_SECTOR) {
+		uint32_t code = atio_genmap_last(&w->gm, r->block + i / unit);
+		uint64_t gen;
 
+		if (!code)
+			continue;
+		gen = atio_genmap_gen(code, w->pool.gen);
 		ret = atio_check_write((const char *)r->buf + i, gen, w->pool.key, false,
 				       &w->vbad, &w->vfound);
 		w->vbad.off = r->off + i;

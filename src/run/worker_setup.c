@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "atio/base/buf.h"
+#include "atio/run/sizes.h"
 #include "atio/run/worker.h"
 
 /*
@@ -53,7 +54,7 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 		w->read_below = (uint64_t)(((unsigned __int128)sh->opts->mix << 64) / 100);
 	}
 	if (!w->fds || !w->reqs || !w->done || !w->spare || !w->batch ||
-	    (sh->opts->mode == ATIO_MODE_MIX && !w->dir) ||
+	    (sh->opts->mode == ATIO_MODE_MIX && !w->dir) || atio_sizes_init(w) ||
 	    atio_ival_rec_init(&w->iv, &w->st, w->dir, sh->opts->interval_ns,
 			       ival_expect(sh->opts)))
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
@@ -125,8 +126,12 @@ int atio_worker_buffers(struct atio_worker *w)
 	if (ret)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
 				      "cannot prepare the write buffers: %s", strerror(-ret));
-	/* --verify on writes: the map, keystream for --mix reads, the journal's list. */
-	if (o->verify && (atio_genmap_init(&w->gm, w->nsegs, w->segs[0].blocks, o->thp) ||
+	/*
+	 * --verify on writes: the map (by unit with an -s mix), keystream for
+	 * --mix reads, the journal's list.
+	 */
+	if (o->verify && (atio_genmap_init(&w->gm, w->nsegs, w->segs[0].blocks *
+					   (o->bs / atio_opts_unit(o)), o->thp) ||
 			  !(w->vks = malloc((size_t)o->bs)) ||
 			  (w->sh->journal && atio_journal_list_init(&w->jl, o->qsync))))
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM, "out of memory for "
@@ -153,6 +158,7 @@ void atio_worker_teardown(struct atio_worker *w)
 	atio_ival_rec_free(&w->iv);
 	atio_genmap_free(&w->gm);
 	atio_journal_list_free(&w->jl);
+	atio_sizes_free(w);
 	w->vks = NULL;
 	w->dir = NULL;
 	w->mix_rbuf = NULL;

@@ -56,6 +56,19 @@ struct atio_dist_spec {
 	double zone_size[ATIO_DIST_MAX_ZONES]; /* % of the share; their sum may be below 100 */
 };
 
+/*
+ * -s with a mix of sizes: each I/O draws its size with the size's share of
+ * the I/Os (src/run/sizes.c). n is 0 for a plain -s, when every I/O is -s.
+ */
+#define ATIO_BSMIX_MAX 16u
+#define ATIO_BSMIX_MAX_TEXT 128u  /* characters of an -s mix */
+
+struct atio_bsmix {
+	unsigned n;                /* sizes, 0 for none */
+	uint64_t size[ATIO_BSMIX_MAX];  /* bytes */
+	double share[ATIO_BSMIX_MAX];   /* % of the I/Os; they add up to 100 */
+};
+
 /* Limits that make a value absurd rather than merely large. */
 #define ATIO_MIN_BS        512ULL
 #define ATIO_MAX_BS        (1ULL << 30)
@@ -75,7 +88,11 @@ struct atio_opts {
 	const char *dist_text;     /* --dist as given, NULL when not */
 	bool direct;               /* --uncached (O_DIRECT); --cached otherwise */
 	enum atio_unit unit;       /* --mbs --iops */
-	uint64_t bs;               /* -s, bytes */
+	uint64_t bs;               /* -s, bytes; with a mix, its largest size */
+	/* -s with a mix: [0] every I/O's, or with --mix the reads'; [1] --mix's writes' */
+	struct atio_bsmix bsmix[2];
+	const char *bs_text;       /* -s as given when a mix, NULL otherwise */
+	uint64_t bs_unit;          /* a mix: the sizes' greatest common divisor */
 	unsigned threads;          /* -p */
 	unsigned nfiles;           /* -n */
 	uint64_t time_ns;          /* -t */
@@ -150,5 +167,14 @@ const char *atio_open_sync_flag(enum atio_open_sync s);
 const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync",
                                                         "mix", "expand" */
 const char *atio_unit_name(const struct atio_opts *o); /* "MB/s", "IOPS", "sync/s" */
+
+/*
+ * The unit of --verify's map and read-back (atio/run/genmap.h): with an -s
+ * mix its sizes' greatest common divisor, else -s.
+ */
+static inline uint64_t atio_opts_unit(const struct atio_opts *o)
+{
+	return o->bsmix[0].n ? o->bs_unit : o->bs;
+}
 
 #endif

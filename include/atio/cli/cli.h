@@ -70,6 +70,23 @@ int atio_cli_rate(const char *arg, double *rate, struct atio_error *e);
  */
 int atio_cli_dist(const char *arg, struct atio_dist_spec *d, struct atio_error *e);
 
+/*
+ * Parse an -s mix @arg (src/cli/cli_bsmix.c): SIZE[/SHARE],... by share of
+ * the I/Os, a size without a share taking an even part of the rest; with
+ * --mix READS:WRITES. Sets o->bsmix, o->bs_text, o->bs (the largest size)
+ * and o->bs_unit (their greatest common divisor); one size for every I/O
+ * is a plain -s. Returns 0, or -EINVAL with @e filled (exit status 2)
+ * naming the bad value.
+ */
+int atio_cli_bsmix(const char *arg, struct atio_opts *o, struct atio_error *e);
+
+/*
+ * The bytes of an I/O on average: -s, or the mean of @o's mix (with --mix
+ * READS:WRITES, weighted by the read percentage); --rate in MB/s is
+ * counted with it.
+ */
+double atio_cli_bsmix_mean(const struct atio_opts *o);
+
 /* Print the --help text to @f (src/cli/usage.c). */
 void atio_cli_usage(FILE *f);
 

@@ -106,9 +106,37 @@ int atio_pool_init_tail(struct atio_pool *p, size_t window, unsigned inflight, u
 /* Release the pool's memory; the pool may be initialised again. */
 void atio_pool_free(struct atio_pool *p);
 
-/* atio_pool_take() when window @w is held by a request in flight. */
+/* atio_pool_take_len() when window @w is held by a request in flight. */
 void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off,
-			  uint64_t tag);
+			  uint64_t tag, size_t len);
+
+/*
+ * atio_pool_take() for a write of @len bytes (a multiple of 512, at most
+ * the window; 0 for the whole window): only they are stamped. A mix of
+ * sizes (atio/run/sizes.h) has windows of its largest size and writes of
+ * any of them. The window is read where it is used, after the stores to
+ * the bookkeeping, as the compiler would have it for atio_pool_take().
+ */
+static inline void *atio_pool_take_len(struct atio_pool *p, unsigned slot, uint64_t block,
+				       uint64_t off, uint64_t tag, size_t len)
+{
+	uint64_t w = p->mask ? block & p->mask : block % p->nwin;
+	unsigned char *buf;
+
+	if (p->nslots > 1) {
+		if (p->held[slot] != ATIO_POOL_NONE)
+			p->busy[p->held[slot]] = 0;
+		p->held[slot] = ATIO_POOL_NONE;
+		if (p->busy[w])
+			return atio_pool_take_held(p, slot, w, off, tag, len);
+		p->busy[w] = 1;
+		p->held[slot] = (uint32_t)w;
+	}
+	buf = p->base + w * p->window;
+	atio_stamp_put(buf, len ? len : p->window, off, w * p->window, p->key, ++p->gen,
+		       ATIO_STAMP_WRITE, tag);
+	return buf;
+}
 
 /*
  * Take a window for the write of request @slot (below the pool's
@@ -123,22 +151,7 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 static inline void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t block,
 				   uint64_t off, uint64_t tag)
 {
-	uint64_t w = p->mask ? block & p->mask : block % p->nwin;
-	unsigned char *buf;
-
-	if (p->nslots > 1) {
-		if (p->held[slot] != ATIO_POOL_NONE)
-			p->busy[p->held[slot]] = 0;
-		p->held[slot] = ATIO_POOL_NONE;
-		if (p->busy[w])
-			return atio_pool_take_held(p, slot, w, off, tag);
-		p->busy[w] = 1;
-		p->held[slot] = (uint32_t)w;
-	}
-	buf = p->base + w * p->window;
-	atio_stamp_put(buf, p->window, off, w * p->window, p->key, ++p->gen, ATIO_STAMP_WRITE,
-		       tag);
-	return buf;
+	return atio_pool_take_len(p, slot, block, off, tag, 0);
 }
 
 #endif

@@ -28,6 +28,7 @@
 #include "atio/run/dist.h"
 #include "atio/run/genmap.h"
 #include "atio/run/pace.h"
+#include "atio/run/sizes.h"
 #include "atio/run/worker.h"
 
 /* Where the next I/O goes and how many writes since the last sync. */
@@ -85,6 +86,55 @@ static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c
 }
 
 /*
+ * An -s mix (atio/run/sizes.h): point @r at @w's next I/O, its size drawn
+ * from the mix: at random (@random) or from the sequential cursor, a
+ * write (@writing) of the pool's data, a read of --mix (@mixing) into its
+ * read buffer, its units' map index with @verifying.
+ */
+static inline __attribute__((always_inline)) bool
+atio_cursor_sized(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r, bool random,
+		  bool writing, bool mixing, bool verifying)
+{
+	const struct atio_sizes *z = w->sz;
+	const struct atio_sizes_dir *d = &z->dir[z->per_dir && writing];
+	uint64_t x = atio_prng_next(&w->rng), unit;
+	const struct atio_segment *seg;
+	unsigned i = 0, s;
+
+	while (i + 1 < d->n && x >= d->below[i])
+		i++;
+	r->len = d->len[i];
+	if (random) {
+		do {
+			s = w->nsegs == 1 ? 0 : (unsigned)atio_prng_below(&w->rng, &c->segs);
+			unit = atio_prng_below(&w->rng, &d->places[i]) * d->units[i];
+		} while (verifying && w->gm.gen &&
+			 atio_sizes_busy(&w->gm, s * z->seg_units + unit, d->units[i]));
+	} else {
+		if (c->block + d->units[i] > z->seg_units) {
+			c->block = 0;
+			if (++c->seg == w->nsegs)
+				c->seg = 0;
+		}
+		s = c->seg;
+		unit = c->block;
+		c->block += d->units[i];
+	}
+	seg = &w->segs[s];
+	r->fd = seg->fd;
+	r->slot = seg->slot;
+	r->off = seg->start + unit * z->unit;
+	if (verifying)
+		r->block = s * z->seg_units + unit;
+	if (writing)
+		r->buf = atio_pool_take_len(&w->pool, r->index, s * z->seg_units + unit, r->off,
+					    seg->tag, r->len);
+	else if (mixing)
+		r->buf = w->mix_rbuf + (size_t)r->index * w->sh->opts->bs;
+	return true;
+}
+
+/*
  * Point @r at @w's next block: offset, file and, for writes (@writing),
  * fresh data. With @mixing, first draw whether it reads or writes. With
  * @distributed (--dist, with @random), the block comes from the run's
@@ -95,11 +145,12 @@ static inline void atio_cursor_draw(struct atio_worker *w, struct atio_cursor *c
  * of a block in flight is drawn again; a --dist draw is kept and false
  * returned, for the caller to retry once an I/O has completed: drawing
  * again would take I/Os away from the hot blocks, which are the ones most
- * often in flight. True otherwise.
+ * often in flight. True otherwise. With @sizing (an -s mix, never with
+ * @distributed), the size and place come from atio/run/sizes.h.
  */
 static inline __attribute__((always_inline)) bool
 atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r, bool random,
-		bool writing, bool mixing, bool verifying, bool distributed)
+		bool writing, bool mixing, bool verifying, bool distributed, bool sizing)
 {
 	const struct atio_segment *seg;
 	uint64_t block;
@@ -107,9 +158,11 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 	if (mixing) {
 		writing = atio_prng_next(&w->rng) >= w->read_below;
 		r->op = writing ? ATIO_REQ_WRITE : ATIO_REQ_READ;
-		if (!writing)
+		if (!writing && !sizing)
 			r->buf = w->mix_rbuf + (size_t)r->index * r->len;
 	}
+	if (sizing)
+		return atio_cursor_sized(w, c, r, random, writing, mixing, verifying);
 
 	if (random && verifying && w->gm.gen) {
 		unsigned s;

@@ -16,10 +16,12 @@
 #include "atio/data/journal.h"
 #include "atio/engine/engine.h"
 #include "atio/run/genmap.h"
+#include "atio/run/sizes.h"
 #include "atio/run/worker.h"
 
 /*
- * --verify on writes: the engine took @r; mark its block in flight and,
+ * --verify on writes: the engine took @r; mark its block (with an -s mix,
+ * every unit it covers: atio/run/sizes.h) in flight and,
  * for a write, note its generation (the pool's last) in the map and in
  * the list the journal takes at the next completed sync. Nothing without
  * the map (reads).
@@ -27,10 +29,12 @@
 static inline void atio_verify_issue(struct atio_worker *w, const struct atio_req *r)
 {
 	bool write = r->op == ATIO_REQ_WRITE;
+	uint64_t units = atio_sizes_units(w, r);
 
 	if (!w->gm.gen)
 		return;
-	atio_genmap_issue(&w->gm, r->block, write ? w->pool.gen : 0);
+	for (uint64_t i = 0; i < units; i++)
+		atio_genmap_issue(&w->gm, r->block + i, write ? w->pool.gen : 0);
 	if (write && w->jl.recs)
 		atio_journal_note(&w->jl, w->segs[r->block / w->gm.seg_blocks].file, r->off,
 				  w->pool.gen, w->pool.key);

@@ -25,6 +25,8 @@
 #include "atio/run/readback.h"
 #include "atio/stats/stats.h"
 
+struct atio_sizes;
+
 /* State every worker shares with main, read-only while running but @stop. */
 struct atio_shared {
 	const struct atio_opts *opts;
@@ -75,6 +77,8 @@ struct atio_worker {
 	struct atio_dir_stats *dir;  /* [ATIO_DIRS]: reads, writes; NULL in other modes */
 	unsigned char *mix_rbuf;   /* read buffers, depth x block size, in the pool's tail */
 	uint64_t read_below;       /* a draw below this reads: R% of 2^64 */
+	/* an -s mix: atio/run/sizes.h; NULL without one */
+	struct atio_sizes *sz;
 	/* --verify */
 	unsigned char *vks;        /* one block of keystream to compare with */
 	struct atio_keystream vctx;

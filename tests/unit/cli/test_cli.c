@@ -826,6 +826,58 @@ static void test_repeated_parsing(void **state)
 	(void)state;
 }
 
+/* -s with a mix of sizes: shares, blanks, per direction, the largest and the unit. */
+static void test_bsmix(void **state)
+{
+	struct atio_opts o;
+
+	parse_ok("--rand -s 4K/50,64K,1M -f d", &o);
+	assert_int_equal(o.bsmix[0].n, 3);
+	assert_int_equal(o.bsmix[1].n, 0);
+	assert_int_equal(o.bs, 1 << 20);
+	assert_int_equal(o.bs_unit, 4096);
+	assert_true(o.bsmix[0].share[0] == 50.0 && o.bsmix[0].share[1] == 25.0 &&
+		    o.bsmix[0].share[2] == 25.0);
+	assert_string_equal(o.bs_text, "4K/50,64K,1M");
+	expect_cmdline("--rand -s 4K/50,64K,1M -f d",
+		       "--read --rand -s 4K/50,64K,1M --iops -p 1 -n 1 -t 60 --cached -u 16G");
+	parse_ok("--rand -s 8K/30,12K/70 -f d", &o);
+	assert_int_equal(o.bs_unit, 4096);
+	assert_int_equal(o.bs, 12288);
+	parse_ok("--mix 70 --rand -s 4K/100:8K/25,1M -f d", &o);
+	assert_int_equal(o.bsmix[0].n, 1);
+	assert_int_equal(o.bsmix[1].n, 2);
+	assert_true(o.bsmix[1].share[1] == 75.0);
+	/* One size for every I/O is a plain -s. */
+	parse_ok("--rand -s 64K/100 -f d", &o);
+	assert_int_equal(o.bsmix[0].n, 0);
+	assert_null(o.bs_text);
+	assert_int_equal(o.bs, 65536);
+	assert_int_equal(atio_cli_bsmix_mean(&o), 65536);
+	parse_ok("--rand -s 4K/75,64K/25 --mbs --rate 10 -f d", &o);
+	assert_true(atio_cli_bsmix_mean(&o) == 3072.0 + 16384.0);
+
+	expect_message("--rand -s 4K/50,64K/60 -f d",
+		       "-s 4K/50,64K/60: the shares add up to 110%, more than 100%");
+	expect_error("--rand -s 4K/50,64K/40 -f d", "90%, not 100%");
+	expect_error("--rand -s 4K/50,64K/50,1M -f d", "leave nothing");
+	expect_error("--rand -s 4K/0,64K -f d", "4K/0: a share of 0%");
+	expect_error("--rand -s 4K/-1,64K -f d", "4K/-1: a share cannot be negative");
+	expect_error("--rand -s 4K/5x,64K -f d", "4K/5x: the share is not");
+	expect_error("--rand -s 4K/50,,64K -f d", "an empty size");
+	expect_error("--rand -s 4K,4K -f d", "4K is in the mix twice");
+	expect_error("--rand -s 4X/50,4K -f d", "4X: not a size");
+	expect_error("--rand --uncached -s 6K,4K -f d", "6K: block size must be a multiple of 4096");
+	expect_error("--rand -s 700,4K -f d", "700: block size must be a multiple of 512");
+	expect_error("--rand -s 4K/50,8K:8K -f d", "READS:WRITES sizes need --mix");
+	expect_error("--mix 50 --rand -s 4K:8K:16K -f d", "more than one ':'");
+	expect_error("--rand --dist zipf:1 -s 4K,8K -f d", "does not go with --dist");
+	expect_error("--seq --backward -s 4K,8K -f d", "does not go with --backward");
+	expect_error("--fsync --verify -s 4K,8K -f d", "does not go with --fsync --verify");
+	expect_error("--expand -s 4K,8K -f d", "does not go with --expand");
+	(void)state;
+}
+
 static void test_usage(void **state)
 {
 	static const char *const must[] = {
@@ -837,7 +889,8 @@ static void test_usage(void **state)
 		"--no-thp", "--engine", "--iodepth", "--help", "--version", "16M", "4K",
 		"16G", "dropping its files", "stderr", "0 success", "130 interrupted",
 		"2 bad usage", "1 the run failed", "powers of 1024", "s, m or h",
-		"-q 32",
+		"-q 32", "-s SIZE/PCT", "4K/50,64K/30,1M/20", "READS:WRITES",
+		"MB/s counts the bytes, IOPS each I/O of any size",
 	};
 	char *text = NULL, *line, *save;
 	size_t len = 0;
@@ -1159,6 +1212,7 @@ int main(void)
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_iodepth_batch),
+		cmocka_unit_test(test_bsmix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
