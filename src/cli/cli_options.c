@@ -43,6 +43,8 @@ const struct option atio_cli_longopts[] = {
 	{ "backward",   no_argument,       NULL, OPT_BACKWARD },
 	{ "stride",     required_argument, NULL, OPT_STRIDE },
 	{ "dist",       required_argument, NULL, OPT_DIST },
+	{ "rewrite",    no_argument,       NULL, OPT_REWRITE },
+	{ "fadvise",    required_argument, NULL, OPT_FADVISE },
 	{ NULL, 0, NULL, 0 },
 };
 

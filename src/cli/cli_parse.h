@@ -36,6 +36,8 @@ enum {
 	OPT_BACKWARD,
 	OPT_STRIDE,
 	OPT_DIST,
+	OPT_REWRITE,
+	OPT_FADVISE,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
