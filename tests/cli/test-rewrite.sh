@@ -62,10 +62,17 @@ for engine in sync io_uring libaio; do
 		skip_check "--rewrite --engine $engine" "the engine does not run here (exit $RC)"
 		continue
 	fi
-	for order in rand seq; do
-		what="--rewrite --$order --engine $engine --iodepth $depth"
-		run_atio --rewrite "--$order" --engine "$engine" --iodepth "$depth" -s 4K -p 2 \
-			-u 256K -t 0.2 -vvv --json -f "$D/"
+	# And --uncached at depth: libaio is asynchronous only with O_DIRECT.
+	runs=("rand --cached" "seq --cached")
+	if [ "$engine" != sync ] && direct_io_works "$D"; then
+		runs+=("rand --uncached")
+	fi
+	for run in "${runs[@]}"; do
+		order=${run% *}
+		cache=${run#* }
+		what="--rewrite --$order $cache --engine $engine --iodepth $depth"
+		run_atio --rewrite "--$order" "$cache" --engine "$engine" --iodepth "$depth" -s 4K \
+			-p 2 -u 256K -t 0.2 -vvv --json -f "$D/"
 		expect_code "$what: exit 0" 0
 		expect_pairs "$what: thread 0, each write after its block's read" 0
 		expect_pairs "$what: thread 1, each write after its block's read" 1
