@@ -68,7 +68,7 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		snprintf(dist, sizeof(dist), " --dist %s --seed %" PRIu64, o->dist_text, o->seed);
 	else if (o->dist_text && o->random)
 		snprintf(dist, sizeof(dist), " --dist %s", o->dist_text);
-	/* --fadvise when given: its default depends on the other options. */
+	/* --fadvise when given, so that the line gives the same advice again. */
 	if (o->fadvise_given)
 		snprintf(fadv, sizeof(fadv), " --fadvise %s", atio_fadvise_name(o->fadvise));
 	return snprintf(buf, len,

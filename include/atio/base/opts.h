@@ -143,7 +143,7 @@ struct atio_opts {
 /*
  * Write the canonical command line of @o, in at_io_iops' order, e.g.
  * "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S", then
- * --dsync or --osync and --prepare when given. -p auto and -u auto are
+ * --dsync or --osync, --prepare and --fadvise when given. -p auto and -u auto are
  * written as "auto" (and -n, when it follows -p auto, left out), so that
  * the line sizes the test again on another node.
  * Returns what snprintf returns.
