@@ -19,6 +19,7 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 	char mode[24];
 	char p[16] = "auto", n[24] = "";
 	char rate[96] = "", order[48] = "", stride[24], dist[ATIO_DIST_MAX_TEXT + 40] = "";
+	char fadv[32] = "";
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
 		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
@@ -78,20 +79,29 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		snprintf(dist, sizeof(dist), " --dist %s --seed %" PRIu64, o->dist_text, o->seed);
 	else if (o->dist_text && o->random)
 		snprintf(dist, sizeof(dist), " --dist %s", o->dist_text);
+	/* --fadvise when given, so that the line gives the same advice again. */
+	if (o->fadvise_given)
+		snprintf(fadv, sizeof(fadv), " --fadvise %s", atio_fadvise_name(o->fadvise));
 	return snprintf(buf, len,
-			"%s--%s --%s%s%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s",
+			"%s--%s --%s%s%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s%s",
 			o->settings_only ? "-a " : "", mode,
 			o->random ? "rand" : "seq", order, dist, bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
 			p, n, t, wopt,
 			o->direct ? "uncached" : "cached", total,
-			o->skip_sync ? " -S" : "", osync, rate, o->verify ? " --verify" : "");
+			o->skip_sync ? " -S" : "", osync, rate, o->verify ? " --verify" : "", fadv);
 }
 
 /* See opts.h. */
 bool atio_mode_writes(enum atio_mode m)
 {
 	return m != ATIO_MODE_READ;
+}
+
+/* See opts.h. */
+bool atio_mode_two_way(enum atio_mode m)
+{
+	return m == ATIO_MODE_MIX || m == ATIO_MODE_REWRITE;
 }
 
 /* See opts.h. */
@@ -104,9 +114,17 @@ const char *atio_open_sync_flag(enum atio_open_sync s)
 const char *atio_mode_name(enum atio_mode m)
 {
 	static const char *const names[] = { "read", "write", "fsync", "fdatasync", "mix",
-					     "expand" };
+					     "expand", "rewrite" };
 
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+}
+
+/* See opts.h; an unknown advice reads "?". */
+const char *atio_fadvise_name(enum atio_fadvise a)
+{
+	static const char *const names[] = { "none", "normal", "random", "sequential" };
+
+	return (unsigned)a < sizeof(names) / sizeof(names[0]) ? names[a] : "?";
 }
 
 /* See opts.h: in the sync modes an "operation" counted by --iops is a sync. */

@@ -47,6 +47,7 @@ static const char *value_hint(int id)
 	case OPT_RATE: return "a cap in the unit of the result, e.g. 1000 or 2.5";
 	case OPT_INTERVAL: return "seconds, 0.1 or more, e.g. 1 or 0.5";
 	case OPT_DIST: return "zipf:THETA, pareto:H, normal:SD% or hot spots, e.g. 90/10";
+	case OPT_FADVISE: return "random, sequential, normal or none";
 	}
 	return "see --help";
 }
@@ -159,7 +160,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	switch (id) {
 	case OPT_READ: case OPT_WRITE: case OPT_FSYNC: case OPT_FDATASYNC:
 	case OPT_CHECK:
-	case OPT_EXPAND:
+	case OPT_EXPAND: case OPT_REWRITE:
 		return pick(&st->mode, id, "workload", e);
 	case OPT_SEQ: case OPT_RAND:
 		return pick(&st->order, id, "access pattern", e);
@@ -267,6 +268,9 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_DIST:
 		o->dist_text = arg;
 		return atio_cli_dist(arg, &o->dist, e);
+	case OPT_FADVISE:
+		o->fadvise_given = true;
+		return atio_cli_fadvise(arg, &o->fadvise, e);
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

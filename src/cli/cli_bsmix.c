@@ -193,8 +193,9 @@ int atio_cli_bsmix_judge(struct atio_opts *o, const struct pstate *st, struct at
 	if (o->bsmix[1].n && o->mode != ATIO_MODE_MIX)
 		return USAGE("-s %s: READS:WRITES sizes need --mix (give one mix without ':' "
 			     "otherwise)", o->bs_text);
-	if (o->check || o->prepare || o->mode == ATIO_MODE_EXPAND)
-		other = o->check ? "--check" : o->prepare ? "--prepare" : "--expand";
+	if (o->check || o->prepare || o->mode == ATIO_MODE_EXPAND || o->mode == ATIO_MODE_REWRITE)
+		other = o->check ? "--check" : o->prepare ? "--prepare"
+			: o->mode == ATIO_MODE_EXPAND ? "--expand" : "--rewrite";
 	else if (st->seen[OPT_BACKWARD] || st->seen[OPT_STRIDE])
 		other = st->seen[OPT_BACKWARD] ? "--backward" : "--stride";
 	else if (o->dist_text && o->random)

@@ -50,7 +50,7 @@ static int size_by_node(struct atio_opts *o, struct atio_error *e)
 static const int prepare_refuses[] = {
 	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
 	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE, OPT_EXPAND,
-	OPT_INTERVAL, OPT_IODEPTH_BATCH, OPT_DELAY,
+	OPT_INTERVAL, OPT_IODEPTH_BATCH, OPT_DELAY, OPT_REWRITE, OPT_FADVISE,
 };
 
 /* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
@@ -90,7 +90,7 @@ static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_
 {
 	static const int timed[] = { 't', 'w', 'q', OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
 				     OPT_SEED, OPT_RATE, OPT_INTERVAL, OPT_IODEPTH_BATCH,
-				     OPT_DELAY };
+				     OPT_DELAY, OPT_FADVISE };
 	char a[24];
 
 	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++)
@@ -190,6 +190,22 @@ static int check_dist(const struct atio_opts *o, struct atio_error *e)
 }
 
 /*
+ * --fadvise: advice on the page cache's use of the files, which --uncached
+ * (O_DIRECT) does not use. Without it, none is given (README, "Buffered
+ * random reads").
+ */
+static int check_fadvise(struct atio_opts *o, struct atio_error *e)
+{
+	if (!o->fadvise_given)
+		o->fadvise = ATIO_FADVISE_NONE;
+	else if (o->direct && !o->check)
+		return USAGE("--fadvise %s with --uncached: the advice is for the page cache, "
+			     "which O_DIRECT bypasses: leave --fadvise out",
+			     atio_fadvise_name(o->fadvise));
+	return 0;
+}
+
+/*
  * See cli_parse.h. Once every option is known: turn the groups into settings, apply the
  * defaults that depend on other options, and judge the combinations. The
  * -u minimum: with n <= p files, k = ceil(p/n) threads share a file, so a
@@ -210,6 +226,7 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 		: st->mode == OPT_FDATASYNC ? ATIO_MODE_FDATASYNC
 		: st->mode == OPT_MIX ? ATIO_MODE_MIX
 		: st->mode == OPT_EXPAND ? ATIO_MODE_EXPAND
+		: st->mode == OPT_REWRITE ? ATIO_MODE_REWRITE
 		: ATIO_MODE_READ;
 	sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	o->random = st->order == OPT_RAND;
@@ -247,7 +264,8 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 	if (o->mode == ATIO_MODE_EXPAND && o->random)
 		return USAGE("--expand --rand: --expand appends each file from zero to "
 			     "its end, in order; it has no random pattern (drop --rand)");
-	if ((r = check_order(o, st, e)) != 0 || (r = check_dist(o, e)) != 0)
+	if ((r = check_order(o, st, e)) != 0 || (r = check_dist(o, e)) != 0 ||
+	    (r = check_fadvise(o, e)) != 0)
 		return r;
 	if (o->mode == ATIO_MODE_EXPAND && o->nfiles < o->threads)
 		return USAGE("-n %u: --expand needs a file of its own for each of the %u "
@@ -286,6 +304,10 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 			     "use -u %s or more", st->total ? st->total : "16G",
 			     st->total ? "" : " (the default)", who, a, b);
 	}
+	if (o->rate_text && o->mode == ATIO_MODE_REWRITE)
+		return USAGE("--rate %s with --rewrite: a schedule paces single I/Os, and "
+			     "--rewrite's write waits for its read: leave --rate out",
+			     o->rate_text);
 	if (o->rate_text && (r = check_rate(o, e)) != 0)
 		return r;
 	/*
@@ -301,7 +323,7 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 			     : "; --expand truncates its files as it goes: check them with "
 			       "--check after the run");
 	if (o->verify && eng && eng->no_io &&
-	    (!atio_mode_writes(o->mode) || o->mode == ATIO_MODE_MIX))
+	    (!atio_mode_writes(o->mode) || atio_mode_two_way(o->mode)))
 		return USAGE("--verify with --engine %s: that engine reads nothing to check",
 			     eng->name);
 	if (o->verify && atio_mode_writes(o->mode) && o->iodepth > 1 &&

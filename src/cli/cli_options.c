@@ -44,6 +44,8 @@ const struct option atio_cli_longopts[] = {
 	{ "stride",     required_argument, NULL, OPT_STRIDE },
 	{ "dist",       required_argument, NULL, OPT_DIST },
 	{ "delay",      required_argument, NULL, OPT_DELAY },
+	{ "rewrite",    no_argument,       NULL, OPT_REWRITE },
+	{ "fadvise",    required_argument, NULL, OPT_FADVISE },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -37,6 +37,8 @@ enum {
 	OPT_STRIDE,
 	OPT_DIST,
 	OPT_DELAY,
+	OPT_REWRITE,
+	OPT_FADVISE,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 

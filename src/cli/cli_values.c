@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Option values that are neither sizes nor times of the run: --start-at's
- * instant and --rate's cap (see atio/cli/cli.h). Nothing here prints.
+ * instant, --rate's cap and --fadvise's advice (see atio/cli/cli.h). Nothing here prints.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atio/cli/cli.h"
 #include "atio/base/error.h"
@@ -69,4 +70,18 @@ int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
 			     number ? "a number in a form --rate does not take" : "not a number");
 	*rate = v;
 	return 0;
+}
+
+/* See cli.h. */
+int atio_cli_fadvise(const char *arg, enum atio_fadvise *a, struct atio_error *e)
+{
+	static const enum atio_fadvise all[] = { ATIO_FADVISE_RANDOM, ATIO_FADVISE_SEQUENTIAL,
+						 ATIO_FADVISE_NORMAL, ATIO_FADVISE_NONE };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(arg, atio_fadvise_name(all[i])) == 0) {
+			*a = all[i];
+			return 0;
+		}
+	return USAGE("--fadvise %s: unknown advice (random, sequential, normal or none)", arg);
 }

@@ -43,11 +43,14 @@ static int check_memory(unsigned o_threads, unsigned n, uint64_t each, const cha
 			      n > 1 ? "fewer threads (-p), " : "");
 }
 
-/* Bytes a thread of @o keeps besides its write pool: --mix's read buffers, --verify's map. */
+/*
+ * Bytes a thread of @o keeps besides its write pool: --mix's and --rewrite's
+ * read buffers, --verify's map.
+ */
 static uint64_t pool_extras(const struct atio_opts *o, unsigned depth)
 {
 	return atio_genmap_bytes(o) +
-	       (o->mode == ATIO_MODE_MIX ? 4096 + (uint64_t)o->bs * depth : 0);
+	       (atio_mode_two_way(o->mode) ? 4096 + (uint64_t)o->bs * depth : 0);
 }
 
 void plan_pool(struct atio_opts *o, unsigned depth, bool no_io)
@@ -104,7 +107,7 @@ int check_run_memory(const struct atio_opts *o, unsigned depth, struct atio_erro
 	if (o->mode == ATIO_MODE_READ)
 		return check_memory(o->threads, o->threads, o->bs * depth,
 				    "read buffers (one per I/O in flight)", e);
-	if (o->mode == ATIO_MODE_MIX)
+	if (atio_mode_two_way(o->mode))
 		return check_memory(o->threads, o->threads, pool + pool_extras(o, depth),
 				    v ? "write pools, read buffers and --verify's maps"
 				      : "write pools and read buffers", e);

@@ -345,13 +345,13 @@ static int alloc_result(struct run_result *out, const struct atio_opts *o)
 	out->w = calloc(o->threads, sizeof(*out->w));
 	out->per = calloc(o->threads, sizeof(*out->per));
 	out->res.thread_ivals = calloc(o->threads, sizeof(*out->res.thread_ivals));
-	if (o->mode == ATIO_MODE_MIX) {
+	if (atio_mode_two_way(o->mode)) {
 		out->dir = malloc(ATIO_DIRS * sizeof(*out->dir));
 		if (out->dir)
 			atio_dir_stats_init(out->dir);
 	}
 	if (!out->w || !out->per || !out->res.thread_ivals ||
-	    (o->mode == ATIO_MODE_MIX && !out->dir))
+	    (atio_mode_two_way(o->mode) && !out->dir))
 		return -ENOMEM;
 	for (unsigned i = 0; i < o->threads; i++)
 		out->res.thread_ivals[i] = &out->w[i].iv.s;

@@ -157,7 +157,7 @@ int atio_report_timeline(struct atio_result *r)
 	t = malloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	atio_ival_series_init(t, o->interval_ns, o->mode == ATIO_MODE_MIX);
+	atio_ival_series_init(t, o->interval_ns, atio_mode_two_way(o->mode));
 	if (atio_ival_merge(t, (const struct atio_ival_series *const *)r->thread_ivals,
 			    o->threads, r->elapsed_ns, false)) {
 		atio_ival_series_free(t);

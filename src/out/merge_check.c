@@ -128,7 +128,7 @@ int atio_merge_check_figures(const struct atio_merge_doc *d, struct atio_error *
 static const struct {
 	const char *key, *option;
 } setting[ATIO_MERGE_NSETTINGS] = {
-	{ "mode", "the workload (--write, --fsync, --fdatasync, --expand)" },
+	{ "mode", "the workload (--write, --fsync, --fdatasync, --expand, --rewrite)" },
 	{ "pattern", "--seq/--rand" },
 	{ "block_size", "-s" },
 	{ "cached", "--cached/--uncached" },
@@ -183,10 +183,14 @@ void atio_merge_settings_read(json_t *doc, struct atio_merge_settings *s)
 	}
 }
 
-/* Whether a run of mode @mode writes ("write", "fsync", "fdatasync", "expand"). */
+/*
+ * Whether a run of mode @mode only writes ("write", "fsync", "fdatasync",
+ * "expand"); "mix" and "rewrite" read and write.
+ */
 static bool writes(const char *mode)
 {
-	return mode[0] && strcmp(mode, "read") != 0 && strcmp(mode, "mix") != 0;
+	return mode[0] && strcmp(mode, "read") != 0 && strcmp(mode, "mix") != 0 &&
+	       strcmp(mode, "rewrite") != 0;
 }
 
 int atio_merge_settings_fold(struct atio_merge *m, const struct atio_merge_doc *d,

@@ -78,6 +78,9 @@ static void format_op(char *buf, size_t len, const struct atio_opts *o)
 	case ATIO_MODE_MIX:
 		snprintf(buf, len, "%u%% read / %u%% write", o->mix, 100 - o->mix);
 		break;
+	case ATIO_MODE_REWRITE:
+		snprintf(buf, len, "rewrite (read each block, then write new data back in place)");
+		break;
 	default:
 		snprintf(buf, len, "%s", atio_mode_name(o->mode));
 		break;
@@ -106,6 +109,9 @@ static void header_extras(FILE *f, const struct atio_opts *o)
 	if (o->total_auto)
 		fprintf(f, "Size: %.2f MB (auto: twice MemTotal, %.2f MB)\n",
 			atio_mib(o->total), atio_mib(o->node_mem_total));
+	if (o->fadvise != ATIO_FADVISE_NONE)
+		fprintf(f, "Fadvise: %s on each thread's share of the files\n",
+			atio_fadvise_name(o->fadvise));
 	if (o->pool_cover && o->pool_cover >= o->pool_share)
 		fprintf(f, "Write pool: %.2f MiB of keystream a thread, covering its %.2f MiB: "
 			"no data repeats in a thread's share\n",
@@ -323,7 +329,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n",
 		atio_report_sec(t->cpu_user_ns), atio_report_sec(t->cpu_sys_ns));
 	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
-		t->ops, o->mode == ATIO_MODE_READ ? "reads" : o->mode == ATIO_MODE_MIX ? "ops" : "writes",
+		t->ops, o->mode == ATIO_MODE_READ ? "reads" : atio_mode_two_way(o->mode) ? "ops" : "writes",
 		t->bytes, atio_mib(t->bytes), t->syncs);
 	if (o->mode == ATIO_MODE_EXPAND)
 		fprintf(f, "expand: %" PRIu64 " truncations to zero of files full at %.2f MiB\n",

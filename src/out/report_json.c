@@ -43,6 +43,7 @@ static void json_settings_extras(struct atio_json *j, const struct atio_opts *o)
 	else
 		atio_json_null(j, "node_mem_total");
 	atio_json_bool(j, "prepare", o->prepare);
+	atio_json_string(j, "fadvise", atio_fadvise_name(o->fadvise));
 }
 
 /*

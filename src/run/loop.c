@@ -35,6 +35,15 @@
  * (atio/run/expand.h): a full file is emptied once nothing is in flight.
  * --verify: atio/run/verify.h.
  *
+ * --rewrite. A request reads its block; the completion of that read turns
+ * it into the write of the block (atio_cursor_write_back()), which is
+ * queued at once: on the one-at-a-time loop right after the read, at
+ * depth with the next batch. A block's write never starts before its read
+ * has completed. Each direction is counted as --mix's are, so the totals
+ * count every read and every write; every read is written back, also one
+ * that completes after the end of the time. Its own copy of each loop
+ * (run_rewritten()) carries these branches; the others carry none.
+ *
  * --rate. The thread's I/O number i is not issued before its intended
  * start (include/atio/run/pace.h); the schedule never slips, so when the
  * storage falls behind the I/Os wait here, are issued as soon as there is
@@ -94,13 +103,41 @@ account(struct atio_worker *w, const struct atio_req *r, uint64_t t, uint64_t is
 }
 
 /*
+ * --rewrite, one request at a time: write @r's block back now that its
+ * read has completed, and count the write. Returns 0, or non-zero on a
+ * failure.
+ */
+static inline __attribute__((always_inline)) int
+write_back_inline(struct atio_worker *w, struct atio_req *r, const bool tracing,
+		  const bool verifying)
+{
+	uint64_t t0, t1;
+
+	atio_cursor_write_back(w, r);
+	if (tracing)
+		atio_trace_submit(w, r);
+	t0 = atio_ticks();
+	w->engine->queue(&w->io, r);
+	t1 = atio_ticks();
+	if (verifying)
+		atio_verify_issue(w, r);
+	if (tracing)
+		atio_trace_done(w, r, atio_ticks_to_ns(t1 - t0));
+	if (r->res != (int64_t)r->len)
+		return atio_worker_fail(w, r, r->res);
+	atio_ival_seen(&w->iv, t1, 0);
+	account(w, r, t1, t0, 0, false, true);
+	return verifying ? atio_verify_done(w, r) : 0;
+}
+
+/*
  * One request at a time, for engines that complete in queue(), until the
  * first completion at or after @end (in clock ticks) or a stop.
  */
 static inline __attribute__((always_inline)) int
 run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
 	   const bool mixing, const bool tracing, const bool pacing, const bool verifying,
-	   const bool distributed, const bool sizing)
+	   const bool distributed, const bool sizing, const bool rewriting)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
@@ -122,8 +159,8 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		if (pacing && !(due = atio_cursor_pace(c, end, &w->sh->stop)))
 			return 0;
 		/* One I/O at a time: none in flight, so no block is busy. */
-		(void)atio_cursor_aim(w, c, r, random, writing, mixing, verifying, distributed,
-				      sizing);
+		(void)atio_cursor_aim(w, c, r, random, writing, mixing, rewriting, verifying,
+				      distributed, sizing);
 		if (tracing)
 			atio_trace_submit(w, r);
 		t0 = atio_ticks();
@@ -136,10 +173,12 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		if (r->res != (int64_t)r->len)
 			return atio_worker_fail(w, r, r->res);
 		atio_ival_seen(&w->iv, t1, pacing ? t0 : 0);
-		account(w, r, t1, t0, due, pacing, mixing);
+		account(w, r, t1, t0, due, pacing, mixing || rewriting);
 		if (expanding)
 			atio_expand_grow(w, seg, r->len);
 		if (verifying && atio_verify_done(w, r))
+			return -1;
+		if (rewriting && write_back_inline(w, r, tracing, verifying))
 			return -1;
 		if (syncing && ++c->since_sync == o->qsync) {
 			c->since_sync = 0;
@@ -156,6 +195,7 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 struct depth {
 	unsigned nspare;           /* requests not in flight, at the end of w->spare */
 	unsigned inflight;
+	unsigned back;             /* --rewrite: writes queued back, at the start of w->batch */
 	bool want_sync;            /* the q-th write is queued: sync once all completed */
 	bool want_empty;           /* --expand: a full file waits for its appends */
 	bool ending;               /* time is up (or no I/O is due before it) */
@@ -189,14 +229,14 @@ static inline __attribute__((always_inline)) bool
 issue(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_cursor *c,
       struct depth *d, struct atio_req *r, const bool random, const bool mixing,
       const bool tracing, const bool pacing, const bool verifying, const bool distributed,
-      const bool sizing)
+      const bool sizing, const bool rewriting)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool expanding = o->mode == ATIO_MODE_EXPAND;
 	const struct { unsigned seg; uint64_t block; } was = { c->seg, c->block };
 
-	if (!atio_cursor_aim(w, c, r, random, o->mode != ATIO_MODE_READ, mixing, verifying,
-			     distributed, sizing))
+	if (!atio_cursor_aim(w, c, r, random, o->mode != ATIO_MODE_READ, mixing, rewriting,
+			     verifying, distributed, sizing))
 		return false;
 	if (eng->queue(&w->io, r) == ATIO_Q_BUSY) {
 		if (expanding) {
@@ -219,17 +259,19 @@ issue(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curs
 /*
  * Queue requests while there is room, the time goes on and nothing waits
  * for the queue to drain (a sync, an --expand restart) or, with --rate,
- * for the next I/O to be due. Returns how many, in w->batch.
+ * for the next I/O to be due. Returns how many are in w->batch, with
+ * --rewrite's writes queued back since the last submit first.
  */
 static inline __attribute__((always_inline)) unsigned
 fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_cursor *c,
      struct depth *d, uint64_t end, const bool random, const bool mixing, const bool tracing,
-     const bool pacing, const bool verifying, const bool distributed, const bool sizing)
+     const bool pacing, const bool verifying, const bool distributed, const bool sizing,
+     const bool rewriting)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const bool expanding = o->mode == ATIO_MODE_EXPAND;
-	unsigned nb = 0;
+	unsigned nb = rewriting ? d->back : 0;
 
 	while (!d->ending && !d->want_sync && !d->want_empty && d->nspare) {
 		struct atio_req *r = w->spare[d->nspare - 1];
@@ -241,7 +283,7 @@ fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curso
 		if (pacing && !due_now(c, d, end))
 			break;
 		if (!issue(w, eng, c, d, r, random, mixing, tracing, pacing, verifying, distributed,
-			   sizing))
+			   sizing, rewriting))
 			break;
 		d->nspare--;
 		w->batch[nb++] = r;
@@ -305,13 +347,38 @@ reap(struct atio_worker *w, const struct atio_engine_ops *eng, const struct dept
 }
 
 /*
- * Account the @n requests of w->done a reap saw completed at tick @t and
- * put them back among the spares. Returns 0, or non-zero on a failure.
+ * --rewrite at depth: queue the write of @r's block, whose read has
+ * completed, to go with the next batch (it stays in flight). Returns 0,
+ * or non-zero on a failure.
  */
 static inline __attribute__((always_inline)) int
-complete(struct atio_worker *w, struct depth *d, int n, uint64_t t, const bool mixing,
-	 const bool tracing, const bool pacing, const bool verifying)
+write_back_async(struct atio_worker *w, const struct atio_engine_ops *eng, struct depth *d,
+		 struct atio_req *r, const bool tracing, const bool verifying)
 {
+	atio_cursor_write_back(w, r);
+	/* Its read has left the engine: there is room for it. */
+	if (eng->queue(&w->io, r) == ATIO_Q_BUSY)
+		return atio_worker_fail(w, r, -EBUSY);
+	if (verifying)
+		atio_verify_issue(w, r);
+	if (tracing)
+		atio_trace_submit(w, r);
+	w->batch[d->back++] = r;
+	return 0;
+}
+
+/*
+ * Account the @n requests of w->done a reap saw completed at tick @t and
+ * put them back among the spares; with --rewrite, a read's request goes on
+ * as its block's write. Returns 0, or non-zero on a failure.
+ */
+static inline __attribute__((always_inline)) int
+complete(struct atio_worker *w, const struct atio_engine_ops *eng, struct depth *d, int n,
+	 uint64_t t, const bool mixing, const bool tracing, const bool pacing,
+	 const bool verifying, const bool rewriting)
+{
+	unsigned back = 0;
+
 	if (n > 0)
 		atio_ival_seen(&w->iv, t, pacing ? w->done[0]->issued : 0);
 	for (int i = 0; i < n; i++) {
@@ -321,12 +388,18 @@ complete(struct atio_worker *w, struct depth *d, int n, uint64_t t, const bool m
 			atio_trace_done(w, r, atio_ticks_to_ns(t - r->issued));
 		if (r->res != (int64_t)r->len)
 			return atio_worker_fail(w, r, r->res);
-		account(w, r, t, r->issued, r->due, pacing, mixing);
+		account(w, r, t, r->issued, r->due, pacing, mixing || rewriting);
 		if (verifying && atio_verify_done(w, r))
 			return -1;
+		if (rewriting && r->op == ATIO_REQ_READ) {
+			if (write_back_async(w, eng, d, r, tracing, verifying))
+				return -1;
+			back++;
+			continue;
+		}
 		w->spare[d->nspare++] = r;
 	}
-	d->inflight -= (unsigned)n;
+	d->inflight -= (unsigned)n - back;
 	return 0;
 }
 
@@ -338,7 +411,7 @@ complete(struct atio_worker *w, struct depth *d, int n, uint64_t t, const bool m
 static inline __attribute__((always_inline)) int
 run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
 	  const bool mixing, const bool tracing, const bool pacing, const bool verifying,
-	  const bool distributed, const bool sizing)
+	  const bool distributed, const bool sizing, const bool rewriting)
 {
 	const struct atio_engine_ops *eng = w->engine;
 	const unsigned batch = w->sh->opts->iodepth_batch < w->depth ? w->sh->opts->iodepth_batch
@@ -354,12 +427,15 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 		if (pacing)
 			d.now = atio_ticks();
 		nb = fill(w, eng, c, &d, end, random, mixing, tracing, pacing, verifying,
-			  distributed, sizing);
+			  distributed, sizing, rewriting);
 		if (nb) {
 			t = atio_ticks();
 			for (unsigned i = 0; i < nb; i++)
 				w->batch[i]->issued = t;
-			d.inflight += nb;
+			/* --rewrite: the writes queued back are in flight already. */
+			d.inflight += rewriting ? nb - d.back : nb;
+			if (rewriting)
+				d.back = 0;
 			n = eng->submit(&w->io);
 			if (n < 0)
 				return atio_worker_fail(w, w->batch[0], n);
@@ -374,7 +450,7 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 		if (n < 0)
 			return atio_worker_fail(w, w->batch[0], n);
 		t = atio_ticks();
-		n = complete(w, &d, n, t, mixing, tracing, pacing, verifying);
+		n = complete(w, eng, &d, n, t, mixing, tracing, pacing, verifying, rewriting);
 		if (n)
 			return n;
 		if (t >= end || atio_worker_stopped(w))
@@ -396,8 +472,9 @@ static __attribute__((noinline)) int run_checked(struct atio_worker *w, struct a
 
 	if (w->engine->async)
 		return run_async(w, c, end, random, mixing, tracing, pacing, true, distributed,
-				 false);
-	return run_inline(w, c, end, random, mixing, tracing, pacing, true, distributed, false);
+				 false, false);
+	return run_inline(w, c, end, random, mixing, tracing, pacing, true, distributed, false,
+			  false);
 }
 
 /* --dist: one copy per loop, the other flags variables. */
@@ -407,23 +484,37 @@ static __attribute__((noinline)) int run_skewed(struct atio_worker *w, struct at
 	bool pacing = w->sh->opts->rate > 0;
 
 	if (w->engine->async)
-		return run_async(w, c, end, true, mixing, tracing, pacing, false, true, false);
-	return run_inline(w, c, end, true, mixing, tracing, pacing, false, true, false);
+		return run_async(w, c, end, true, mixing, tracing, pacing, false, true, false, false);
+	return run_inline(w, c, end, true, mixing, tracing, pacing, false, true, false, false);
 }
 
-/* The plain copies: no --verify, --dist nor -s mix. */
+/* --rewrite: one copy per loop, the other flags variables; never --rate, --mix nor a -s mix. */
+static __attribute__((noinline)) int run_rewritten(struct atio_worker *w, struct atio_cursor *c,
+						   uint64_t end, bool random, bool tracing,
+						   bool distributed)
+{
+	bool verifying = w->sh->opts->verify;
+
+	if (w->engine->async)
+		return run_async(w, c, end, random, false, tracing, false, verifying, distributed,
+				 false, true);
+	return run_inline(w, c, end, random, false, tracing, false, verifying, distributed,
+			  false, true);
+}
+
+/* The plain copies: no --verify, --dist, -s mix nor --rewrite. */
 static inline __attribute__((always_inline)) int
 plain_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
 	    const bool mixing, const bool tracing, const bool pacing)
 {
-	return run_async(w, c, end, random, mixing, tracing, pacing, false, false, false);
+	return run_async(w, c, end, random, mixing, tracing, pacing, false, false, false, false);
 }
 
 static inline __attribute__((always_inline)) int
 plain_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
 	     const bool mixing, const bool tracing, const bool pacing)
 {
-	return run_inline(w, c, end, random, mixing, tracing, pacing, false, false, false);
+	return run_inline(w, c, end, random, mixing, tracing, pacing, false, false, false, false);
 }
 
 /* An -s mix (atio/run/sizes.h): one copy per loop, the other flags variables. */
@@ -436,12 +527,13 @@ static __attribute__((noinline)) int run_sized(struct atio_worker *w, struct ati
 	/* The common case, random reads or writes alone, without the others' branches. */
 	if (random && !mixing && !tracing && !pacing && !verifying)
 		return w->engine->async
-			? run_async(w, c, end, true, false, false, false, false, false, true)
-			: run_inline(w, c, end, true, false, false, false, false, false, true);
+			? run_async(w, c, end, true, false, false, false, false, false, true, false)
+			: run_inline(w, c, end, true, false, false, false, false, false, true, false);
 	if (w->engine->async)
 		return run_async(w, c, end, random, mixing, tracing, pacing, verifying, false,
-				 true);
-	return run_inline(w, c, end, random, mixing, tracing, pacing, verifying, false, true);
+				 true, false);
+	return run_inline(w, c, end, random, mixing, tracing, pacing, verifying, false, true,
+			  false);
 }
 
 /* The loops compare clock ticks: the deadline is converted once, here. */
@@ -461,6 +553,8 @@ int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns
 	if (w->sh->opts->rate > 0 && end_ns > c->pace.start_ns)
 		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace.start_ns);
 
+	if (w->sh->opts->mode == ATIO_MODE_REWRITE)
+		return run_rewritten(w, c, end, random, tracing, distributed);
 	if (w->sz)
 		return run_sized(w, c, end, random, mixing, tracing);
 	if (w->sh->opts->verify)

@@ -6,11 +6,13 @@
  * and loop.c's.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atio/base/buf.h"
+#include "atio/run/fail.h"
 #include "atio/run/sizes.h"
 #include "atio/run/worker.h"
 
@@ -23,6 +25,36 @@ static size_t ival_expect(const struct atio_opts *o)
 	uint64_t n = o->time_ns / o->interval_ns + 2;
 
 	return n > 256 ? 256 : (size_t)n;
+}
+
+/*
+ * --fadvise: the advice on each of @w's segments. The kernel keeps
+ * POSIX_FADV_RANDOM and POSIX_FADV_SEQUENTIAL for the open file as a
+ * whole, so threads that share a file give it the same advice each.
+ */
+static int advise(struct atio_worker *w)
+{
+	const struct atio_opts *o = w->sh->opts;
+	static const int advice[] = {
+		[ATIO_FADVISE_NORMAL] = POSIX_FADV_NORMAL,
+		[ATIO_FADVISE_RANDOM] = POSIX_FADV_RANDOM,
+		[ATIO_FADVISE_SEQUENTIAL] = POSIX_FADV_SEQUENTIAL,
+	};
+
+	if (o->fadvise == ATIO_FADVISE_NONE || w->engine->no_io)
+		return 0;
+	for (unsigned s = 0; s < w->nsegs; s++) {
+		const struct atio_segment *g = &w->segs[s];
+		int err = posix_fadvise(g->fd, (off_t)g->start, (off_t)(g->blocks * o->bs),
+					advice[o->fadvise]);
+
+		if (err)
+			return atio_error_set(&w->err, ATIO_EXIT_FAIL, err, "%s: cannot give the "
+					      "kernel the advice --fadvise %s: %s",
+					      atio_worker_path(w, g->fd),
+					      atio_fadvise_name(o->fadvise), strerror(err));
+	}
+	return 0;
 }
 
 int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id)
@@ -46,7 +78,7 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 	w->done = calloc(depth, sizeof(*w->done));
 	w->spare = calloc(depth, sizeof(*w->spare));
 	w->batch = calloc(depth, sizeof(*w->batch));
-	if (sh->opts->mode == ATIO_MODE_MIX) {
+	if (atio_mode_two_way(sh->opts->mode)) {
 		w->dir = malloc(ATIO_DIRS * sizeof(*w->dir));
 		if (w->dir)
 			atio_dir_stats_init(w->dir);
@@ -54,7 +86,7 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 		w->read_below = (uint64_t)(((unsigned __int128)sh->opts->mix << 64) / 100);
 	}
 	if (!w->fds || !w->reqs || !w->done || !w->spare || !w->batch ||
-	    (sh->opts->mode == ATIO_MODE_MIX && !w->dir) || atio_sizes_init(w) ||
+	    (atio_mode_two_way(sh->opts->mode) && !w->dir) || atio_sizes_init(w) ||
 	    atio_ival_rec_init(&w->iv, &w->st, w->dir, sh->opts->interval_ns,
 			       ival_expect(sh->opts)))
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
@@ -76,7 +108,7 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 		w->reqs[i].op = sh->opts->mode == ATIO_MODE_READ ? ATIO_REQ_READ : ATIO_REQ_WRITE;
 		w->spare[depth - 1 - i] = &w->reqs[i];
 	}
-	return 0;
+	return advise(w);
 }
 
 /*
@@ -121,7 +153,7 @@ int atio_worker_buffers(struct atio_worker *w)
 	}
 	key = pool_key(w->sh, w->id);
 	ret = atio_pool_init_tail(&w->pool, o->bs, w->depth, o->pool_cover, key, o->thp,
-				  o->mode == ATIO_MODE_MIX ? (size_t)o->bs * w->depth : 0);
+				  atio_mode_two_way(o->mode) ? (size_t)o->bs * w->depth : 0);
 	w->mix_rbuf = w->pool.tail;
 	if (ret)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,

@@ -19,6 +19,7 @@ enum atio_mode {
 	ATIO_MODE_FDATASYNC,       /* write, fdatasync() every -q writes */
 	ATIO_MODE_MIX,             /* --mix R: each I/O a read with R% chance, else a write */
 	ATIO_MODE_EXPAND,          /* --expand: append to files that grow from zero */
+	ATIO_MODE_REWRITE,         /* --rewrite: read each block, then write it back in place */
 };
 
 /* How the files are opened for the run: each write durable when it returns. */
@@ -26,6 +27,17 @@ enum atio_open_sync {
 	ATIO_OPEN_PLAIN,
 	ATIO_OPEN_DSYNC,           /* --dsync: O_DSYNC, the data and what reads it need */
 	ATIO_OPEN_OSYNC,           /* --osync: O_SYNC, also every metadata change */
+};
+
+/*
+ * --fadvise: the access advice given to the kernel on each thread's share
+ * of the files (posix_fadvise(2)) before the run; none gives none.
+ */
+enum atio_fadvise {
+	ATIO_FADVISE_NONE,
+	ATIO_FADVISE_NORMAL,       /* POSIX_FADV_NORMAL */
+	ATIO_FADVISE_RANDOM,       /* POSIX_FADV_RANDOM */
+	ATIO_FADVISE_SEQUENTIAL,   /* POSIX_FADV_SEQUENTIAL */
 };
 
 enum atio_unit {
@@ -140,6 +152,8 @@ struct atio_opts {
 	const char *rate_text;     /* N as given, for the command line; NULL if none */
 	double rate_interval_ns;   /* one thread's time between two scheduled I/Os */
 	bool verify;               /* --verify: check every block read against its stamp */
+	enum atio_fadvise fadvise; /* --fadvise, or its default (atio_cli_finish()) */
+	bool fadvise_given;
 	uint64_t interval_ns;      /* --interval: the length of an interval, 1 s by default */
 	const char *interval_text; /* as given; NULL for the default */
 };
@@ -147,7 +161,7 @@ struct atio_opts {
 /*
  * Write the canonical command line of @o, in at_io_iops' order, e.g.
  * "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G -S", then
- * --dsync or --osync and --prepare when given. -p auto and -u auto are
+ * --dsync or --osync, --prepare and --fadvise when given. -p auto and -u auto are
  * written as "auto" (and -n, when it follows -p auto, left out), so that
  * the line sizes the test again on another node.
  * Returns what snprintf returns.
@@ -160,12 +174,20 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o);
  */
 bool atio_mode_writes(enum atio_mode m);
 
+/*
+ * Whether mode @m counts reads and writes apart (--mix, --rewrite): each
+ * direction has its figures beside the totals, which count both.
+ */
+bool atio_mode_two_way(enum atio_mode m);
+
 /* "O_DSYNC", "O_SYNC", or NULL for a plain open. */
 const char *atio_open_sync_flag(enum atio_open_sync s);
 
 /* Names of the workload modes and the unit of the result line. */
 const char *atio_mode_name(enum atio_mode m);       /* "read", "write", "fsync", "fdatasync",
-                                                        "mix", "expand" */
+                                                        "mix", "expand", "rewrite" */
+const char *atio_fadvise_name(enum atio_fadvise a); /* "none", "normal", "random",
+                                                        "sequential" */
 const char *atio_unit_name(const struct atio_opts *o); /* "MB/s", "IOPS", "sync/s" */
 
 /*

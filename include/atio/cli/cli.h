@@ -62,6 +62,12 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
 int atio_cli_rate(const char *arg, double *rate, struct atio_error *e);
 
 /*
+ * --fadvise's value: random, sequential, normal or none (atio_fadvise_name()).
+ * Returns 0, or -EINVAL with @e filled (bad usage) naming the value.
+ */
+int atio_cli_fadvise(const char *arg, enum atio_fadvise *a, struct atio_error *e);
+
+/*
  * Parse a --dist value @arg into @d: zipf:THETA (0 < THETA <= 100),
  * pareto:H (0 < H < 1), normal:SD% (0 < SD <= 100, the % optional) or hot
  * spots IO%/SIZE%[:IO%/SIZE%...] with the rest of the I/Os, if any, on the

@@ -15,6 +15,12 @@
  * that reads keeps its last write's window marked busy until it writes
  * again: one window a request at most, which the pool has room for).
  *
+ * --rewrite. Each I/O first reads its block into the request's buffer
+ * after the pool (as --mix's reads); once that read has completed, the
+ * request becomes the write of the same block at the same offset, with
+ * the pool's window of the block, stamped with the next generation: new
+ * data, not the bytes read.
+ *
  * Everything here is inline, for the run loops (src/run/loop.c), which
  * pass their flags as constants: each copy of a loop carries only the
  * branches its run needs.
@@ -137,6 +143,8 @@ atio_cursor_sized(struct atio_worker *w, struct atio_cursor *c, struct atio_req 
 /*
  * Point @r at @w's next block: offset, file and, for writes (@writing),
  * fresh data. With @mixing, first draw whether it reads or writes. With
+ * @rewriting, it reads, and r->block says which block of the share for
+ * atio_cursor_write_back(). With
  * @distributed (--dist, with @random), the block comes from the run's
  * distribution instead of a uniform draw. With
  * @verifying on writes (w->gm.gen set), never two I/Os of a block in
@@ -150,11 +158,17 @@ atio_cursor_sized(struct atio_worker *w, struct atio_cursor *c, struct atio_req 
  */
 static inline __attribute__((always_inline)) bool
 atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r, bool random,
-		bool writing, bool mixing, bool verifying, bool distributed, bool sizing)
+		bool writing, bool mixing, bool rewriting, bool verifying, bool distributed,
+		bool sizing)
 {
 	const struct atio_segment *seg;
 	uint64_t block;
 
+	if (rewriting) {
+		writing = false;
+		r->op = ATIO_REQ_READ;
+		r->buf = w->mix_rbuf + (size_t)r->index * r->len;
+	}
 	if (mixing) {
 		writing = atio_prng_next(&w->rng) >= w->read_below;
 		r->op = writing ? ATIO_REQ_WRITE : ATIO_REQ_READ;
@@ -204,12 +218,27 @@ atio_cursor_aim(struct atio_worker *w, struct atio_cursor *c, struct atio_req *r
 	r->off = seg->start + block * r->len;
 	if (verifying)
 		r->block = (uint64_t)(seg - w->segs) * w->gm.seg_blocks + block;
+	else if (rewriting)
+		r->block = (uint64_t)(seg - w->segs) * seg->blocks + block;
 	/* The pool's window of the block's place in the thread's whole share. */
 	if (writing)
 		r->buf = atio_pool_take(&w->pool, r->index,
 					(uint64_t)(seg - w->segs) * seg->blocks + block, r->off,
 					seg->tag);
 	return true;
+}
+
+/*
+ * --rewrite: @r's read of its block has completed; make it the write of
+ * that block at the same offset, with the pool's next data for it.
+ */
+static inline void atio_cursor_write_back(struct atio_worker *w, struct atio_req *r)
+{
+	const struct atio_segment *seg = w->nsegs == 1 ? w->segs
+		: &w->segs[r->block / w->segs[0].blocks];
+
+	r->op = ATIO_REQ_WRITE;
+	r->buf = atio_pool_take(&w->pool, r->index, r->block, r->off, seg->tag);
 }
 
 /*

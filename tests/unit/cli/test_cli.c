@@ -891,6 +891,7 @@ static void test_usage(void **state)
 		"2 bad usage", "1 the run failed", "powers of 1024", "s, m or h",
 		"-q 32", "-s SIZE/PCT", "4K/50,64K/30,1M/20", "READS:WRITES",
 		"MB/s counts the bytes, IOPS each I/O of any size",
+		"-q 32", "--rewrite", "--fadvise ADVICE",
 	};
 	char *text = NULL, *line, *save;
 	size_t len = 0;
@@ -1129,6 +1130,70 @@ static void test_expand(void **state)
 }
 
 /*
+ * --rewrite: a workload of its own, with --seq or --rand, counted both
+ * ways; never with --rate (its writes wait for their reads) nor with
+ * another workload.
+ */
+static void test_rewrite(void **state)
+{
+	struct atio_opts o;
+
+	parse_ok("--rewrite -f d", &o);
+	assert_int_equal(o.mode, ATIO_MODE_REWRITE);
+	assert_string_equal(atio_mode_name(o.mode), "rewrite");
+	assert_true(atio_mode_writes(o.mode));
+	assert_true(atio_mode_two_way(o.mode));
+	assert_false(atio_mode_two_way(ATIO_MODE_WRITE));
+	assert_false(o.random);
+	assert_int_equal(o.bs, 16 * MiB);
+	parse_ok("--rewrite --rand -f d", &o);
+	assert_int_equal(o.bs, 4096);
+	assert_string_equal(atio_unit_name(&o), "IOPS");
+	expect_cmdline("--rewrite --rand -s 4K -t 5 -u 1G -f d",
+		       "--rewrite --rand -s 4K --iops -p 1 -n 1 -t 5 --cached -u 1G");
+	expect_error("--rewrite --write -f d", "--rewrite and --write are contradictory");
+	expect_error("--mix 50 --rewrite -f d", "--mix and --rewrite are contradictory");
+	expect_message("--rewrite --rate 100 -f d",
+		       "--rate 100 with --rewrite: a schedule paces single I/Os, and "
+		       "--rewrite's write waits for its read: leave --rate out");
+	expect_error("--rewrite --verify --engine null", "--verify with --engine null");
+	expect_error("--prepare --rewrite -f d", "--prepare and --rewrite");
+	(void)state;
+}
+
+/*
+ * --fadvise: one of four words, none by default; with --uncached refused
+ * (O_DIRECT does not use the page cache); in the Cmdline when given.
+ */
+static void test_fadvise(void **state)
+{
+	struct atio_opts o;
+
+	parse_ok("--rand -f d", &o);
+	assert_int_equal(o.fadvise, ATIO_FADVISE_NONE);
+	assert_false(o.fadvise_given);
+	parse_ok("--rand --fadvise random -f d", &o);
+	assert_int_equal(o.fadvise, ATIO_FADVISE_RANDOM);
+	parse_ok("--fadvise sequential -f d", &o);
+	assert_int_equal(o.fadvise, ATIO_FADVISE_SEQUENTIAL);
+	parse_ok("--fadvise normal -f d", &o);
+	assert_int_equal(o.fadvise, ATIO_FADVISE_NORMAL);
+	parse_ok("--fadvise none -f d", &o);
+	assert_int_equal(o.fadvise, ATIO_FADVISE_NONE);
+	assert_string_equal(atio_fadvise_name(ATIO_FADVISE_SEQUENTIAL), "sequential");
+	expect_cmdline("--rand --fadvise random -t 5 -u 1G -f d",
+		       "--read --rand -s 4K --iops -p 1 -n 1 -t 5 --cached -u 1G --fadvise random");
+	expect_message("--fadvise willneed -f d",
+		       "--fadvise willneed: unknown advice (random, sequential, normal or none)");
+	expect_error("--fadvise Random -f d", "--fadvise Random: unknown advice");
+	expect_error("--fadvise random --uncached -f d", "--fadvise random with --uncached");
+	expect_error("--fadvise random --fadvise none -f d", "--fadvise");
+	expect_error("--check --fadvise random -f d", "--fadvise random: --check");
+	expect_error("--prepare --fadvise random -f d", "--prepare and --fadvise random");
+	(void)state;
+}
+
+/*
  * --iodepth-batch: left for the engine when not given; then the engine's
  * batch for random O_DIRECT runs deeper than it, the whole depth
  * otherwise; 1 to --iodepth when given, and kept.
@@ -1213,6 +1278,8 @@ int main(void)
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_iodepth_batch),
 		cmocka_unit_test(test_bsmix),
+		cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_fadvise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
