@@ -14,11 +14,12 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 # plan DIR: the plan on "node" DIR: a capped random reader and a capped
-# sequential writer at once, then a sequential reader.
+# sequential writer at once (the writer from 0.5 s on), then a sequential
+# reader.
 plan() {
 	mkdir -p "$1/r" "$1/w"
 	run_atio --read --rand -s 4K -p 1 -t 1 -u 4M --rate 300 -f "$1/r" --json \
-		--and --write --seq -s 64K -p 1 -t 1 -u 4M --rate 4 -f "$1/w" \
+		--and --write --seq -s 64K -p 1 -t 0.5 --delay 0.5 -u 4M --rate 4 -f "$1/w" \
 		--then --read --seq -s 64K -p 1 -t 0.5 -u 4M -f "$1/w"
 }
 
@@ -114,11 +115,28 @@ expect_match "a single run, then a plan: said" "$ERR" "p2\.json: a plan's docume
 "$ATIO" merge --unaligned --values "$WORK/v" "$WORK/p1.json" "$WORK/p2.json" >/dev/null 2>"$ERR" && RC=0 || RC=$?
 expect_code "a merge of plans with --values: exit 2" 2
 
-# atio report of a plan: not a page of a single run; refused, said so.
-"$ATIO" report "$WORK/p1.json" >/dev/null 2>"$ERR" && RC=0 || RC=$?
-LAST="atio report p1.json"
-expect_code "atio report of a plan: exit 2" 2
-expect_match "atio report of a plan: said" "$ERR" "p1\.json: a plan's document"
+# atio report of a plan, and of the merge of plans: a row for each phase,
+# each job's charts, a job started later placed at its start.
+for doc in p1 m; do
+	"$ATIO" report -o "$WORK/$doc.html" "$WORK/$doc.json" >/dev/null 2>"$ERR" && RC=0 || RC=$?
+	LAST="atio report -o $doc.html $doc.json"
+	expect_code "atio report of $doc.json: exit 0" 0
+	for key in "phase 1, job 1" "phase 1, job 2" "phase 2, job 1"; do
+		expect_match "atio report of $doc.json: $key charted" "$WORK/$doc.html" "<h2>$key</h2>"
+	done
+	expect_count "atio report of $doc.json: each phase's row" "$WORK/$doc.html" \
+		"<td>phase [12]</td><td class=\"n\">[0-9.]+ (IOPS|MB/s)</td><td>the phase's" 2
+done
+expect_match "atio report of a plan: job 2 placed at its start" "$WORK/p1.html" \
+	"p1\\.json: this job's measured time began 0\\.[5-9][0-9]* s after its phase's"
+# The job's first interval is drawn from its start on: no point before 0.5 s.
+python3 - "$WORK/p1.json" >"$WORK/offset" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["phases"][0]["jobs"][1]
+print(round(j["start_epoch"] - d["phases"][0]["result"]["start_epoch"], 3))
+PY
+expect_match "the plan: job 2 began 0.5 s or more after job 1" "$WORK/offset" '^0\.[5-9]'
 
 # The driver does not run plans yet: refused before any node is reached
 # (the host here does not exist), with exit 2 and why.
