@@ -108,6 +108,9 @@ static int check_shape(struct atio_merge_plan *p, json_t *doc, const char *file,
 	    json_array_size(*phases) > declared)
 		return BAD("%s: phases: missing, empty or longer than the plan's %u: not an atio "
 			   "plan's document", file, declared);
+	if (p->ndocs && declared != p->nphases)
+		return BAD("%s: a plan of %u phases, the first document's (%s) of %u: not the "
+			   "same plan", file, declared, p->first, p->nphases);
 	run = (unsigned)json_array_size(*phases);
 	for (unsigned k = 0; k < run; k++) {
 		json_t *ph = json_array_get(*phases, k);
@@ -122,9 +125,6 @@ static int check_shape(struct atio_merge_plan *p, json_t *doc, const char *file,
 				   "the same plan", file, k + 1, json_array_size(jobs), p->first,
 				   p->phases[k].njobs);
 	}
-	if (p->ndocs && declared != p->nphases)
-		return BAD("%s: a plan of %u phases, the first document's (%s) of %u: not the "
-			   "same plan", file, declared, p->first, p->nphases);
 	if (run < declared)
 		return BAD("%s: its plan stopped after phase %u of %u: the phases it did not "
 			   "run cannot be summed with the other documents'", file, run, declared);
