@@ -320,9 +320,14 @@ static void text_phase(FILE *f, const struct atio_merge_plan *p, unsigned k,
 		      f);
 	else
 		fprintf(f, "time: %f sec; rate: { %.5f } %s;\n", s->time_sec, s->value, s->unit);
-	fprintf(f, "jobs: %u at once, each merged from %u documents; the value above counts "
-		"every job's I/O of every document in the first job's unit over the phase's "
-		"time, from the first job's start to the last one's end\n", ph->njobs, p->ndocs);
+	if (p->sequential)
+		fprintf(f, "jobs: %u at once, each tabulated over %u documents\n", ph->njobs,
+			p->ndocs);
+	else
+		fprintf(f, "jobs: %u at once, each merged from %u documents; the value above "
+			"counts every job's I/O of every document in the first job's unit over "
+			"the phase's time, from the first job's start to the last one's end\n",
+			ph->njobs, p->ndocs);
 	if (ph->ninterrupted)
 		fprintf(f, "interrupted: in %u of the documents\n", ph->ninterrupted);
 	atio_merge_text_latency(f, "latency", &s->st.lat, p->ndocs);
