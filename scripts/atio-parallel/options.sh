@@ -403,6 +403,8 @@ validate() {
 		case ${ATIO_EXTRA[n]} in
 		--rate) NODE_CAP=${ATIO_EXTRA[n + 1]:-} ;;
 		--rate=*) NODE_CAP=${ATIO_EXTRA[n]#--rate=} ;;
+		--and | --then | --jobs | --jobs=*)
+			die "ATIO_OPTS (--atio-opts) $(shown "$ATIO_OPTS"): ${ATIO_EXTRA[n]%%=*} makes a plan of jobs or phases, and plans are not yet run by the driver: run atio --json with it on each node and sum the documents with atio merge" ;;
 		esac
 	done
 	read -ra SSH_EXTRA <<<"$SSH_OPTS" || true

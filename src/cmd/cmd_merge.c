@@ -8,10 +8,13 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "atio/cli/cli.h"
 #include "atio/out/iterations.h"
 #include "atio/out/merge.h"
+#include "atio/out/json_read.h"
 #include "atio/out/merge_check.h"
+#include "atio/out/merge_plan.h"
 #include "atio/out/merge_runs.h"
 #include "atio/base/json.h"
 #include "atio/stats/hist.h"
@@ -186,17 +189,99 @@ static const char *given_before(struct given *seen, unsigned *n, const char *pat
 	return NULL;
 }
 
-int merge_main(int argc, char **argv)
+/* What the files given are: none yet, single runs' documents, or plans'. */
+enum kind { KIND_NONE, KIND_RUN, KIND_PLAN };
+
+/*
+ * Read file @path and add it, moved back by @offset seconds, to the merge
+ * of single runs @m (through @doc) or to that of plans @p: whichever the
+ * first file was (*@kind). Returns 0; -1 when it was added but is of an
+ * interrupted run or plan (said); or the exit status after saying why it
+ * could not be added, the merge then not to be added to.
+ */
+static int add_file(struct atio_merge *m, struct atio_merge_plan *p, const char *path,
+		    double offset, struct atio_merge_doc *doc, enum kind *kind)
 {
 	struct atio_error e = { 0 };
+	bool interrupted = false, is_plan;
+	json_t *j;
+	int ret;
+
+	if (atio_json_read_file(path, &j, &e)) {
+		say("merge: %s", e.msg);
+		return ATIO_EXIT_USAGE;
+	}
+	is_plan = atio_merge_is_plan(j);
+	if (*kind != KIND_NONE && is_plan != (*kind == KIND_PLAN)) {
+		say("merge: %s: %s, the documents before it %s: a plan's phases and a single "
+		    "run do not add up", path, is_plan ? "a plan's document (--and, --then)" :
+		    "a single run's document", is_plan ? "single runs'" : "plans'");
+		json_decref(j);
+		return ATIO_EXIT_USAGE;
+	}
+	*kind = is_plan ? KIND_PLAN : KIND_RUN;
+	if (is_plan) {
+		ret = atio_merge_plan_add(p, j, path, offset, &e);
+		for (unsigned k = 0; !ret && k < p->nphases; k++)
+			interrupted |= p->phases[k].docs[p->ndocs - 1].interrupted;
+		json_decref(j);
+	} else {
+		ret = atio_json_read_run(j, path, doc, &e);
+		json_decref(j);
+		if (!ret) {
+			if (doc->start_epoch)
+				doc->start_epoch -= offset;
+			if (doc->end_epoch)
+				doc->end_epoch -= offset;
+			ret = atio_merge_check_run(m, doc, &e);
+			if (!ret)
+				ret = atio_merge_add(m, doc, &e);
+			interrupted = doc->interrupted;
+			atio_merge_doc_free(doc);
+		}
+	}
+	if (ret) {
+		say("merge: %s", e.msg);
+		return e.exit ? e.exit : ATIO_EXIT_USAGE;
+	}
+	if (interrupted)
+		say("merge: %s: an interrupted %s: its figures cover less than its time", path,
+		    is_plan ? "plan" : "run");
+	return interrupted ? -1 : 0;
+}
+
+/* The merge of plans @p printed, its warnings said; the exit status from @status. */
+static int print_plan(const struct atio_merge_plan *p, bool json, int status)
+{
+	char warning[2048];
+
+	for (unsigned k = 0; k < atio_merge_plan_warnings(p); k++) {
+		atio_merge_plan_warning(p, k, warning, sizeof(warning));
+		say("merge: warning: %s", warning);
+	}
+	if (json)
+		atio_merge_plan_json(stdout, p, ATIO_VERSION);
+	else
+		atio_merge_plan_text(stdout, p);
+	if (fflush(stdout) != 0) {
+		say("merge: cannot write the result: %s", strerror(errno));
+		return ATIO_EXIT_FAIL;
+	}
+	return status;
+}
+
+int merge_main(int argc, char **argv)
+{
 	struct atio_merge_doc *doc;
+	struct atio_merge_plan plan;
 	struct atio_merge m;
+	enum kind kind = KIND_NONE;
 	bool json = false, options = true, have_offset = false, seq = false, unaligned = false;
 	const char *values = NULL, *before;
 	struct given *seen = NULL;
 	unsigned nseen = 0;
 	double offset = 0;
-	int status = driver_main(argc, argv);
+	int ret, status = driver_main(argc, argv);
 	char warning[2048];
 
 	if (status >= 0)
@@ -214,6 +299,7 @@ int merge_main(int argc, char **argv)
 	}
 	atio_merge_init(&m);
 	status = windows_options(argc, argv, &m);
+	atio_merge_plan_init(&plan, m.sequential, m.unaligned);
 	if (status != ATIO_EXIT_OK)
 		goto out;
 	for (int i = 1; i < argc; i++) {
@@ -293,30 +379,24 @@ int merge_main(int argc, char **argv)
 			status = ATIO_EXIT_USAGE;
 			goto out;
 		}
-		if (atio_merge_read(a, doc, &e)) {
-			say("merge: %s", e.msg);
-			status = ATIO_EXIT_USAGE;
-			goto out;
-		}
-		if (have_offset) {
-			if (doc->start_epoch)
-				doc->start_epoch -= offset;
-			if (doc->end_epoch)
-				doc->end_epoch -= offset;
-		}
+		ret = add_file(&m, &plan, a, have_offset ? offset : 0.0, doc, &kind);
 		have_offset = false;
-		if (atio_merge_check_run(&m, doc, &e) || atio_merge_add(&m, doc, &e)) {
-			atio_merge_doc_free(doc);
-			say("merge: %s", e.msg);
-			status = e.exit ? e.exit : ATIO_EXIT_USAGE;
+		if (ret < 0)
+			status = ATIO_EXIT_FAIL;
+		else if (ret > 0) {
+			status = ret;
 			goto out;
 		}
-		if (doc->interrupted) {
-			say("merge: %s: an interrupted run: its figures cover less than its time",
-			    doc->file);
-			status = ATIO_EXIT_FAIL;
-		}
-		atio_merge_doc_free(doc);
+	}
+	if (kind == KIND_PLAN && values) {
+		say("merge: --values %s: the values of a merge of single runs; a merge of plans "
+		    "has its figures per phase and job in its --json document", values);
+		status = ATIO_EXIT_USAGE;
+		goto out;
+	}
+	if (kind == KIND_PLAN) {
+		status = print_plan(&plan, json, status);
+		goto out;
 	}
 	if (have_offset || m.ndocs < 1) {
 		say("merge: %s: atio merge [--json] [[--clock-offset SEC] FILE]... "
@@ -341,6 +421,7 @@ int merge_main(int argc, char **argv)
 		status = ATIO_EXIT_USAGE;
 out:
 	atio_merge_free(&m);
+	atio_merge_plan_free(&plan);
 	free(doc);
 	free(seen);
 	return status;

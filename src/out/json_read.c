@@ -431,6 +431,9 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	if (!json_is_object(doc) || !json_is_object(a) ||
 	    !json_is_string(json_object_get(a, "version")))
 		return BAD("%s: not an atio --json result (no \"atio\": {\"version\"} in it)", name);
+	if (json_is_object(json_object_get(doc, "plan")))
+		return BAD("%s: a plan's document (of --and, --then or --jobs, or their merge), "
+			   "not a single run's: only atio merge takes plans, job by job", name);
 	if (json_is_object(json_object_get(doc, "check")))
 		return BAD("%s: an atio --check result (a dataset's check), not a run's: it has "
 			   "no rate to add", name);

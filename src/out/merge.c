@@ -205,8 +205,8 @@ static bool capped(const struct atio_merge *m)
 	return m->ntargets && m->ntargets == m->ndocs;
 }
 
-/* A latency line as atio's own result prints it, with where it is from. */
-static void text_latency(FILE *f, const char *name, const struct atio_hist *h, unsigned n)
+/* See merge.h. */
+void atio_merge_text_latency(FILE *f, const char *name, const struct atio_hist *h, unsigned n)
 {
 	if (h->count == 0) {
 		fprintf(f, "%s (usec): none\n", name);
@@ -247,11 +247,11 @@ void atio_merge_text(FILE *f, const struct atio_merge *m)
 	if (capped(m) && !m->sequential)
 		fprintf(f, "cap: %.5f %s summed over %u documents; reached %.1f%%\n",
 			m->target, m->unit, m->ntargets, m->sum / m->target * 100.0);
-	text_latency(f, "latency", &t->lat, m->ndocs);
+	atio_merge_text_latency(f, "latency", &t->lat, m->ndocs);
 	if (t->service.count > 0)
-		text_latency(f, "service", &t->service, m->ndocs);
+		atio_merge_text_latency(f, "service", &t->service, m->ndocs);
 	if (t->syncs > 0)
-		text_latency(f, "sync latency", &t->sync_lat, m->ndocs);
+		atio_merge_text_latency(f, "sync latency", &t->sync_lat, m->ndocs);
 	if (m->timeline && !m->sequential)
 		atio_ival_text(f, m->timeline, m->unit);
 	fprintf(f, "io: %" PRIu64 " ops, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
@@ -276,8 +276,8 @@ void atio_merge_text(FILE *f, const struct atio_merge *m)
 	}
 }
 
-/* A histogram's figures, without buckets: the merge's JSON is a summary. */
-static void json_hist(struct atio_json *j, const char *key, const struct atio_hist *h)
+/* See merge.h. */
+void atio_merge_json_hist(struct atio_json *j, const char *key, const struct atio_hist *h)
 {
 	bool empty = h->count == 0;
 
@@ -306,66 +306,73 @@ static void json_doc_intervals(struct atio_json *j, const struct atio_merge_entr
 
 void atio_merge_json(FILE *f, const struct atio_merge *m)
 {
-	const struct atio_stats *t = &m->total;
 	struct atio_json j;
 
 	atio_json_init(&j, f);
-	atio_json_object_begin(&j, NULL);
-	atio_json_double(&j, "sum", m->sum);
-	atio_json_string(&j, "unit", m->unit);
-	atio_json_uint(&j, "documents", m->ndocs);
-	atio_json_uint(&j, "interrupted", m->ninterrupted);
-	atio_json_double(&j, "start_skew_sec", m->last_start - m->first_start);
-	atio_json_double(&j, "end_skew_sec", m->last_end - m->first_end);
-	atio_json_double(&j, "first_start_epoch", m->first_start);
-	atio_json_double(&j, "last_start_epoch", m->last_start);
-	atio_json_double(&j, "first_end_epoch", m->first_end);
-	atio_json_double(&j, "last_end_epoch", m->last_end);
-	atio_json_uint(&j, "ops", t->ops);
-	atio_json_uint(&j, "bytes", t->bytes);
-	atio_json_uint(&j, "syncs", t->syncs);
-	atio_json_double(&j, "cpu_user_sec", (double)t->cpu_user_ns / 1e9);
-	atio_json_double(&j, "cpu_sys_sec", (double)t->cpu_sys_ns / 1e9);
-	json_hist(&j, "latency_ns", &t->lat);
-	json_hist(&j, "sync_latency_ns", &t->sync_lat);
+	atio_merge_json_value(&j, NULL, m);
+}
+
+/* See merge.h. */
+void atio_merge_json_value(struct atio_json *j, const char *key, const struct atio_merge *m)
+{
+	const struct atio_stats *t = &m->total;
+
+	atio_json_object_begin(j, key);
+	atio_json_double(j, "sum", m->sum);
+	atio_json_string(j, "unit", m->unit);
+	atio_json_uint(j, "documents", m->ndocs);
+	atio_json_uint(j, "interrupted", m->ninterrupted);
+	atio_json_double(j, "start_skew_sec", m->last_start - m->first_start);
+	atio_json_double(j, "end_skew_sec", m->last_end - m->first_end);
+	atio_json_double(j, "first_start_epoch", m->first_start);
+	atio_json_double(j, "last_start_epoch", m->last_start);
+	atio_json_double(j, "first_end_epoch", m->first_end);
+	atio_json_double(j, "last_end_epoch", m->last_end);
+	atio_json_uint(j, "ops", t->ops);
+	atio_json_uint(j, "bytes", t->bytes);
+	atio_json_uint(j, "syncs", t->syncs);
+	atio_json_double(j, "cpu_user_sec", (double)t->cpu_user_ns / 1e9);
+	atio_json_double(j, "cpu_sys_sec", (double)t->cpu_sys_ns / 1e9);
+	atio_merge_json_hist(j, "latency_ns", &t->lat);
+	atio_merge_json_hist(j, "sync_latency_ns", &t->sync_lat);
 	for (unsigned i = 0; i < ATIO_DIRS; i++) {
-		const char *key = atio_dir_name(i);
+		const char *dir = atio_dir_name(i);
 
 		if (m->mixed)
-			atio_report_dir_json(&j, key, &m->dir[i], t->ops, m->dir_iops[i],
+			atio_report_dir_json(j, dir, &m->dir[i], t->ops, m->dir_iops[i],
 					     m->dir_mbs[i], false);
 		else
-			atio_json_null(&j, key);
+			atio_json_null(j, dir);
 	}
 	if (capped(m)) {
-		atio_json_double(&j, "target", m->target);
-		atio_json_double(&j, "target_reached", m->sum / m->target);
+		atio_json_double(j, "target", m->target);
+		atio_json_double(j, "target_reached", m->sum / m->target);
 	}
 	if (t->service.count > 0)
-		json_hist(&j, "service_latency_ns", &t->service);
+		atio_merge_json_hist(j, "service_latency_ns", &t->service);
 	if (m->timeline) {
-		atio_ival_json(&j, "intervals", m->timeline, true);
-		atio_ival_json_timeline(&j, m->timeline);
+		atio_ival_json(j, "intervals", m->timeline, true);
+		atio_ival_json_timeline(j, m->timeline);
 	}
-	atio_json_array_begin(&j, "documents_merged");
+	atio_json_array_begin(j, "documents_merged");
 	for (unsigned i = 0; i < m->ndocs; i++) {
 		const struct atio_merge_entry *docs = m->docs;
 
-		atio_json_object_begin(&j, NULL);
-		atio_json_string(&j, "file", docs[i].file);
-		atio_json_double(&j, "value", docs[i].value);
-		atio_json_double(&j, "time_sec", docs[i].time_sec);
-		atio_json_double(&j, "share_percent", share(m, docs[i].value));
-		atio_json_double(&j, "start_epoch", docs[i].start_epoch);
-		atio_json_double(&j, "end_epoch", docs[i].end_epoch);
-		atio_json_bool(&j, "interrupted", docs[i].interrupted);
-		atio_json_uint(&j, "ops", docs[i].ops);
-		atio_json_uint(&j, "bytes", docs[i].bytes);
-		atio_json_uint(&j, "syncs", docs[i].syncs);
+		atio_json_object_begin(j, NULL);
+		atio_json_string(j, "file", docs[i].file);
+		atio_json_double(j, "value", docs[i].value);
+		atio_json_double(j, "time_sec", docs[i].time_sec);
+		atio_json_double(j, "share_percent", share(m, docs[i].value));
+		atio_json_double(j, "start_epoch", docs[i].start_epoch);
+		atio_json_double(j, "end_epoch", docs[i].end_epoch);
+		atio_json_bool(j, "interrupted", docs[i].interrupted);
+		atio_json_uint(j, "ops", docs[i].ops);
+		atio_json_uint(j, "bytes", docs[i].bytes);
+		atio_json_uint(j, "syncs", docs[i].syncs);
 		if (docs[i].has_ivals)
-			json_doc_intervals(&j, &docs[i]);
-		atio_json_object_end(&j);
+			json_doc_intervals(j, &docs[i]);
+		atio_json_object_end(j);
 	}
-	atio_json_array_end(&j);
-	atio_json_object_end(&j);
+	atio_json_array_end(j);
+	atio_json_object_end(j);
 }

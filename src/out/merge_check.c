@@ -51,6 +51,16 @@ static uint64_t count_of(const char *unit, uint64_t ops, uint64_t bytes, uint64_
 	return u == ATIO_IVAL_MBS ? bytes : u == ATIO_IVAL_IOPS ? ops : syncs;
 }
 
+/* See merge.h. */
+double atio_merge_rate(const char *unit, uint64_t ops, uint64_t bytes, uint64_t syncs,
+		       double sec)
+{
+	const char *name;
+
+	return per_sec(count_of(unit, ops, bytes, syncs, &name), sec,
+		       atio_ival_unit_named(unit) == ATIO_IVAL_MBS);
+}
+
 #define CONTRA(where, what, got, cname, c, tname, sec, want, unit)                             \
 	atio_error_set(e, ATIO_EXIT_USAGE, 0,                                                   \
 		       "%s: %s%s is %.12g %s, but its %s%s %llu over %s %.12g s make %.12g %s: " \
@@ -69,7 +79,7 @@ static int check_intervals(const struct atio_merge_doc *d, struct atio_error *e)
 		double sec = (double)iv->dur_ns / 1e9;
 		uint64_t ops = iv->ops[0] + iv->ops[1], bytes = iv->bytes[0] + iv->bytes[1];
 		uint64_t c = count_of(d->unit, ops, bytes, iv->syncs, &cname);
-		double want = per_sec(c, sec, atio_ival_unit_named(d->unit) == ATIO_IVAL_MBS);
+		double want = atio_merge_rate(d->unit, ops, bytes, iv->syncs, sec);
 
 		snprintf(where, sizeof(where), "intervals[%zu].", k);
 		if (!agrees(iv->value, want))
@@ -93,7 +103,7 @@ int atio_merge_check_figures(const struct atio_merge_doc *d, struct atio_error *
 	const char *cname;
 	uint64_t c = count_of(d->unit, d->st.ops, d->st.bytes, d->st.syncs, &cname);
 	double sec = d->time_sec;
-	double want = per_sec(c, sec, atio_ival_unit_named(d->unit) == ATIO_IVAL_MBS);
+	double want = atio_merge_rate(d->unit, d->st.ops, d->st.bytes, d->st.syncs, sec);
 
 	/* atio counts time in nanoseconds: less than one is no run's time. */
 	if (sec > 0 && sec < 1e-9)

@@ -101,6 +101,10 @@ static const struct atio_rrun *find(const struct atio_rfile *fl, const char *key
  */
 static void rate_of(FILE *f, const struct atio_rrun *r)
 {
+	if (r->combined) {
+		fputs("the phase's: every job's I/O over its time", f);
+		return;
+	}
 	if (!r->iteration) {
 		if (r->ndocs)
 			fprintf(f, "sum of %u document%s", r->ndocs, r->ndocs == 1 ? "" : "s");
@@ -405,6 +409,9 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 
 	for (unsigned i = 0; i < n; i++) {
 		r[i] = find(&files[i], key);
+		/* A plan's phase as a whole: a row of the summary, no charts. */
+		if (r[i] && r[i]->combined)
+			r[i] = NULL;
 		if (r[i]) {
 			m++;
 			timed += r[i]->nint > 0;
@@ -413,12 +420,21 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 			bcap += r[i]->nstall_list;
 		}
 	}
+	if (!m)
+		return 0;
 	l = lines_new(cap, bcap);
 	if (!l)
 		return -ENOMEM;
 	fputs("<h2>", f);
 	esc(f, key[0] ? key : (m > 1 ? "The runs" : "The run"));
 	fputs("</h2>\n", f);
+	for (unsigned i = 0; i < n; i++)
+		if (r[i] && r[i]->offset >= 0.001) {
+			fputs("<p class=\"note\">", f);
+			esc(f, files[i].name);
+			fprintf(f, ": this job's measured time began %.3f s after its phase's; its "
+				"times below are from the phase's start.</p>\n", r[i]->offset);
+		}
 	for (unsigned i = 0; i < n; i++)
 		if (r[i] && r[i]->iteration) {
 			fputs("<p class=\"note\">", f);
@@ -527,7 +543,8 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 static const char *kind_name(enum atio_rkind k)
 {
 	return k == ATIO_RDOC_RUN ? "atio --json run" :
-	       k == ATIO_RDOC_MERGE ? "atio merge --json" : "atio-parallel.sh -o matrix";
+	       k == ATIO_RDOC_MERGE ? "atio merge --json" :
+	       k == ATIO_RDOC_PLAN ? "plan: jobs and phases" : "atio-parallel.sh -o matrix";
 }
 
 int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version)

@@ -52,8 +52,8 @@ void atio_result_combine(struct atio_result *all, const struct atio_result *cons
 	all->elapsed_ns = last > first && first != UINT64_MAX ? last - first : 0;
 }
 
-/* @text's lines on @f, each after "job N: ". */
-static void put_prefixed(FILE *f, unsigned job, const char *text)
+/* See report.h. */
+void atio_report_prefixed(FILE *f, unsigned job, const char *text)
 {
 	while (*text) {
 		const char *nl = strchr(text, '\n');
@@ -94,7 +94,7 @@ void atio_report_jobs_text(FILE *f, const struct atio_result *all,
 		}
 		atio_report_text(m, jobs[j]);
 		if (fclose(m) == 0)
-			put_prefixed(f, j + 1, text);
+			atio_report_prefixed(f, j + 1, text);
 		free(text);
 	}
 }

@@ -256,6 +256,74 @@ static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const cha
 	return 0;
 }
 
+/* Move the times of @r by @off seconds: its intervals and its stalls. */
+static void shift(struct atio_rrun *r, double off)
+{
+	r->offset = off;
+	for (unsigned i = 0; i < r->nint; i++)
+		r->mid[i] += off;
+	for (unsigned s = 0; s < r->nstall_list; s++)
+		r->stall_start[s] += off;
+}
+
+/*
+ * A plan, run (atio --and/--then --json) or merged (atio merge --json of
+ * such documents): for each phase a row of its combined figures, then
+ * each job as a run or a merge of its own, its intervals and stalls
+ * placed at its start, so that the jobs of a phase share one time axis
+ * from the phase's start.
+ */
+static int read_plan(json_t *doc, struct atio_rfile *f, struct atio_error *e)
+{
+	json_t *phases = json_object_get(doc, "phases"), *ph, *job;
+	size_t k, j, total = 0;
+
+	if (!json_is_array(phases) || json_array_size(phases) == 0)
+		return BAD("%s: a plan's document without phases", f->path);
+	json_array_foreach(phases, k, ph) {
+		if (!json_is_array(json_object_get(ph, "jobs")))
+			return BAD("%s: phases[%zu]: no jobs", f->path, k);
+		total += 1 + json_array_size(json_object_get(ph, "jobs"));
+	}
+	f->runs = alloc(total, sizeof(*f->runs), f->path, e);
+	if (!f->runs)
+		return -ENOMEM;
+	json_array_foreach(phases, k, ph) {
+		json_t *res = json_object_get(ph, "result"), *u = json_object_get(res, "unit");
+		double t0 = num(res, "start_epoch");
+		struct atio_rrun *r = &f->runs[f->nruns++];
+		char key[64], where[512];
+
+		snprintf(key, sizeof(key), "phase %zu", k + 1);
+		r->key = dup(key);
+		if (!r->key)
+			return -ENOMEM;
+		r->combined = true;
+		r->value = num(res, "value");
+		snprintf(r->unit, sizeof(r->unit), "%s", atio_json_unit_ok(u) ? json_string_value(u)
+									 : "");
+		figures_pct(json_object_get(res, "latency_ns"), r->pct);
+		r->has_pct = json_is_object(json_object_get(res, "latency_ns"));
+		r->ndocs = count(res, "documents");
+		json_array_foreach(json_object_get(ph, "jobs"), j, job) {
+			bool merged = json_is_array(json_object_get(job, "documents_merged"));
+			double start = num(job, merged ? "first_start_epoch" : "start_epoch");
+
+			r = &f->runs[f->nruns++];
+			snprintf(key, sizeof(key), "phase %zu, job %zu", k + 1, j + 1);
+			snprintf(where, sizeof(where), "%s: phases[%zu].jobs[%zu]", f->path, k, j);
+			r->key = dup(key);
+			if (!r->key)
+				return -ENOMEM;
+			if (merged ? read_merge(job, r, NULL, where, e) : read_run(job, r, where, e))
+				return -EINVAL;
+			if (isfinite(t0) && isfinite(start) && start > t0)
+				shift(r, start - t0);
+		}
+	}
+	return 0;
+}
+
 /*
  * The iteration of @its whose charts a test shows: the last counted one
  * (complete and concurrent: those the average is of), else the last
@@ -355,7 +423,10 @@ int atio_rfile_read(const char *path, struct atio_rfile *f, struct atio_error *e
 	f->doc = doc;
 	if (!json_is_object(doc))
 		return BAD("%s: not one of atio's documents (a JSON object is)", path);
-	if (json_is_object(json_object_get(doc, "atio"))) {
+	if (json_is_object(json_object_get(doc, "plan"))) {
+		f->kind = ATIO_RDOC_PLAN;
+		return read_plan(doc, f, e);
+	} else if (json_is_object(json_object_get(doc, "atio"))) {
 		f->kind = ATIO_RDOC_RUN;
 	} else if (json_is_array(json_object_get(doc, "documents_merged"))) {
 		f->kind = ATIO_RDOC_MERGE;

@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "atio/base/error.h"
+#include "atio/base/json.h"
 #include "atio/stats/interval.h"
 #include "atio/stats/stats.h"
 
@@ -197,5 +198,25 @@ void atio_merge_text(FILE *f, const struct atio_merge *m);
 
 /* The same as one JSON document on one line ("read" and "write" null unless --mix). */
 void atio_merge_json(FILE *f, const struct atio_merge *m);
+
+/* That document as the value of member @key (NULL: an element, or the document) of @j. */
+void atio_merge_json_value(struct atio_json *j, const char *key, const struct atio_merge *m);
+
+/*
+ * A latency line as atio's own result prints it, "NAME (usec): min ...,
+ * max ... (merged from N documents)", or "NAME (usec): none".
+ */
+void atio_merge_text_latency(FILE *f, const char *name, const struct atio_hist *h, unsigned n);
+
+/* A histogram's figures as member @key of @j, without buckets (count, min, mean, p50...). */
+void atio_merge_json_hist(struct atio_json *j, const char *key, const struct atio_hist *h);
+
+/*
+ * The value in @unit ("MB/s", "IOPS", "sync/s") of @ops, @bytes or @syncs
+ * over @sec seconds (0 when no time ran): how atio computes a result's
+ * value from its counts (src/out/merge_check.c).
+ */
+double atio_merge_rate(const char *unit, uint64_t ops, uint64_t bytes, uint64_t syncs,
+		       double sec);
 
 #endif

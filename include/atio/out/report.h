@@ -79,6 +79,9 @@ void atio_result_combine(struct atio_result *all, const struct atio_result *cons
 void atio_report_jobs_text(FILE *f, const struct atio_result *all,
 			   struct atio_result *const *jobs, unsigned n);
 
+/* @text's lines on @f, each after "job @job: " (the jobs' lines of a plan, run or merged). */
+void atio_report_prefixed(FILE *f, unsigned job, const char *text);
+
 /*
  * Its JSON, as members of an object the caller opens and closes: "result"
  * (the combined figures), "interrupted", "jobs" ([each job's whole

@@ -28,6 +28,7 @@ enum atio_rkind {
 	ATIO_RDOC_RUN,             /* atio --json */
 	ATIO_RDOC_MERGE,           /* atio merge --json */
 	ATIO_RDOC_DRIVER,          /* atio-parallel.sh -o */
+	ATIO_RDOC_PLAN,            /* atio --and/--then --json, or its atio merge --json */
 };
 
 /* One node's rate per interval, lined up with its run's intervals. */
@@ -68,6 +69,13 @@ struct atio_rrun {
 	double longest_stall;      /* s */
 	unsigned nstall_list;
 	double *stall_start, *stall_len; /* s */
+	/*
+	 * A plan: "phase K" its phase's combined figures (a row of the
+	 * summary, no charts), "phase K, job J" a job, its times moved by
+	 * offset, how long after its phase's start its measured time began.
+	 */
+	bool combined;
+	double offset;             /* s */
 };
 
 /* One cell of a driver's matrix: a test at a thread count, over its iterations. */
