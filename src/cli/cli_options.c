@@ -43,6 +43,9 @@ const struct option atio_cli_longopts[] = {
 	{ "backward",   no_argument,       NULL, OPT_BACKWARD },
 	{ "stride",     required_argument, NULL, OPT_STRIDE },
 	{ "dist",       required_argument, NULL, OPT_DIST },
+	{ "compress",   required_argument, NULL, OPT_COMPRESS },
+	{ "dedup",      required_argument, NULL, OPT_DEDUP },
+	{ "dedup-unit", required_argument, NULL, OPT_DEDUP_UNIT },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -36,6 +36,9 @@ enum {
 	OPT_BACKWARD,
 	OPT_STRIDE,
 	OPT_DIST,
+	OPT_COMPRESS,
+	OPT_DEDUP,
+	OPT_DEDUP_UNIT,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -66,5 +69,14 @@ const char *atio_cli_optname(int id, char *buf, size_t len);
  * negative errno with @e filled (bad usage: exit status 2).
  */
 int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
+
+/* --compress, --dedup, --dedup-unit (option @id) of value @arg into @o (cli_reduce.c). */
+int atio_cli_reduce(int id, const char *arg, struct atio_opts *o, struct atio_error *e);
+
+/*
+ * Once every option is known: judge --compress, --dedup and --dedup-unit
+ * against the mode and -s, and set the default unit (cli_reduce.c).
+ */
+int atio_cli_reduce_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
 
 #endif

@@ -59,7 +59,7 @@ int atio_stamp_get(const void *sector, struct atio_stamp *st)
 	st->key = atio_stamp_load(s + 24) - n * ATIO_STAMP_K3;
 	st->pos = atio_stamp_load(s + 32) - n * ATIO_STAMP_K4;
 	st->tag = atio_stamp_load(s + 40) - n * ATIO_STAMP_K5;
-	if ((kind != ATIO_STAMP_FILL && kind != ATIO_STAMP_WRITE) ||
+	if ((kind != ATIO_STAMP_FILL && kind != ATIO_STAMP_WRITE && kind != ATIO_STAMP_REDUCED) ||
 	    (kind == ATIO_STAMP_FILL) != (st->gen == 0) ||
 	    atio_stamp_load(s + 48) != atio_stamp_sum(head, st->gen, st->key, st->tag) +
 					 n * ATIO_STAMP_C1 + st->pos * ATIO_STAMP_C2)

@@ -99,12 +99,18 @@ static void put_expand_testcase(FILE *f, const struct atio_opts *o, const char *
  */
 static void header_extras(FILE *f, const struct atio_opts *o)
 {
+	char data[200];
+
 	if (o->open_sync)
 		fprintf(f, "Open: %s: each write is durable when it returns\n",
 			atio_open_sync_flag(o->open_sync));
 	if (o->total_auto)
 		fprintf(f, "Size: %.2f MB (auto: twice MemTotal, %.2f MB)\n",
 			atio_mib(o->total), atio_mib(o->node_mem_total));
+	if (atio_mode_writes(o->mode) && atio_opts_data_text(data, sizeof(data), o) > 0)
+		fprintf(f, "Data: %s\n", data);
+	if (atio_opts_reduced(o))
+		return;
 	if (o->pool_cover && o->pool_cover >= o->pool_share)
 		fprintf(f, "Write pool: %.2f MiB of keystream a thread, covering its %.2f MiB: "
 			"no data repeats in a thread's share\n",

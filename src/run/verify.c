@@ -18,6 +18,30 @@ static unsigned file_of(const struct atio_worker *w, int fd)
 	return 0;
 }
 
+/* The tag of @w's file open at @fd. */
+static uint64_t tag_of(const struct atio_worker *w, int fd)
+{
+	for (unsigned s = 0; s < w->nsegs; s++)
+		if (w->segs[s].fd == fd)
+			return w->segs[s].tag;
+	return 0;
+}
+
+/* See verify.h. */
+int atio_verify_reduced(struct atio_worker *w, const void *buf, size_t len, uint64_t off,
+			uint64_t tag)
+{
+	uint64_t key = atio_reduce_key(&w->reduce, tag), word = atio_reduce_word(&w->reduce);
+	int ret = 0;
+
+	for (size_t i = 0; ret == 0 && i < len; i += ATIO_SECTOR) {
+		ret = atio_check_reduced((const char *)buf + i, key, word, &w->vbad, &w->vfound);
+		w->vbad.off = off + i;
+		w->vbad.len = ATIO_SECTOR;
+	}
+	return ret;
+}
+
 int atio_verify_done(struct atio_worker *w, const struct atio_req *r)
 {
 	char what[160], want[80] = "atio's data for that offset";
@@ -34,6 +58,11 @@ int atio_verify_done(struct atio_worker *w, const struct atio_req *r)
 	ret = atio_check_block(r->buf, r->len, r->off, w->sh->ds, file_of(w, r->fd), &w->vctx,
 			       w->vks, &w->vbad, &w->vfound);
 	/* --mix: a block written in the run holds its last write. */
+	if (code && ret == 0 && w->pool.reduce) {
+		ret = atio_verify_reduced(w, r->buf, r->len, r->off, tag_of(w, r->fd));
+		snprintf(want, sizeof(want), "the reducible data of that offset");
+		code = 0;
+	}
 	for (size_t i = 0; code && ret == 0 && i < r->len; i += ATIO_SECTOR) {
 		uint64_t gen = atio_genmap_gen(code, w->pool.gen);
 

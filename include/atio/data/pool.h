@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "atio/data/keystream.h"
+#include "atio/data/reduce.h"
 #include "atio/data/stamp.h"
 
 #define ATIO_POOL_MIN (8u << 20)
@@ -62,6 +63,13 @@ struct atio_pool {
 	unsigned char *busy;       /* [nwin]: held by a request */
 	unsigned char *spare;      /* [nslots] windows after the nwin, or NULL */
 	unsigned char *tail;       /* atio_pool_init_tail(): the caller's bytes, or NULL */
+	/*
+	 * --compress, --dedup: the data's shape (atio/data/reduce.h), set by
+	 * the caller after init, or NULL. Each write then takes the window of
+	 * its slot and fills it with the reduced data of where it goes.
+	 */
+	const struct atio_reduce *reduce;
+	struct atio_keystream rks; /* making that data */
 };
 
 /*
@@ -110,6 +118,9 @@ void atio_pool_free(struct atio_pool *p);
 void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64_t off,
 			  uint64_t tag);
 
+/* atio_pool_take() of reducible data (p->reduce set). */
+void *atio_pool_take_reduced(struct atio_pool *p, unsigned slot, uint64_t off, uint64_t tag);
+
 /*
  * Take a window for the write of request @slot (below the pool's
  * inflight), of block @block of its thread's share (counted across the
@@ -126,6 +137,8 @@ static inline void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t 
 	uint64_t w = p->mask ? block & p->mask : block % p->nwin;
 	unsigned char *buf;
 
+	if (__builtin_expect(p->reduce != NULL, 0))
+		return atio_pool_take_reduced(p, slot, off, tag);
 	if (p->nslots > 1) {
 		if (p->held[slot] != ATIO_POOL_NONE)
 			p->busy[p->held[slot]] = 0;
