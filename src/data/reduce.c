@@ -34,12 +34,15 @@ void atio_reduce_plan(struct atio_reduce *rd, double compress, double dedup, uin
 		rd->groups = groups < 1 ? 1 : groups > (double)ATIO_REDUCE_MAX_GROUPS
 			? ATIO_REDUCE_MAX_GROUPS : (uint64_t)groups;
 	}
-	rd->seed = seed;
+	rd->base = atio_data_key(seed, "reduce", 0);
 }
 
+/* The host's part was mixed in once, by atio_reduce_plan(): no system call per write. */
 uint64_t atio_reduce_key(const struct atio_reduce *rd, uint64_t tag)
 {
-	return atio_data_key(rd->seed, "reduce", tag);
+	uint64_t x = rd->base ^ tag;
+
+	return atio_splitmix64(&x);
 }
 
 /* Bits 0-9 cut, 10-31 the unit in sectors, 32-63 groups (0: a unit is its own group). */
@@ -95,7 +98,7 @@ int atio_reduce_fill(const struct atio_reduce *rd, struct atio_keystream *ks, vo
 		uint64_t at = off + done, in = at % rd->unit;
 		uint64_t pos = group_of(rd, &perm, at / rd->unit) * rd->unit + in;
 		size_t run = rd->unit - in < len - done ? (size_t)(rd->unit - in) : len - done;
-		int ret = atio_keystream_at(ks, b + done, run, key, pos);
+		int ret = atio_keystream_short(ks, b + done, run, key, pos);
 
 		if (ret)
 			return ret;

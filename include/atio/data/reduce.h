@@ -42,8 +42,8 @@
  * stamp, works out from the offset it was read at which group must be
  * there (from the file's planned size, its key and perm), and compares.
  *
- * The file's key is atio_data_key() of --seed, the host and the file's
- * tag: the same --seed makes the same data, another --seed other data of
+ * The file's key is splitmix64 of the file's tag mixed with
+ * atio_data_key() of --seed and the host: the same --seed makes the same data, another --seed other data of
  * the same ratios. Without --seed the seed is random, as for any run.
  */
 
@@ -65,7 +65,7 @@ struct atio_reduce {
 	uint64_t unit;             /* bytes of a dedup unit, a multiple of 512 */
 	uint64_t units;            /* units of the file */
 	uint64_t groups;           /* distinct units; == units without --dedup */
-	uint64_t seed;             /* --seed */
+	uint64_t base;             /* the files' keys' part of --seed and the host */
 };
 
 /*
@@ -87,7 +87,7 @@ uint64_t atio_reduce_word(const struct atio_reduce *rd);
 
 /*
  * The shape a stamp's word @word names, for a file of @file_size bytes
- * (seed left 0): false when the word names no shape atio writes.
+ * (base left 0): false when the word names no shape atio writes.
  */
 bool atio_reduce_unword(struct atio_reduce *rd, uint64_t word, uint64_t file_size);
 

@@ -31,6 +31,23 @@ static void test_cut(void **state)
 	(void)state;
 }
 
+/* atio_keystream_short() makes CTR's bytes, at any position, key after key. */
+static void test_short(void **state)
+{
+	static unsigned char a[8192], b[8192];
+	struct atio_keystream ks = { 0 };
+	const uint64_t pos[] = { 0, 16, 4096, 512 * 1000 + 48, 1ull << 40 };
+
+	for (uint64_t key = 1; key <= 3; key++)
+		for (size_t i = 0; i < sizeof(pos) / sizeof(pos[0]); i++) {
+			assert_int_equal(atio_keystream(a, sizeof(a), key, pos[i]), 0);
+			assert_int_equal(atio_keystream_short(&ks, b, sizeof(b), key, pos[i]), 0);
+			assert_memory_equal(a, b, sizeof(a));
+		}
+	atio_keystream_end(&ks);
+	(void)state;
+}
+
 /*
  * 256 units in 64 groups (--dedup 4): every group has exactly 4 units, and
  * no two units of one group are neighbours more often than chance.
@@ -152,6 +169,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_short),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_fill),
 		cmocka_unit_test(test_check),
