@@ -252,7 +252,9 @@ int atio_stamp_get(const void *sector, struct atio_stamp *st);
  * names another offset: a misplaced sector; @st says which), -EILSEQ (the
  * data differs from the keystream: *@bad gets the first differing byte),
  * or -EIO when the keystream cannot be made. The tag is left to the
- * caller (@st->tag).
+ * caller (@st->tag). For the fill's and writes' sectors: a sector of
+ * reducible data (kind 3) names its group's place and ends in zeros, which
+ * atio_check_block() (atio/data/check_sector.h) knows.
  */
 int atio_stamp_check(const void *sector, uint64_t off, struct atio_stamp *st, size_t *bad);
 
