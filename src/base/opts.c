@@ -20,6 +20,8 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 	char p[16] = "auto", n[24] = "";
 	char rate[96] = "", order[48] = "", stride[24], dist[ATIO_DIST_MAX_TEXT + 40] = "";
 	char fadv[32] = "";
+	char reduce[112] = "", unit[24];
+	size_t at;
 	bool sync = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
 	const char *osync = o->open_sync == ATIO_OPEN_DSYNC ? " --dsync"
 		: o->open_sync == ATIO_OPEN_OSYNC ? " --osync" : "";
@@ -82,14 +84,27 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 	/* --fadvise when given, so that the line gives the same advice again. */
 	if (o->fadvise_given)
 		snprintf(fadv, sizeof(fadv), " --fadvise %s", atio_fadvise_name(o->fadvise));
+	/* Reducible data, last: the ratios asked, and a unit given. */
+	if (o->compress_text)
+		snprintf(reduce, sizeof(reduce), " --compress %s", o->compress_text);
+	if (o->dedup_text) {
+		at = strlen(reduce);
+		snprintf(reduce + at, sizeof(reduce) - at, " --dedup %s", o->dedup_text);
+	}
+	if (o->dedup_text && o->dedup_unit) {
+		at = strlen(reduce);
+		atio_format_size(unit, sizeof(unit), o->dedup_unit);
+		snprintf(reduce + at, sizeof(reduce) - at, " --dedup-unit %s", unit);
+	}
 	return snprintf(buf, len,
-			"%s--%s --%s%s%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s%s",
+			"%s--%s --%s%s%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s%s%s",
 			o->settings_only ? "-a " : "", mode,
 			o->random ? "rand" : "seq", order, dist, bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
 			p, n, t, wopt,
 			o->direct ? "uncached" : "cached", total,
-			o->skip_sync ? " -S" : "", osync, rate, o->verify ? " --verify" : "", fadv);
+			o->skip_sync ? " -S" : "", osync, rate, o->verify ? " --verify" : "", fadv,
+			reduce);
 }
 
 /* See opts.h. */
@@ -134,4 +149,21 @@ const char *atio_unit_name(const struct atio_opts *o)
 		return "MB/s";
 	return o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC
 		? "sync/s" : "IOPS";
+}
+
+/* See opts.h. */
+int atio_opts_data_text(char *buf, size_t len, const struct atio_opts *o)
+{
+	char unit[24], comp[80] = "incompressible", dedup[64] = "unique";
+
+	if (!atio_opts_reduced(o))
+		return snprintf(buf, len, "incompressible and unique");
+	if (o->compress > 1.0)
+		snprintf(comp, sizeof(comp), "compresses to 1/%s (calibrated on zstd -1 and "
+			 "gzip -1 over 4K chunks)", o->compress_text);
+	atio_format_size(unit, sizeof(unit), o->dedup_unit ? o->dedup_unit : 4096);
+	if (o->dedup > 1.0)
+		snprintf(dedup, sizeof(dedup), "1 in %s units of %s unique", o->dedup_text, unit);
+	return snprintf(buf, len, "%s, %s; the same for the same block and --seed", comp,
+			dedup);
 }

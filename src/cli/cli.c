@@ -48,6 +48,8 @@ static const char *value_hint(int id)
 	case OPT_INTERVAL: return "seconds, 0.1 or more, e.g. 1 or 0.5";
 	case OPT_DIST: return "zipf:THETA, pareto:H, normal:SD% or hot spots, e.g. 90/10";
 	case OPT_FADVISE: return "random, sequential, normal or none";
+	case OPT_COMPRESS: case OPT_DEDUP: return "a ratio of 1 or more, e.g. 2 or 2.5";
+	case OPT_DEDUP_UNIT: return "a size, a multiple of 512, e.g. 4K";
 	}
 	return "see --help";
 }
@@ -271,6 +273,8 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_FADVISE:
 		o->fadvise_given = true;
 		return atio_cli_fadvise(arg, &o->fadvise, e);
+	case OPT_COMPRESS: case OPT_DEDUP: case OPT_DEDUP_UNIT:
+		return atio_cli_reduce(id, arg, o, e);
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

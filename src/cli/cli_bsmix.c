@@ -200,6 +200,8 @@ int atio_cli_bsmix_judge(struct atio_opts *o, const struct pstate *st, struct at
 		other = st->seen[OPT_BACKWARD] ? "--backward" : "--stride";
 	else if (o->dist_text && o->random)
 		other = "--dist";
+	else if (o->compress_text || o->dedup_text)
+		other = o->compress_text ? "--compress" : "--dedup";
 	else if (o->verify && (o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC))
 		other = o->mode == ATIO_MODE_FSYNC ? "--fsync --verify" : "--fdatasync --verify";
 	if (other)

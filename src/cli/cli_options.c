@@ -46,6 +46,9 @@ const struct option atio_cli_longopts[] = {
 	{ "delay",      required_argument, NULL, OPT_DELAY },
 	{ "rewrite",    no_argument,       NULL, OPT_REWRITE },
 	{ "fadvise",    required_argument, NULL, OPT_FADVISE },
+	{ "compress",   required_argument, NULL, OPT_COMPRESS },
+	{ "dedup",      required_argument, NULL, OPT_DEDUP },
+	{ "dedup-unit", required_argument, NULL, OPT_DEDUP_UNIT },
 	{ NULL, 0, NULL, 0 },
 };
 

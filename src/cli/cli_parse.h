@@ -39,6 +39,9 @@ enum {
 	OPT_DELAY,
 	OPT_REWRITE,
 	OPT_FADVISE,
+	OPT_COMPRESS,
+	OPT_DEDUP,
+	OPT_DEDUP_UNIT,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -76,5 +79,14 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
  * orders or fills by blocks of one size. Returns 0 or -EINVAL with @e filled.
  */
 int atio_cli_bsmix_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
+
+/* --compress, --dedup, --dedup-unit (option @id) of value @arg into @o (cli_reduce.c). */
+int atio_cli_reduce(int id, const char *arg, struct atio_opts *o, struct atio_error *e);
+
+/*
+ * Once every option is known: judge --compress, --dedup and --dedup-unit
+ * against the mode and -s, and set the default unit (cli_reduce.c).
+ */
+int atio_cli_reduce_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
 
 #endif

@@ -20,8 +20,24 @@
 
 void say(const char *fmt, ...)
 {
+	char line[4096];
 	va_list ap;
+	int n;
 
+	/*
+	 * One write for the line: stderr is unbuffered, and the threads'
+	 * -vvv traces go there at the same time; in pieces, one could come
+	 * between "atio: " and the message.
+	 */
+	va_start(ap, fmt);
+	n = vsnprintf(line + 6, sizeof(line) - 7, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(line) - 7) {
+		memcpy(line, "atio: ", 6);
+		line[6 + n] = '\n';
+		fwrite(line, 1, (size_t)n + 7, stderr);
+		return;
+	}
 	va_start(ap, fmt);
 	fputs("atio: ", stderr);
 	vfprintf(stderr, fmt, ap);

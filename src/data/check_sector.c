@@ -11,6 +11,7 @@
 
 #include "atio/data/check_sector.h"
 #include "atio/data/pool.h"
+#include "atio/data/reduce.h"
 #include "atio/data/stamp.h"
 
 const char *atio_check_kind_name(enum atio_check_kind k)
@@ -110,11 +111,53 @@ int atio_check_write(const void *sector, uint64_t gen, uint64_t key, bool newer_
 	return 1;
 }
 
+static const unsigned char zero[ATIO_SECTOR];
+
 static bool all_zero(const unsigned char *s)
 {
-	static const unsigned char zero[ATIO_SECTOR];
-
 	return memcmp(s, zero, ATIO_SECTOR) == 0;
+}
+
+/*
+ * Where the stamp of a sector read at @off must place it: @off itself,
+ * or for reduced data the place of the group @off holds
+ * (atio/data/reduce.h), from the shape the stamp names; UINT64_MAX for a
+ * shape atio never writes.
+ */
+static uint64_t stamp_place(const struct atio_stamp *st, uint64_t off,
+			    const struct atio_dataset *ds)
+{
+	struct atio_reduce rd;
+
+	if (st->kind != ATIO_STAMP_REDUCED)
+		return off;
+	if (!atio_reduce_unword(&rd, st->gen, ds->file_size))
+		return UINT64_MAX;
+	return atio_reduce_pos(&rd, st->key, off);
+}
+
+/* The bytes of a sector of @st that are keystream's; zeros follow. */
+static size_t stamp_cut(const struct atio_stamp *st)
+{
+	struct atio_reduce rd;
+
+	if (st->kind != ATIO_STAMP_REDUCED || !atio_reduce_unword(&rd, st->gen, 0))
+		return ATIO_SECTOR;
+	return rd.cut;
+}
+
+int atio_check_reduced(const void *sector, uint64_t key, uint64_t word,
+		       struct atio_check_bad *bad, struct atio_stamp *found)
+{
+	if (atio_stamp_get(sector, found))
+		return 0;  /* not a whole stamp: atio_check_block() names it */
+	bad->want_gen = word;
+	bad->want_key = key;
+	if (found->kind == ATIO_STAMP_REDUCED && found->key == key && found->gen == word)
+		return 0;
+	bad->kind = found->kind == ATIO_STAMP_FILL ? ATIO_CHECK_OLDER : ATIO_CHECK_OTHER;
+	bad->detail = found->kind == ATIO_STAMP_FILL ? 0 : found->key;
+	return 1;
 }
 
 /*
@@ -154,7 +197,7 @@ static int decode(const unsigned char *s, uint64_t off, const struct atio_datase
 		bad->from_path = ds->files[from].path;
 		return 1;
 	}
-	if (st->offset != off) {
+	if (st->offset != stamp_place(st, off, ds)) {
 		bad->kind = ATIO_CHECK_MISPLACED;
 		bad->detail = st->offset;
 		return 1;
@@ -169,6 +212,7 @@ int atio_check_block(const void *buf, size_t len, uint64_t off, const struct ati
 	const unsigned char *b = buf;
 	size_t n = len / ATIO_SECTOR;
 	struct atio_stamp st, next;
+	size_t cut;
 
 	for (size_t i = 0; i < n;) {
 		size_t run = 1;
@@ -183,8 +227,10 @@ int atio_check_block(const void *buf, size_t len, uint64_t off, const struct ati
 		/* The sectors after it that continue its keystream: one call makes it all. */
 		while (i + run < n && !decode(b + (i + run) * ATIO_SECTOR,
 					      bad->off + run * ATIO_SECTOR, ds, file, &next, bad) &&
-		       next.key == st.key && next.pos == st.pos + run * ATIO_SECTOR)
+		       next.key == st.key && next.pos == st.pos + run * ATIO_SECTOR &&
+		       next.kind == st.kind && next.gen == st.gen)
 			run++;
+		cut = stamp_cut(&st);
 		if (atio_keystream_at(kctx, ks, run * ATIO_SECTOR, st.key, st.pos))
 			return -EIO;
 		for (size_t j = 0; j < run; j++) {
@@ -192,7 +238,8 @@ int atio_check_block(const void *buf, size_t len, uint64_t off, const struct ati
 			const unsigned char *want = (const unsigned char *)ks + j * ATIO_SECTOR;
 
 			if (memcmp(got + ATIO_STAMP_BYTES, want + ATIO_STAMP_BYTES,
-				   ATIO_SECTOR - ATIO_STAMP_BYTES) == 0)
+				   cut - ATIO_STAMP_BYTES) == 0 &&
+			    memcmp(got + cut, zero, ATIO_SECTOR - cut) == 0)
 				continue;
 			bad->off = off + (i + j) * ATIO_SECTOR;
 			bad->len = ATIO_SECTOR;
@@ -200,7 +247,7 @@ int atio_check_block(const void *buf, size_t len, uint64_t off, const struct ati
 			bad->file = bad->from_file = file;
 			bad->from_path = NULL;
 			for (size_t k = ATIO_STAMP_BYTES; k < ATIO_SECTOR; k++)
-				if (got[k] != want[k]) {
+				if (got[k] != (k < cut ? want[k] : 0)) {
 					bad->detail = k;
 					break;
 				}

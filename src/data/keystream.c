@@ -58,8 +58,50 @@ int atio_keystream_at(struct atio_keystream *ks, void *buf, size_t len, uint64_t
 void atio_keystream_end(struct atio_keystream *ks)
 {
 	EVP_CIPHER_CTX_free(ks->ctx);
-	ks->ctx = NULL;
-	ks->keyed = false;
+	EVP_CIPHER_CTX_free(ks->ecb);
+	ks->ctx = ks->ecb = NULL;
+	ks->keyed = ks->ecb_keyed = false;
+}
+
+/* See keystream.h: the 128-bit key of @key as atio_keystream_at() makes it. */
+int atio_keystream_short(struct atio_keystream *ks, void *buf, size_t len, uint64_t key,
+			 uint64_t pos)
+{
+	unsigned char k[16], *b = buf;
+	uint64_t x = key, block = pos / 16, hi, lo;
+	int outl;
+
+	if (!ks->ecb && !(ks->ecb = EVP_CIPHER_CTX_new()))
+		return -ENOMEM;
+	if (!ks->ecb_keyed || ks->ecb_key != key) {
+		hi = atio_splitmix64(&x);
+		lo = atio_splitmix64(&x);
+		memcpy(k, &hi, 8);
+		memcpy(k + 8, &lo, 8);
+		ks->ecb_keyed = EVP_EncryptInit_ex(ks->ecb, EVP_aes_128_ecb(), NULL, k, NULL) &&
+				EVP_CIPHER_CTX_set_padding(ks->ecb, 0);
+		ks->ecb_key = key;
+		if (!ks->ecb_keyed)
+			return -EIO;
+	}
+	/* The counter blocks: 64 zero bits, then the block number big-endian. */
+	for (size_t i = 0; i + 16 <= len; i += 16, block++) {
+		uint64_t be = block;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		be = __builtin_bswap64(be);
+#endif
+		memset(b + i, 0, 8);
+		memcpy(b + i + 8, &be, 8);
+	}
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done > (1u << 30) ? (1u << 30) : len - done;
+
+		if (!EVP_EncryptUpdate(ks->ecb, b + done, &outl, b + done, (int)n))
+			return -EIO;
+		done += n;
+	}
+	return 0;
 }
 
 int atio_keystream(void *buf, size_t len, uint64_t key, uint64_t pos)

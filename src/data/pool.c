@@ -53,6 +53,21 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
 	return buf;
 }
 
+/*
+ * The windows below nslots are the slots' own: a slot takes one only
+ * once its previous write has completed, and no write takes a block's
+ * window while the pool is reduced, so none is in flight.
+ */
+void *atio_pool_take_reduced(struct atio_pool *p, unsigned slot, uint64_t off, uint64_t tag)
+{
+	unsigned char *buf = p->base + (size_t)slot * p->window;
+
+	/* AES-CTR on a context made once does not fail short of memory; --verify would tell. */
+	(void)atio_reduce_fill(p->reduce, &p->rks, buf, p->window, off, tag);
+	p->gen++;
+	return buf;
+}
+
 int atio_pool_init(struct atio_pool *p, size_t window, unsigned inflight, uint64_t key,
 		   bool huge)
 {
@@ -115,5 +130,6 @@ void atio_pool_free(struct atio_pool *p)
 		atio_buf_free(p->base, p->size);
 	free(p->held);
 	free(p->busy);
+	atio_keystream_end(&p->rks);
 	memset(p, 0, sizeof(*p));
 }

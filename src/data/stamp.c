@@ -3,6 +3,7 @@
 #include <errno.h>
 
 #include "atio/data/keystream.h"
+#include "atio/data/reduce.h"
 #include "atio/data/stamp.h"
 
 /* The inverse of odd @k modulo 2^64, by Newton's iteration. */
@@ -42,6 +43,7 @@ int atio_stamp_get(const void *sector, struct atio_stamp *st)
 	uint64_t head = atio_stamp_load(s) - n * ATIO_STAMP_K0;
 	uint64_t head1 = atio_stamp_load(s) ^ n * ATIO_STAMP_K0;   /* version 1's mask */
 	unsigned kind = (unsigned)(head >> 40) & 0xff;
+	struct atio_reduce rd;
 
 	st->offset = (n - 1) * ATIO_SECTOR;
 	if ((head1 & 0xffffffffu) == ATIO_STAMP_MAGIC && (head1 >> 32 & 0xff) == 1 &&
@@ -59,8 +61,9 @@ int atio_stamp_get(const void *sector, struct atio_stamp *st)
 	st->key = atio_stamp_load(s + 24) - n * ATIO_STAMP_K3;
 	st->pos = atio_stamp_load(s + 32) - n * ATIO_STAMP_K4;
 	st->tag = atio_stamp_load(s + 40) - n * ATIO_STAMP_K5;
-	if ((kind != ATIO_STAMP_FILL && kind != ATIO_STAMP_WRITE) ||
+	if ((kind != ATIO_STAMP_FILL && kind != ATIO_STAMP_WRITE && kind != ATIO_STAMP_REDUCED) ||
 	    (kind == ATIO_STAMP_FILL) != (st->gen == 0) ||
+	    (kind == ATIO_STAMP_REDUCED && !atio_reduce_unword(&rd, st->gen, 0)) ||
 	    atio_stamp_load(s + 48) != atio_stamp_sum(head, st->gen, st->key, st->tag) +
 					 n * ATIO_STAMP_C1 + st->pos * ATIO_STAMP_C2)
 		return -EUCLEAN;

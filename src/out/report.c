@@ -103,6 +103,8 @@ static void put_expand_testcase(FILE *f, const struct atio_opts *o, const char *
  */
 static void header_extras(FILE *f, const struct atio_opts *o)
 {
+	char data[200];
+
 	if (o->open_sync)
 		fprintf(f, "Open: %s: each write is durable when it returns\n",
 			atio_open_sync_flag(o->open_sync));
@@ -112,6 +114,10 @@ static void header_extras(FILE *f, const struct atio_opts *o)
 	if (o->fadvise != ATIO_FADVISE_NONE)
 		fprintf(f, "Fadvise: %s on each thread's share of the files\n",
 			atio_fadvise_name(o->fadvise));
+	if (atio_mode_writes(o->mode) && atio_opts_data_text(data, sizeof(data), o) > 0)
+		fprintf(f, "Data: %s\n", data);
+	if (atio_opts_reduced(o))
+		return;
 	if (o->pool_cover && o->pool_cover >= o->pool_share)
 		fprintf(f, "Write pool: %.2f MiB of keystream a thread, covering its %.2f MiB: "
 			"no data repeats in a thread's share\n",

@@ -93,6 +93,13 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 		atio_json_uint(j, "data_repeats_every", o->pool_cover);
 	else
 		atio_json_null(j, "data_repeats_every");
+	/* The data written: ratios of 1 for incompressible and unique (atio/data/reduce.h). */
+	atio_json_double(j, "compress_ratio", o->compress > 1.0 ? o->compress : 1.0);
+	atio_json_double(j, "dedup_ratio", o->dedup > 1.0 ? o->dedup : 1.0);
+	if (o->dedup > 1.0)
+		atio_json_uint(j, "dedup_unit", o->dedup_unit);
+	else
+		atio_json_null(j, "dedup_unit");
 	atio_json_uint(j, "seed", o->seed);
 	/* The same as a string: a parser that reads numbers as doubles keeps it whole. */
 	snprintf(seed, sizeof(seed), "%" PRIu64, o->seed);

@@ -152,60 +152,17 @@ static void zones_init(struct atio_dist *d, const struct atio_dist_spec *spec)
 	}
 }
 
-/* A round of the permutation: 64 well-mixed bits of @x and the round's key. */
-static uint64_t round_bits(uint64_t x, uint64_t key)
-{
-	x ^= key;
-	x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
-	x = (x ^ (x >> 27)) * 0x81dadef4bc2dd44dULL;
-	return x ^ (x >> 33);
-}
-
-static uint64_t low_bits(unsigned n)
-{
-	return n >= 64 ? UINT64_MAX : (1ULL << n) - 1;
-}
-
-/*
- * One pass of the network over [0, 2^bits): x is a left part of hi bits
- * over a right part of lo bits; a round makes the right part the left one
- * and the left part, mixed with a function of the right one, the right
- * one. Each round is undone from its result, so the whole is a bijection
- * whatever the round function; the halves trade widths when bits is odd.
- */
-static uint64_t feistel(const struct atio_dist *d, uint64_t x)
-{
-	unsigned lo = d->bits / 2, hi = d->bits - lo;
-
-	for (unsigned i = 0; i < ATIO_DIST_ROUNDS; i++) {
-		uint64_t left = x >> lo, right = x & low_bits(lo);
-		unsigned t;
-
-		x = right << hi | ((left ^ round_bits(right, d->key[i])) & low_bits(hi));
-		t = lo;
-		lo = hi;
-		hi = t;
-	}
-	return x;
-}
-
-/* See dist.h. Starting below n, the walk comes back below n: it is on a cycle of x. */
+/* See dist.h. */
 uint64_t atio_dist_permute(const struct atio_dist *d, uint64_t x)
 {
-	do
-		x = feistel(d, x);
-	while (x >= d->n);
-	return x;
+	return atio_perm_at(&d->perm, x);
 }
 
 void atio_dist_init(struct atio_dist *d, const struct atio_dist_spec *spec, uint64_t n,
 		    uint64_t key)
 {
 	*d = (struct atio_dist){ .kind = spec->kind, .n = n ? n : 1 };
-	while (d->bits < 64 && (1ULL << d->bits) < d->n)
-		d->bits++;
-	for (unsigned i = 0; i < ATIO_DIST_ROUNDS; i++)
-		d->key[i] = atio_splitmix64(&key);
+	atio_perm_init(&d->perm, d->n, key);
 	switch (spec->kind) {
 	case ATIO_DIST_ZIPF:
 		zipf_init(d, spec->arg);

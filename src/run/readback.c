@@ -28,7 +28,7 @@ static const char *path_of(const struct atio_worker *w, const struct atio_segmen
 
 /* Name bad sector @b of the block at @off of @seg's file in rb->e. */
 static void name_bad(struct atio_worker *w, const struct atio_segment *seg, uint64_t off,
-		     uint64_t gen)
+		     uint64_t gen, uint64_t key)
 {
 	struct atio_readback *rb = &w->rb;
 	char what[200];
@@ -39,12 +39,19 @@ static void name_bad(struct atio_worker *w, const struct atio_segment *seg, uint
 	rb->block_off = off;
 	rb->block_len = atio_opts_unit(w->sh->opts);
 	rb->b.want_gen = gen;
-	rb->b.want_key = w->pool.key;
-	atio_error_set(&rb->e, ATIO_EXIT_FAIL, EILSEQ,
-		       "verify: %s: offset %" PRIu64 " (in the %" PRIu64 "-byte block written at "
-		       "%" PRIu64 "): expected the write of generation %" PRIu64 " (key %016"
-		       PRIx64 "), found %s", rb->path, rb->b.off, rb->block_len, off, gen,
-		       w->pool.key, what);
+	rb->b.want_key = key;
+	if (w->pool.reduce)
+		atio_error_set(&rb->e, ATIO_EXIT_FAIL, EILSEQ,
+			       "verify: %s: offset %" PRIu64 " (in the %" PRIu64 "-byte block "
+			       "written at %" PRIu64 "): expected the reducible data of that offset "
+			       "(key %016" PRIx64 "), found %s", rb->path, rb->b.off, rb->block_len,
+			       off, key, what);
+	else
+		atio_error_set(&rb->e, ATIO_EXIT_FAIL, EILSEQ,
+			       "verify: %s: offset %" PRIu64 " (in the %" PRIu64 "-byte block "
+			       "written at %" PRIu64 "): expected the write of generation %" PRIu64
+			       " (key %016" PRIx64 "), found %s", rb->path, rb->b.off,
+			       rb->block_len, off, gen, key, what);
 }
 
 /*
@@ -61,13 +68,26 @@ static int check_one(struct atio_worker *w, const struct atio_segment *seg, uint
 
 	if (ret < 0)
 		return ret;
+	if (ret == 0 && w->pool.reduce) {
+		uint64_t key = atio_reduce_key(&w->reduce, seg->tag);
+
+		gen = atio_reduce_word(&w->reduce);
+		for (size_t i = 0; ret == 0 && i < bs; i += ATIO_SECTOR) {
+			ret = atio_check_reduced(buf + i, key, gen, &rb->b, &rb->found);
+			rb->b.off = off + i;
+			rb->b.len = ATIO_SECTOR;
+		}
+		if (ret)
+			name_bad(w, seg, off, gen, key);
+		return ret;
+	}
 	for (size_t i = 0; ret == 0 && i < bs; i += ATIO_SECTOR) {
 		ret = atio_check_write(buf + i, gen, w->pool.key, false, &rb->b, &rb->found);
 		rb->b.off = off + i;
 		rb->b.len = ATIO_SECTOR;
 	}
 	if (ret)
-		name_bad(w, seg, off, gen);
+		name_bad(w, seg, off, gen, w->pool.key);
 	return ret;
 }
 

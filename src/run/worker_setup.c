@@ -158,6 +158,11 @@ int atio_worker_buffers(struct atio_worker *w)
 	if (ret)
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, -ret,
 				      "cannot prepare the write buffers: %s", strerror(-ret));
+	if (atio_opts_reduced(o)) {
+		atio_reduce_plan(&w->reduce, o->compress, o->dedup, o->dedup_unit,
+				 w->sh->ds->file_size, o->seed);
+		w->pool.reduce = &w->reduce;
+	}
 	/*
 	 * --verify on writes: the map (by unit with an -s mix), keystream for
 	 * --mix reads, the journal's list.

@@ -184,6 +184,9 @@ expect_match "-s with two ':': says so" "$ERR" "^atio: -s 4K/100:64K/100:1M/100:
 run_atio --read --seq --stride 128K -s 4K,64K -u 1G -f "$DIR"
 expect_code "--stride with a mix: exit 2" 2
 expect_match "--stride with a mix: says so" "$ERR" '^atio: -s 4K,64K: .*--stride'
+run_atio -a --write --rand -s 4K,64K -u 1G --compress 2 -f "$DIR"
+expect_code "--compress with a mix: exit 2" 2
+expect_match "--compress with a mix: says so" "$ERR" '^atio: -s 4K,64K: .*--compress'
 run_atio -a --rewrite --rand -s 4K,64K -u 1G -f "$DIR"
 expect_code "--rewrite with a mix: exit 2" 2
 expect_match "--rewrite with a mix: says so" "$ERR" '^atio: -s 4K,64K: .*--rewrite'

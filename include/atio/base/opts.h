@@ -156,7 +156,26 @@ struct atio_opts {
 	bool fadvise_given;
 	uint64_t interval_ns;      /* --interval: the length of an interval, 1 s by default */
 	const char *interval_text; /* as given; NULL for the default */
+	/* Reducible data (atio/data/reduce.h); 0 for none: incompressible and unique. */
+	double compress;           /* --compress R: written data compresses to 1/R */
+	double dedup;              /* --dedup R: one in R units of the data is unique */
+	uint64_t dedup_unit;       /* --dedup-unit, bytes; 0 for the default 4 KiB */
+	const char *compress_text; /* as given, NULL when not */
+	const char *dedup_text;    /* as given, NULL when not */
 };
+
+/* Whether @o writes reducible data: --compress or --dedup. */
+static inline bool atio_opts_reduced(const struct atio_opts *o)
+{
+	return o->compress > 1.0 || o->dedup > 1.0;
+}
+
+/*
+ * What the data written is, in words for the header: "incompressible and
+ * unique", or e.g. "compresses to 1/2 (zstd -1, gzip -1 on 4K chunks),
+ * 1 in 4 units of 4K unique". Returns what snprintf returns.
+ */
+int atio_opts_data_text(char *buf, size_t len, const struct atio_opts *o);
 
 /*
  * Write the canonical command line of @o, in at_io_iops' order, e.g.

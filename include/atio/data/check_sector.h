@@ -91,6 +91,16 @@ void atio_check_describe(char *buf, size_t len, const struct atio_check_bad *b,
 int atio_check_write(const void *sector, uint64_t gen, uint64_t key, bool newer_ok,
 		     struct atio_check_bad *bad, struct atio_stamp *found);
 
+/*
+ * The same for reduced data (atio/data/reduce.h), which carries no
+ * generation: the sector at @sector must hold this run's reduced data, of
+ * the file's key @key and shape @word (atio_reduce_word()). Returns 0 when
+ * it does (or holds no whole stamp, left to atio_check_block()), 1 when it
+ * holds the fill (OLDER) or other data (OTHER, detail its key).
+ */
+int atio_check_reduced(const void *sector, uint64_t key, uint64_t word,
+		       struct atio_check_bad *bad, struct atio_stamp *found);
+
 /* Words for a kind, e.g. "zeros", for text and JSON. */
 const char *atio_check_kind_name(enum atio_check_kind k);
 

@@ -37,10 +37,25 @@ struct atio_keystream {
 	void *ctx;                 /* OpenSSL's EVP_CIPHER_CTX */
 	uint64_t key;              /* the key ctx holds */
 	bool keyed;
+	void *ecb;                 /* atio_keystream_short()'s: AES-128-ECB */
+	uint64_t ecb_key;
+	bool ecb_keyed;
 };
 
 int atio_keystream_at(struct atio_keystream *ks, void *buf, size_t len, uint64_t key,
 		      uint64_t pos);
 void atio_keystream_end(struct atio_keystream *ks);
+
+/*
+ * The same bytes as atio_keystream_at(), made for callers that ask for
+ * short runs at scattered positions (the reducible data of
+ * atio/data/reduce.h, a unit at a time): CTR's keystream block i is AES of
+ * the counter block of i, so @buf is filled with the counter blocks and
+ * encrypted in place with AES-128-ECB, whose context is made once per key.
+ * Setting CTR's counter again for every run costs more than the AES of a
+ * few KiB in OpenSSL 3. @len is a multiple of 16. Returns 0, -ENOMEM or -EIO.
+ */
+int atio_keystream_short(struct atio_keystream *ks, void *buf, size_t len, uint64_t key,
+			 uint64_t pos);
 
 #endif

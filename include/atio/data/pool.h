@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "atio/data/keystream.h"
+#include "atio/data/reduce.h"
 #include "atio/data/stamp.h"
 
 #define ATIO_POOL_MIN (8u << 20)
@@ -62,6 +63,13 @@ struct atio_pool {
 	unsigned char *busy;       /* [nwin]: held by a request */
 	unsigned char *spare;      /* [nslots] windows after the nwin, or NULL */
 	unsigned char *tail;       /* atio_pool_init_tail(): the caller's bytes, or NULL */
+	/*
+	 * --compress, --dedup: the data's shape (atio/data/reduce.h), set by
+	 * the caller after init, or NULL. Each write then takes the window of
+	 * its slot and fills it with the reduced data of where it goes.
+	 */
+	const struct atio_reduce *reduce;
+	struct atio_keystream rks; /* making that data */
 };
 
 /*
@@ -138,6 +146,9 @@ static inline void *atio_pool_take_len(struct atio_pool *p, unsigned slot, uint6
 	return buf;
 }
 
+/* atio_pool_take() of reducible data (p->reduce set). */
+void *atio_pool_take_reduced(struct atio_pool *p, unsigned slot, uint64_t off, uint64_t tag);
+
 /*
  * Take a window for the write of request @slot (below the pool's
  * inflight), of block @block of its thread's share (counted across the
@@ -151,6 +162,8 @@ static inline void *atio_pool_take_len(struct atio_pool *p, unsigned slot, uint6
 static inline void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t block,
 				   uint64_t off, uint64_t tag)
 {
+	if (__builtin_expect(p->reduce != NULL, 0))
+		return atio_pool_take_reduced(p, slot, off, tag);
 	return atio_pool_take_len(p, slot, block, off, tag, 0);
 }
 

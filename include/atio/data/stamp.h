@@ -17,11 +17,12 @@
  *   bytes   word
  *   0..7    head + n * ATIO_STAMP_K0, head being the magic 0x6f697461
  *           ("atio") in bits 0-31, the version (2) in bits 32-39, the
- *           kind (1 fill, 2 write) in bits 40-47, 0 above
+ *           kind (1 fill, 2 write, 3 reduced) in bits 40-47, 0 above
  *   8..15   n * ATIO_STAMP_K1: the sector's offset in its file is
  *           512 * (this word times the inverse of K1, minus 1)
  *   16..23  generation + n * ATIO_STAMP_K2: 0 for the fill; for a write,
- *           the write's number in its thread's run (1, 2, ...)
+ *           the write's number in its thread's run (1, 2, ...); for
+ *           reduced data, the shape of the data (atio_reduce_word())
  *   24..31  key + n * ATIO_STAMP_K3: the keystream's key
  *   32..39  pos + n * ATIO_STAMP_K4: the keystream byte of sector byte 0
  *   40..47  tag + n * ATIO_STAMP_K5: the tag of the file the sector was
@@ -60,6 +61,13 @@
  * of a key per file at pos = offset; writes take a window of their
  * thread's pool (atio/data/pool.h), pos being where that window lies in the
  * pool's keystream.
+ *
+ * Reduced data (--compress, --dedup; atio/data/reduce.h) is kind 3: its
+ * sectors are the same wherever the same content goes, so a stamp names
+ * the place of the content's group (offset and pos alike), not the
+ * sector's own offset; the generation word says how the file's offsets
+ * map to groups, and bytes from the word's cut on are zeros. Such a
+ * sector is checked against the group its offset must hold.
  *
  * Version 1 (atio before the tag) masked with ^ instead of +, and had no
  * tag and no check word: bytes 40..511 were keystream. Its stamps decode
@@ -101,6 +109,7 @@
 enum atio_stamp_kind {
 	ATIO_STAMP_FILL = 1,
 	ATIO_STAMP_WRITE = 2,
+	ATIO_STAMP_REDUCED = 3,    /* --compress, --dedup: atio/data/reduce.h */
 };
 
 /* The fields of one sector's stamp, decoded. */
@@ -243,7 +252,9 @@ int atio_stamp_get(const void *sector, struct atio_stamp *st);
  * names another offset: a misplaced sector; @st says which), -EILSEQ (the
  * data differs from the keystream: *@bad gets the first differing byte),
  * or -EIO when the keystream cannot be made. The tag is left to the
- * caller (@st->tag).
+ * caller (@st->tag). For the fill's and writes' sectors: a sector of
+ * reducible data (kind 3) names its group's place and ends in zeros, which
+ * atio_check_block() (atio/data/check_sector.h) knows.
  */
 int atio_stamp_check(const void *sector, uint64_t off, struct atio_stamp *st, size_t *bad);
 

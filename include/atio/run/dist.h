@@ -30,24 +30,20 @@
  * zones: a zone is picked with its share of the I/Os, then a block in it
  * uniformly.
  *
- * The permutation is a Feistel network of four rounds over the smallest
- * power of two not below n, walked again while its result is n or more
- * (cycle-walking): a bijection of [0, n), keyed by the caller.
+ * The permutation is atio/base/perm.h's: a bijection of [0, n), keyed by
+ * the caller.
  */
 
 #include <stdint.h>
 
 #include "atio/base/opts.h"
+#include "atio/base/perm.h"
 #include "atio/base/prng.h"
-
-#define ATIO_DIST_ROUNDS 4
 
 struct atio_dist {
 	enum atio_dist_kind kind;
 	uint64_t n;                /* blocks of the share */
-	/* the permutation: zipf, pareto */
-	unsigned bits;
-	uint64_t key[ATIO_DIST_ROUNDS];
+	struct atio_perm perm;     /* the permutation: zipf, pareto */
 	/* zipf */
 	double theta, h_first, h_last, squeeze;
 	/* pareto */

@@ -52,4 +52,14 @@ static inline void atio_verify_issue(struct atio_worker *w, const struct atio_re
  */
 int atio_verify_done(struct atio_worker *w, const struct atio_req *r);
 
+/*
+ * --compress, --dedup: whether the @len bytes at @buf, read at @off of the
+ * file of tag @tag, are this run's reducible data (atio/data/reduce.h),
+ * whose stamps atio_check_block() has found whole and in place: 0, or 1
+ * with the first other sector in w->vbad and w->vfound. A reducible block
+ * carries no generation: every write of it writes the same bytes.
+ */
+int atio_verify_reduced(struct atio_worker *w, const void *buf, size_t len, uint64_t off,
+			uint64_t tag);
+
 #endif

@@ -64,6 +64,7 @@ struct atio_worker {
 
 	struct atio_prng rng;
 	struct atio_pool pool;     /* write data, write modes only */
+	struct atio_reduce reduce; /* --compress, --dedup: the pool's data (pool.reduce) */
 	void *rbuf;                /* read buffers, depth x block size, read mode only */
 
 	bool setup_failed;         /* buffers or engine could not start */

@@ -152,8 +152,15 @@ static void test_every_byte(void **state)
 	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
 	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 0, ATIO_STAMP_WRITE, 77);
 	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
-	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 3, (enum atio_stamp_kind)3, 77);
+	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 3, (enum atio_stamp_kind)4, 77);
 	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
+	/* Reduced data whose shape atio never writes: a cut inside the stamp, no unit. */
+	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 3 | 8 << 10, ATIO_STAMP_REDUCED, 77);
+	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
+	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 256, ATIO_STAMP_REDUCED, 77);
+	assert_int_equal(atio_stamp_get(sec, &st), -EUCLEAN);
+	atio_stamp_put(sec, sizeof(sec), 0, 0, 5, 256 | 8 << 10, ATIO_STAMP_REDUCED, 77);
+	assert_int_equal(atio_stamp_get(sec, &st), 0);
 	(void)state;
 }
 
