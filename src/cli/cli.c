@@ -46,6 +46,8 @@ static const char *value_hint(int id)
 	case OPT_RATE: return "a cap in the unit of the result, e.g. 1000 or 2.5";
 	case OPT_INTERVAL: return "seconds, 0.1 or more, e.g. 1 or 0.5";
 	case OPT_DIST: return "zipf:THETA, pareto:H, normal:SD% or hot spots, e.g. 90/10";
+	case OPT_SIZE: return "bytes each thread moves, e.g. 1G";
+	case OPT_LOOPS: return "passes over each thread's share, e.g. 2";
 	}
 	return "see --help";
 }
@@ -261,6 +263,8 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_DIST:
 		o->dist_text = arg;
 		return atio_cli_dist(arg, &o->dist, e);
+	case OPT_SIZE: return atio_cli_size(arg, &o->size, e);
+	case OPT_LOOPS: return atio_cli_loops(arg, &o->loops, e);
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

@@ -43,6 +43,8 @@ const struct option atio_cli_longopts[] = {
 	{ "backward",   no_argument,       NULL, OPT_BACKWARD },
 	{ "stride",     required_argument, NULL, OPT_STRIDE },
 	{ "dist",       required_argument, NULL, OPT_DIST },
+	{ "size",       required_argument, NULL, OPT_SIZE },
+	{ "loops",      required_argument, NULL, OPT_LOOPS },
 	{ NULL, 0, NULL, 0 },
 };
 

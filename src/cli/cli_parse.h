@@ -36,6 +36,8 @@ enum {
 	OPT_BACKWARD,
 	OPT_STRIDE,
 	OPT_DIST,
+	OPT_SIZE,
+	OPT_LOOPS,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -66,5 +68,13 @@ const char *atio_cli_optname(int id, char *buf, size_t len);
  * negative errno with @e filled (bad usage: exit status 2).
  */
 int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
+
+/*
+ * --size and --loops once every option is known (cli_limits.c): --size a
+ * whole number of blocks, neither with --prepare or --check, --loops not
+ * with --expand; without -t, no time limit (o->time_ns 0). Returns 0, or a
+ * negative errno with @e filled.
+ */
+int atio_cli_limits_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
 
 #endif

@@ -46,6 +46,11 @@
  * wait is the engine's timed reap, so completions are seen while the
  * thread waits.
  *
+ * --size, --loops (atio/run/limits.h): one more constant flag. The
+ * cursor counts the I/Os left to issue and the loop ends when none is left
+ * (at depth, once what is in flight has completed); --loops also records
+ * each latency in the pass's histogram (atio/stats/passes.h).
+ *
  * --interval. A latency is recorded in the current interval's histogram,
  * and each completion's timestamp goes to atio_ival_seen() first, which
  * closes the interval when the timestamp is past its end (src/stats/interval.c).
@@ -57,10 +62,12 @@
 #include "atio/base/clock.h"
 #include "atio/run/expand.h"
 #include "atio/run/fail.h"
+#include "atio/run/limits.h"
 #include "atio/run/loop.h"
 #include "atio/run/sync.h"
 #include "atio/run/trace.h"
 #include "atio/run/verify.h"
+#include "atio/stats/passes.h"
 
 /*
  * Count @r of @w, completed at tick @t and handed over at @issued: its
@@ -68,11 +75,12 @@
  * @mixing), which is folded into the run's when the interval closes
  * (src/stats/interval.c); the caller has called atio_ival_seen() first.
  * With @pacing the latency runs from the intended start @due and the
- * service time from @issued goes to its own histogram.
+ * service time from @issued goes to its own histogram. With @limited and
+ * --loops, it goes to the pass's histogram too.
  */
 static inline __attribute__((always_inline)) void
 account(struct atio_worker *w, const struct atio_req *r, uint64_t t, uint64_t issued,
-	uint64_t due, bool pacing, bool mixing)
+	uint64_t due, bool pacing, bool mixing, bool limited)
 {
 	uint64_t lat = atio_ticks_to_ns(t - issued);
 
@@ -91,16 +99,19 @@ account(struct atio_worker *w, const struct atio_req *r, uint64_t t, uint64_t is
 	}
 	__atomic_store_n(&w->st.ops, w->st.ops + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->st.bytes, w->st.bytes + r->len, __ATOMIC_RELAXED);
+	if (limited && w->pass.h)
+		atio_pass_seen(&w->pass, &w->st, t, lat);
 }
 
 /*
  * One request at a time, for engines that complete in queue(), until the
- * first completion at or after @end (in clock ticks) or a stop.
+ * first completion at or after @end (in clock ticks), a stop or, with
+ * @limited, the last I/O the cursor has left.
  */
 static inline __attribute__((always_inline)) int
-run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
-	   const bool mixing, const bool tracing, const bool pacing, const bool verifying,
-	   const bool distributed)
+loop_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	    const bool mixing, const bool tracing, const bool pacing, const bool verifying,
+	    const bool distributed, const bool limited)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
@@ -115,6 +126,8 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		unsigned seg = c->seg;
 		uint64_t t0, t1, due = 0;
 
+		if (limited && !c->left)
+			return 0;
 		if (expanding && atio_expand_full(w, c->seg, c->block) &&
 		    atio_expand_restart(w, c->seg, tracing))
 			return -1;
@@ -123,6 +136,8 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 			return 0;
 		/* One I/O at a time: none in flight, so no block is busy. */
 		(void)atio_cursor_aim(w, c, r, random, writing, mixing, verifying, distributed);
+		if (limited)
+			c->left--;
 		if (tracing)
 			atio_trace_submit(w, r);
 		t0 = atio_ticks();
@@ -135,7 +150,7 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		if (r->res != (int64_t)r->len)
 			return atio_worker_fail(w, r, r->res);
 		atio_ival_seen(&w->iv, t1, pacing ? t0 : 0);
-		account(w, r, t1, t0, due, pacing, mixing);
+		account(w, r, t1, t0, due, pacing, mixing, limited);
 		if (expanding)
 			atio_expand_grow(w, seg, r->len);
 		if (verifying && atio_verify_done(w, r))
@@ -217,12 +232,13 @@ issue(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curs
 /*
  * Queue requests while there is room, the time goes on and nothing waits
  * for the queue to drain (a sync, an --expand restart) or, with --rate,
- * for the next I/O to be due. Returns how many, in w->batch.
+ * for the next I/O to be due; with @limited, while the cursor has I/Os
+ * left (then the time is over). Returns how many, in w->batch.
  */
 static inline __attribute__((always_inline)) unsigned
 fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_cursor *c,
      struct depth *d, uint64_t end, const bool random, const bool mixing, const bool tracing,
-     const bool pacing, const bool verifying, const bool distributed)
+     const bool pacing, const bool verifying, const bool distributed, const bool limited)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
@@ -232,6 +248,10 @@ fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curso
 	while (!d->ending && !d->want_sync && !d->want_empty && d->nspare) {
 		struct atio_req *r = w->spare[d->nspare - 1];
 
+		if (limited && !c->left) {
+			d->ending = true;
+			break;
+		}
 		if (expanding && atio_expand_full(w, c->seg, c->block)) {
 			d->want_empty = true;
 			break;
@@ -242,6 +262,8 @@ fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curso
 			break;
 		d->nspare--;
 		w->batch[nb++] = r;
+		if (limited)
+			c->left--;
 		if (syncing && ++c->since_sync == o->qsync)
 			d->want_sync = true;
 	}
@@ -307,7 +329,7 @@ reap(struct atio_worker *w, const struct atio_engine_ops *eng, const struct dept
  */
 static inline __attribute__((always_inline)) int
 complete(struct atio_worker *w, struct depth *d, int n, uint64_t t, const bool mixing,
-	 const bool tracing, const bool pacing, const bool verifying)
+	 const bool tracing, const bool pacing, const bool verifying, const bool limited)
 {
 	if (n > 0)
 		atio_ival_seen(&w->iv, t, pacing ? w->done[0]->issued : 0);
@@ -318,7 +340,7 @@ complete(struct atio_worker *w, struct depth *d, int n, uint64_t t, const bool m
 			atio_trace_done(w, r, atio_ticks_to_ns(t - r->issued));
 		if (r->res != (int64_t)r->len)
 			return atio_worker_fail(w, r, r->res);
-		account(w, r, t, r->issued, r->due, pacing, mixing);
+		account(w, r, t, r->issued, r->due, pacing, mixing, limited);
 		if (verifying && atio_verify_done(w, r))
 			return -1;
 		w->spare[d->nspare++] = r;
@@ -333,9 +355,9 @@ complete(struct atio_worker *w, struct depth *d, int n, uint64_t t, const bool m
  * and counted too, since it was issued inside the measured time.
  */
 static inline __attribute__((always_inline)) int
-run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
-	  const bool mixing, const bool tracing, const bool pacing, const bool verifying,
-	  const bool distributed)
+loop_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	   const bool mixing, const bool tracing, const bool pacing, const bool verifying,
+	   const bool distributed, const bool limited)
 {
 	const struct atio_engine_ops *eng = w->engine;
 	const unsigned batch = w->sh->opts->iodepth_batch < w->depth ? w->sh->opts->iodepth_batch
@@ -351,7 +373,7 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 		if (pacing)
 			d.now = atio_ticks();
 		nb = fill(w, eng, c, &d, end, random, mixing, tracing, pacing, verifying,
-			  distributed);
+			  distributed, limited);
 		if (nb) {
 			t = atio_ticks();
 			for (unsigned i = 0; i < nb; i++)
@@ -371,12 +393,31 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 		if (n < 0)
 			return atio_worker_fail(w, w->batch[0], n);
 		t = atio_ticks();
-		n = complete(w, &d, n, t, mixing, tracing, pacing, verifying);
+		n = complete(w, &d, n, t, mixing, tracing, pacing, verifying, limited);
 		if (n)
 			return n;
 		if (t >= end || atio_worker_stopped(w))
 			d.ending = true;
 	}
+}
+
+/* The loops without --size and --loops: every copy but run_limited()'s. */
+static inline __attribute__((always_inline)) int
+run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	   const bool mixing, const bool tracing, const bool pacing, const bool verifying,
+	   const bool distributed)
+{
+	return loop_inline(w, c, end, random, mixing, tracing, pacing, verifying, distributed,
+			   false);
+}
+
+static inline __attribute__((always_inline)) int
+run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	  const bool mixing, const bool tracing, const bool pacing, const bool verifying,
+	  const bool distributed)
+{
+	return loop_async(w, c, end, random, mixing, tracing, pacing, verifying, distributed,
+			  false);
 }
 
 /*
@@ -407,12 +448,29 @@ static __attribute__((noinline)) int run_skewed(struct atio_worker *w, struct at
 	return run_inline(w, c, end, true, mixing, tracing, pacing, false, true);
 }
 
+/*
+ * --size, --loops: one copy per loop, the other flags variables, --verify
+ * and --dist among them.
+ */
+static __attribute__((noinline)) int run_limited(struct atio_worker *w, struct atio_cursor *c,
+						 uint64_t end, bool random, bool mixing,
+						 bool tracing, bool distributed)
+{
+	bool pacing = w->sh->opts->rate > 0, verifying = w->sh->opts->verify;
+
+	if (w->engine->async)
+		return loop_async(w, c, end, random, mixing, tracing, pacing, verifying,
+				  distributed, true);
+	return loop_inline(w, c, end, random, mixing, tracing, pacing, verifying, distributed,
+			   true);
+}
+
 /* The loops compare clock ticks: the deadline is converted once, here. */
 int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns)
 {
 	bool random = w->sh->opts->random, tracing = w->sh->opts->verbose >= 3;
 	bool mixing = w->sh->opts->mode == ATIO_MODE_MIX;
-	bool distributed = random && w->sh->opts->dist.kind != ATIO_DIST_UNIFORM;
+	bool distributed = random && (w->sh->opts->dist.kind != ATIO_DIST_UNIFORM || c->shuffled);
 	uint64_t now_ns = atio_now_ns(), end = atio_ticks();
 
 	if (end_ns > now_ns)
@@ -423,7 +481,12 @@ int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns
 	 */
 	if (w->sh->opts->rate > 0 && end_ns > c->pace.start_ns)
 		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace.start_ns);
+	/* --size, --loops without -t: no deadline (atio/run/limits.h). */
+	if (end_ns == ATIO_LIMITS_NO_END)
+		end = UINT64_MAX;
 
+	if (c->limited)
+		return run_limited(w, c, end, random, mixing, tracing, distributed);
 	if (w->sh->opts->verify)
 		return run_checked(w, c, end, random, mixing, tracing, distributed);
 	if (distributed)

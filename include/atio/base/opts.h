@@ -65,6 +65,7 @@ struct atio_dist_spec {
 #define ATIO_DIRECT_ALIGN  4096ULL
 #define ATIO_MAX_IODEPTH   65536u
 #define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
+#define ATIO_MAX_LOOPS     1000000u
 
 struct atio_opts {
 	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
@@ -78,7 +79,7 @@ struct atio_opts {
 	uint64_t bs;               /* -s, bytes */
 	unsigned threads;          /* -p */
 	unsigned nfiles;           /* -n */
-	uint64_t time_ns;          /* -t */
+	uint64_t time_ns;          /* -t; 0: no time limit (--size or --loops without -t) */
 	uint64_t warmup_ns;        /* -w */
 	uint64_t total;            /* -u, bytes of all files together */
 	unsigned qsync;            /* -q */
@@ -124,6 +125,9 @@ struct atio_opts {
 	bool verify;               /* --verify: check every block read against its stamp */
 	uint64_t interval_ns;      /* --interval: the length of an interval, 1 s by default */
 	const char *interval_text; /* as given; NULL for the default */
+	/* --size, --loops: ends of the measured time besides -t (atio/run/limits.h) */
+	uint64_t size;             /* --size: bytes each thread moves; 0 when not given */
+	uint64_t loops;            /* --loops: passes over each thread's share; 0 when not */
 };
 
 /*
