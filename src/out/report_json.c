@@ -279,11 +279,11 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 	else
 		atio_json_null(&j, "signal");
 	atio_json_bool(&j, "measured", !r->nothing_measured);
-	atio_report_passes_json(&j, r);
 	if (r->nothing_measured)
 		atio_json_null(&j, "result");
 	else
 		json_result(&j, r);
+	atio_report_passes_json(&j, r);
 	atio_report_json_hist(&j, "latency_ns", &r->total.lat, true);
 	atio_report_json_hist(&j, "sync_latency_ns", &r->total.sync_lat, true);
 	/* --mix: each direction beside the totals; null in the other modes. */

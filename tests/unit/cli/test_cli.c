@@ -837,7 +837,7 @@ static void test_usage(void **state)
 		"--no-thp", "--engine", "--iodepth", "--help", "--version", "16M", "4K",
 		"16G", "dropping its files", "stderr", "0 success", "130 interrupted",
 		"2 bad usage", "1 the run failed", "powers of 1024", "s, m or h",
-		"-q 32",
+		"-q 32", "--size SIZE", "--loops N",
 	};
 	char *text = NULL, *line, *save;
 	size_t len = 0;
