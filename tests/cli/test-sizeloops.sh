@@ -15,7 +15,8 @@ mkdir "$DIR"
 
 # offsets [THREAD]: the offsets thread THREAD (0 if not given) submitted, one a line.
 offsets() {
-	sed -n "s/^atio: \[${1:-0}\] submit [a-z]*(fd -1, 4096 bytes, offset \([0-9]*\))\$/\1/p" "$ERR"
+	sed -n "s/^atio: \[${1:-0}\] submit [a-z]*(fd -\{0,1\}[0-9]*, 4096 bytes, offset \([0-9]*\))\$/\1/p" \
+		"$ERR"
 }
 
 # --size: each thread moves exactly its bytes; the run ends by size, without a time limit.
@@ -40,6 +41,14 @@ if direct_io_works "$DIR" && "$ATIO" --engine io_uring -a -f "$DIR" >/dev/null 2
 		--size 1M --json -f "$DIR"
 	expect_code "--size 1M --iodepth 8: exit 0" 0
 	expect_json "--size 1M --iodepth 8: 1M read" 'd["result"]["bytes"]' 1048576
+	# A pass at depth: issued in the permutation's order, none past the last pass.
+	run_atio --engine io_uring --iodepth 8 --read --rand --uncached -s 4K -u 256K -p 1 \
+		--loops 2 -vvv --json -f "$DIR"
+	expect_code "--loops 2 --iodepth 8: exit 0" 0
+	check "--loops 2 --iodepth 8: each of the 64 blocks read twice" \
+		[ "$(offsets | sort -n | uniq -c | awk '$1 == 2' | wc -l)/$(offsets | wc -l)" = 64/128 ]
+	expect_json "--loops 2 --iodepth 8: two passes of 64" '[p["ops"] for p in d["passes"]]' \
+		'[64, 64]'
 else
 	skip_check "--size at depth" "no io_uring with O_DIRECT in $DIR"
 fi
