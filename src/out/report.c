@@ -164,7 +164,8 @@ static void put_limits_header(FILE *f, const struct atio_opts *o)
 	if (o->loops)
 		fprintf(f, "%" PRIu64 " %s over each thread's share%s", o->loops,
 			o->loops == 1 ? "pass" : "passes",
-			o->random && !o->dist_text ? " (random: each a permutation of it)" : "");
+			!o->random ? "" : o->dist_text ? " (each as many --dist draws as it has blocks)"
+			: " (random: each a permutation of it)");
 	atio_format_time(t, sizeof(t), o->time_ns);
 	if (o->time_ns)
 		fprintf(f, ", -t %s sec", t);

@@ -449,8 +449,9 @@ static __attribute__((noinline)) int run_skewed(struct atio_worker *w, struct at
 }
 
 /*
- * --size, --loops: one copy per loop, the other flags variables, --verify
- * and --dist among them.
+ * --size, --loops: a copy per loop and pattern for plain reads and
+ * writes, one per loop for the rest, the other flags variables (--verify
+ * and --dist among them).
  */
 static __attribute__((noinline)) int run_limited(struct atio_worker *w, struct atio_cursor *c,
 						 uint64_t end, bool random, bool mixing,
@@ -458,6 +459,17 @@ static __attribute__((noinline)) int run_limited(struct atio_worker *w, struct a
 {
 	bool pacing = w->sh->opts->rate > 0, verifying = w->sh->opts->verify;
 
+	if (!pacing && !verifying && !mixing && !tracing && !distributed) {
+		if (w->engine->async)
+			return random ? loop_async(w, c, end, true, false, false, false, false,
+						   false, true)
+				      : loop_async(w, c, end, false, false, false, false, false,
+						   false, true);
+		return random ? loop_inline(w, c, end, true, false, false, false, false, false,
+					    true)
+			      : loop_inline(w, c, end, false, false, false, false, false, false,
+					    true);
+	}
 	if (w->engine->async)
 		return loop_async(w, c, end, random, mixing, tracing, pacing, verifying,
 				  distributed, true);
