@@ -145,34 +145,6 @@ static void put_cap_header(FILE *f, const struct atio_opts *o)
 }
 
 /*
- * --size, --loops: "Limits: 1G a thread (4G in all), 2 passes over each
- * thread's share of 262144 4K blocks; the first limit reached ends the
- * run, warm-up not counted", -t among them when given.
- */
-static void put_limits_header(FILE *f, const struct atio_opts *o)
-{
-	char a[24], b[24], t[32];
-
-	if (!o->size && !o->loops)
-		return;
-	fputs("Limits: ", f);
-	if (o->size) {
-		atio_format_size(a, sizeof(a), o->size);
-		atio_format_size(b, sizeof(b), o->size * o->threads);
-		fprintf(f, "%s a thread (%s in all)%s", a, b, o->loops ? ", " : "");
-	}
-	if (o->loops)
-		fprintf(f, "%" PRIu64 " %s over each thread's share%s", o->loops,
-			o->loops == 1 ? "pass" : "passes",
-			!o->random ? "" : o->dist_text ? " (each as many --dist draws as it has blocks)"
-			: " (random: each a permutation of it)");
-	atio_format_time(t, sizeof(t), o->time_ns);
-	if (o->time_ns)
-		fprintf(f, ", -t %s sec", t);
-	fputs("; the first reached ends the run, the warm-up counting toward none\n", f);
-}
-
-/*
  * The at_io_iops header, line for line as at_io_iops printed it (with
  * "atio" as the title), then atio's Engine, Buffers, Seed and Filesystem
  * lines. The block size
@@ -261,7 +233,7 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	atio_report_put_text(f, o->fstype ? o->fstype : "unknown");
 	putc('\n', f);
 	header_extras(f, o);
-	put_limits_header(f, o);
+	atio_report_limits_header(f, o);
 	if (o->rate > 0)
 		put_cap_header(f, o);
 }

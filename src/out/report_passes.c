@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --size and --loops in the result: what ended the run, and with --loops
- * the table of passes (xdd's pass table): one line, or JSON object, a pass
- * over the threads' shares, from the threads' series merged pass by pass
- * (atio/stats/passes.h). The combined figure is the result line's.
+ * --size and --loops in the header and the result: their limits, what
+ * ended the run, and with --loops the table of passes (xdd's pass table):
+ * one line, or JSON object, a pass over the threads' shares, from the
+ * threads' series merged pass by pass (atio/stats/passes.h). The combined
+ * figure is the result line's.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "atio/base/json.h"
+#include "atio/base/units.h"
 #include "atio/out/report.h"
 #include "atio/stats/passes.h"
 #include "report_figures.h"
@@ -53,12 +55,43 @@ void atio_report_passes_free(struct atio_result *r)
 	r->passes = NULL;
 }
 
+/*
+ * The header's line, e.g. "Limits: 1G a thread (4G in all), 2 passes over
+ * each thread's share (random: each a permutation of it), -t 60 sec; the
+ * first reached ends the run, the warm-up counting toward none".
+ */
+void atio_report_limits_header(FILE *f, const struct atio_opts *o)
+{
+	char a[24], b[24], t[32];
+
+	if (!o->size && !o->loops)
+		return;
+	fputs("Limits: ", f);
+	if (o->size) {
+		atio_format_size(a, sizeof(a), o->size);
+		if (o->size <= UINT64_MAX / o->threads)
+			atio_format_size(b, sizeof(b), o->size * o->threads);
+		else
+			snprintf(b, sizeof(b), "more than 16E");
+		fprintf(f, "%s a thread (%s in all)%s", a, b, o->loops ? ", " : "");
+	}
+	if (o->loops)
+		fprintf(f, "%" PRIu64 " %s over each thread's share%s", o->loops,
+			o->loops == 1 ? "pass" : "passes",
+			!o->random ? "" : o->dist_text ? " (each as many --dist draws as it has blocks)"
+			: " (random: each a permutation of it)");
+	atio_format_time(t, sizeof(t), o->time_ns);
+	if (o->time_ns)
+		fprintf(f, ", -t %s sec", t);
+	fputs("; the first reached ends the run, the warm-up counting toward none\n", f);
+}
+
 const char *atio_report_ended(const struct atio_result *r)
 {
 	return r->signo ? "signal" : atio_end_name(r->ended);
 }
 
-/* Pass @i's latency percentile @p in ns, from its buckets. */
+/* The latency percentile @p in ns of pass @iv of @s, from its buckets, in @h. */
 static uint64_t pass_percentile(const struct atio_ival_series *s, const struct atio_ival *iv,
 				double p, struct atio_hist *h)
 {
