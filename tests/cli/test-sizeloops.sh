@@ -34,6 +34,11 @@ expect_match "--size 40K: 10 writes" "$OUT" '^io: 10 writes, 40960 bytes'
 expect_match "--size 40K: ended: size" "$OUT" '^ended: size$'
 expect_no_match "--size 40K: no -t on the Cmdline" "$OUT" '^Cmdline: .* -t '
 expect_match "--size 40K: the Cmdline carries it" "$OUT" '^Cmdline: .* --size 40K'
+expect_match "--size 40K: no time limit in the header" "$OUT" '^Time: no limit '
+
+# A run of -t alone says so too; it has no passes.
+run_atio --engine null --read --rand -s 4K -u 64M -p 1 -t 0.2 --json -f "$DIR"
+expect_json "-t 0.2: ended by time, no passes" '(d["ended"], d["passes"])' "('time', None)"
 
 # At depth: nothing issued past the size, what is in flight reaped.
 if direct_io_works "$DIR" && "$ATIO" --engine io_uring -a -f "$DIR" >/dev/null 2>&1; then
