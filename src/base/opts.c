@@ -16,7 +16,7 @@
 int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
 	char bs[ATIO_BSMIX_MAX_TEXT + 1], total[24], t[32], w[32], q[24] = "", wopt[80] = "";
-	char mode[24];
+	char mode[24], topt[40] = "", size[24], limits[64];
 	char p[16] = "auto", n[24] = "";
 	char rate[96] = "", order[48] = "", stride[24], dist[ATIO_DIST_MAX_TEXT + 40] = "";
 	char fadv[32] = "";
@@ -43,6 +43,14 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 	if (!o->threads_auto || o->nfiles_given)
 		snprintf(n, sizeof(n), " -n %u", o->nfiles);
 	atio_format_time(t, sizeof(t), o->time_ns);
+	/* No -t with --size or --loops alone: no time limit (atio/run/limits.h). */
+	if (o->time_ns)
+		snprintf(topt, sizeof(topt), " -t %s", t);
+	atio_format_size(size, sizeof(size), o->size);
+	snprintf(limits, sizeof(limits), "%s%s", o->size ? " --size " : "", o->size ? size : "");
+	if (o->loops)
+		snprintf(limits + strlen(limits), sizeof(limits) - strlen(limits),
+			 " --loops %" PRIu64, o->loops);
 	if (sync)
 		snprintf(q, sizeof(q), " -q %u", o->qsync);
 	if (o->warmup_ns) {
@@ -97,11 +105,11 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		snprintf(reduce + at, sizeof(reduce) - at, " --dedup-unit %s", unit);
 	}
 	return snprintf(buf, len,
-			"%s--%s --%s%s%s -s %s%s --%s -p %s%s -t %s%s --%s -u %s%s%s%s%s%s%s",
+			"%s--%s --%s%s%s -s %s%s --%s -p %s%s%s%s%s --%s -u %s%s%s%s%s%s%s",
 			o->settings_only ? "-a " : "", mode,
 			o->random ? "rand" : "seq", order, dist, bs, q,
 			o->unit == ATIO_UNIT_IOPS ? "iops" : "mbs",
-			p, n, t, wopt,
+			p, n, topt, limits, wopt,
 			o->direct ? "uncached" : "cached", total,
 			o->skip_sync ? " -S" : "", osync, rate, o->verify ? " --verify" : "", fadv,
 			reduce);

@@ -50,6 +50,8 @@ static const char *value_hint(int id)
 	case OPT_FADVISE: return "random, sequential, normal or none";
 	case OPT_COMPRESS: case OPT_DEDUP: return "a ratio of 1 or more, e.g. 2 or 2.5";
 	case OPT_DEDUP_UNIT: return "a size, a multiple of 512, e.g. 4K";
+	case OPT_SIZE: return "bytes each thread moves, e.g. 1G";
+	case OPT_LOOPS: return "passes over each thread's share, e.g. 2";
 	}
 	return "see --help";
 }
@@ -275,6 +277,8 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		return atio_cli_fadvise(arg, &o->fadvise, e);
 	case OPT_COMPRESS: case OPT_DEDUP: case OPT_DEDUP_UNIT:
 		return atio_cli_reduce(id, arg, o, e);
+	case OPT_SIZE: return atio_cli_size(arg, &o->size, e);
+	case OPT_LOOPS: return atio_cli_loops(arg, &o->loops, e);
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

@@ -49,6 +49,8 @@ const struct option atio_cli_longopts[] = {
 	{ "compress",   required_argument, NULL, OPT_COMPRESS },
 	{ "dedup",      required_argument, NULL, OPT_DEDUP },
 	{ "dedup-unit", required_argument, NULL, OPT_DEDUP_UNIT },
+	{ "size",       required_argument, NULL, OPT_SIZE },
+	{ "loops",      required_argument, NULL, OPT_LOOPS },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -42,6 +42,8 @@ enum {
 	OPT_COMPRESS,
 	OPT_DEDUP,
 	OPT_DEDUP_UNIT,
+	OPT_SIZE,
+	OPT_LOOPS,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -88,5 +90,13 @@ int atio_cli_reduce(int id, const char *arg, struct atio_opts *o, struct atio_er
  * against the mode and -s, and set the default unit (cli_reduce.c).
  */
 int atio_cli_reduce_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
+
+/*
+ * --size and --loops once every option is known (cli_limits.c): --size a
+ * whole number of blocks, neither with --prepare or --check, --loops not
+ * with --expand; without -t, no time limit (o->time_ns 0). Returns 0, or a
+ * negative errno with @e filled.
+ */
+int atio_cli_limits_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
 
 #endif

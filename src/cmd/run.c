@@ -158,8 +158,10 @@ static int job_figures(struct run_result *out, struct atio_error *e)
 			ret = -EIO;
 		}
 		atio_stats_merge(&res->total, &w[i].st);
-		if (w[i].end_ns > last_end)
+		if (w[i].end_ns > last_end) {
 			last_end = w[i].end_ns;
+			res->ended = w[i].ended;
+		}
 	}
 	measure = sh->start_ns + o->warmup_ns;
 	res->elapsed_ns = last_end > measure ? last_end - measure : 0;
@@ -439,11 +441,13 @@ static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
 	}
 	out->res.nthreads = o->threads;
 	out->res.threads = out->per;
+	if (atio_report_passes(&out->res))
+		say("warning: out of memory for the passes: they are left out");
 	out->res.interrupted = signo != 0;
 	out->res.signo = signo;
 	out->res.nothing_measured = signo && wt->sig_ns < sh->start_ns + o->warmup_ns;
 	out->res.in_final_sync = signo && atio_mode_writes(o->mode) && !o->skip_sync &&
-				 wt->sig_ns >= sh->start_ns + o->warmup_ns + o->time_ns;
+				 o->time_ns && wt->sig_ns >= sh->start_ns + o->warmup_ns + o->time_ns;
 	return 0;
 }
 
@@ -496,6 +500,7 @@ void run_result_free(struct run_result *out)
 	for (unsigned i = 0; out->w && o && i < o->threads; i++)
 		atio_worker_teardown(&out->w[i]);
 	atio_report_timeline_free(&out->res);
+	atio_report_passes_free(&out->res);
 	free(out->res.thread_ivals);
 	free(out->w);
 	free(out->per);

@@ -206,7 +206,10 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 
 	atio_format_time(t, sizeof(t), o->time_ns);
 	atio_format_time(w, sizeof(w), o->warmup_ns);
-	fprintf(f, "Time: %s sec\n", t);
+	if (o->time_ns)
+		fprintf(f, "Time: %s sec\n", t);
+	else
+		fputs("Time: no limit (--size or --loops ends the run)\n", f);
 	fprintf(f, "Warmup: %s sec\n", w);
 
 	if (o->bs_text)
@@ -245,6 +248,7 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	atio_report_put_text(f, o->fstype ? o->fstype : "unknown");
 	putc('\n', f);
 	header_extras(f, o);
+	atio_report_limits_header(f, o);
 	if (o->rate > 0)
 		put_cap_header(f, o);
 }
@@ -305,10 +309,14 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 			fprintf(f, "in the final sync, after the %s sec of I/O (%.3f sec with "
 				"the sync); the figures cover the time run\n", t_sec,
 				atio_report_sec(r->elapsed_ns));
-		else
+		else if (o->time_ns)
 			fprintf(f, "after %.3f of %s sec; the figures cover the time run\n",
 				atio_report_sec(r->elapsed_ns), t_sec);
+		else
+			fprintf(f, "after %.3f sec; the figures cover the time run\n",
+				atio_report_sec(r->elapsed_ns));
 	}
+	atio_report_passes_text(f, r);
 
 	if (o->rate > 0) {
 		char run[32], thread[32];

@@ -76,7 +76,7 @@ double atio_result_value(const struct atio_result *r)
 double atio_report_reached(const struct atio_result *r)
 {
 	const struct atio_opts *o = r->opts;
-	uint64_t span = r->elapsed_ns < o->time_ns ? r->elapsed_ns : o->time_ns;
+	uint64_t span = r->elapsed_ns < o->time_ns || !o->time_ns ? r->elapsed_ns : o->time_ns;
 	uint64_t due = atio_pace_count(o->rate_interval_ns, o->warmup_ns, o->warmup_ns + span);
 	double share, done;
 

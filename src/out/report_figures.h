@@ -32,6 +32,17 @@ double atio_report_mb_per_sec(uint64_t bytes, uint64_t ns);
  */
 double atio_report_reached(const struct atio_result *r);
 
+struct atio_json;
+
+/*
+ * --size, --loops (src/out/report_passes.c): the header's "Limits:" line
+ * (nothing without either), the "ended:" line and the table of passes as
+ * text, and "ended" and "passes" as JSON.
+ */
+void atio_report_limits_header(FILE *f, const struct atio_opts *o);
+void atio_report_passes_text(FILE *f, const struct atio_result *r);
+void atio_report_passes_json(struct atio_json *j, const struct atio_result *r);
+
 /* The engine to name: @engine (the one that ran) if set, else the one asked for. */
 const char *atio_report_engine_name(const struct atio_opts *o, const char *engine);
 

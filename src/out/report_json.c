@@ -70,7 +70,19 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_bsmix_json(j, o);
 	atio_json_uint(j, "threads", o->threads);
 	atio_json_uint(j, "files", o->nfiles);
-	atio_json_double(j, "time_sec", atio_report_sec(o->time_ns));
+	/* --size, --loops: a time limit only when -t was given; null without one. */
+	if (o->time_ns)
+		atio_json_double(j, "time_sec", atio_report_sec(o->time_ns));
+	else
+		atio_json_null(j, "time_sec");
+	if (o->size)
+		atio_json_uint(j, "size", o->size);
+	else
+		atio_json_null(j, "size");
+	if (o->loops)
+		atio_json_uint(j, "loops", o->loops);
+	else
+		atio_json_null(j, "loops");
 	atio_json_double(j, "warmup_sec", atio_report_sec(o->warmup_ns));
 	atio_json_double(j, "delay_sec", atio_report_sec(o->delay_ns));
 	atio_json_uint(j, "total_size", o->total);
@@ -282,6 +294,7 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		atio_json_null(&j, "result");
 	else
 		json_result(&j, r);
+	atio_report_passes_json(&j, r);
 	atio_report_json_hist(&j, "latency_ns", &r->total.lat, true);
 	atio_report_json_hist(&j, "sync_latency_ns", &r->total.sync_lat, true);
 	/* --mix: each direction beside the totals; null in the other modes. */

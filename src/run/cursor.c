@@ -84,7 +84,7 @@ void atio_cursor_dist_start(const struct atio_worker *w, struct atio_cursor *c)
 
 void atio_cursor_skewed(struct atio_worker *w, struct atio_cursor *c, unsigned *s, uint64_t *b)
 {
-	uint64_t x = atio_dist_draw(&c->dist, &w->rng);
+	uint64_t x = c->shuffled ? atio_dist_shuffled(&c->dist) : atio_dist_draw(&c->dist, &w->rng);
 	uint64_t per = w->segs[0].blocks;
 
 	if (w->nsegs == 1) {

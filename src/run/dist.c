@@ -161,7 +161,7 @@ uint64_t atio_dist_permute(const struct atio_dist *d, uint64_t x)
 void atio_dist_init(struct atio_dist *d, const struct atio_dist_spec *spec, uint64_t n,
 		    uint64_t key)
 {
-	*d = (struct atio_dist){ .kind = spec->kind, .n = n ? n : 1 };
+	*d = (struct atio_dist){ .kind = spec->kind, .n = n ? n : 1, .base_key = key };
 	atio_perm_init(&d->perm, d->n, key);
 	switch (spec->kind) {
 	case ATIO_DIST_ZIPF:
@@ -205,4 +205,22 @@ uint64_t atio_dist_draw(const struct atio_dist *d, struct atio_prng *r)
 	if (d->kind == ATIO_DIST_ZIPF || d->kind == ATIO_DIST_PARETO)
 		return atio_dist_permute(d, x);
 	return x;
+}
+
+void atio_dist_shuffle_init(struct atio_dist *d, uint64_t n, uint64_t key)
+{
+	const struct atio_dist_spec uniform = { .kind = ATIO_DIST_UNIFORM };
+
+	atio_dist_init(d, &uniform, n, key);
+}
+
+/* Pass p's keys come from the caller's key and p, as a thread's from --seed and its id. */
+uint64_t atio_dist_shuffled(struct atio_dist *d)
+{
+	if (d->next == d->n) {
+		d->next = 0;
+		d->pass++;
+		atio_perm_init(&d->perm, d->n, d->base_key ^ (d->pass * 0xbf58476d1ce4e5b9ULL));
+	}
+	return atio_dist_permute(d, d->next++);
 }

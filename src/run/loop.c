@@ -55,6 +55,11 @@
  * wait is the engine's timed reap, so completions are seen while the
  * thread waits.
  *
+ * --size, --loops (atio/run/limits.h): one more constant flag. The
+ * cursor counts the I/Os left to issue and the loop ends when none is left
+ * (at depth, once what is in flight has completed); --loops also records
+ * each latency in the pass's histogram (atio/stats/passes.h).
+ *
  * --interval. A latency is recorded in the current interval's histogram,
  * and each completion's timestamp goes to atio_ival_seen() first, which
  * closes the interval when the timestamp is past its end (src/stats/interval.c).
@@ -66,10 +71,12 @@
 #include "atio/base/clock.h"
 #include "atio/run/expand.h"
 #include "atio/run/fail.h"
+#include "atio/run/limits.h"
 #include "atio/run/loop.h"
 #include "atio/run/sync.h"
 #include "atio/run/trace.h"
 #include "atio/run/verify.h"
+#include "atio/stats/passes.h"
 
 /*
  * Count @r of @w, completed at tick @t and handed over at @issued: its
@@ -77,11 +84,12 @@
  * @mixing), which is folded into the run's when the interval closes
  * (src/stats/interval.c); the caller has called atio_ival_seen() first.
  * With @pacing the latency runs from the intended start @due and the
- * service time from @issued goes to its own histogram.
+ * service time from @issued goes to its own histogram. With @limited and
+ * --loops, it goes to the pass's histogram too.
  */
 static inline __attribute__((always_inline)) void
 account(struct atio_worker *w, const struct atio_req *r, uint64_t t, uint64_t issued,
-	uint64_t due, bool pacing, bool mixing)
+	uint64_t due, bool pacing, bool mixing, bool limited)
 {
 	uint64_t lat = atio_ticks_to_ns(t - issued);
 
@@ -100,6 +108,8 @@ account(struct atio_worker *w, const struct atio_req *r, uint64_t t, uint64_t is
 	}
 	__atomic_store_n(&w->st.ops, w->st.ops + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->st.bytes, w->st.bytes + r->len, __ATOMIC_RELAXED);
+	if (limited && w->pass.h)
+		atio_pass_seen(&w->pass, &w->st, t, lat);
 }
 
 /*
@@ -126,18 +136,19 @@ write_back_inline(struct atio_worker *w, struct atio_req *r, const bool tracing,
 	if (r->res != (int64_t)r->len)
 		return atio_worker_fail(w, r, r->res);
 	atio_ival_seen(&w->iv, t1, 0);
-	account(w, r, t1, t0, 0, false, true);
+	account(w, r, t1, t0, 0, false, true, false);
 	return verifying ? atio_verify_done(w, r) : 0;
 }
 
 /*
  * One request at a time, for engines that complete in queue(), until the
- * first completion at or after @end (in clock ticks) or a stop.
+ * first completion at or after @end (in clock ticks), a stop or, with
+ * @limited, the last I/O the cursor has left.
  */
 static inline __attribute__((always_inline)) int
-run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
-	   const bool mixing, const bool tracing, const bool pacing, const bool verifying,
-	   const bool distributed, const bool sizing, const bool rewriting)
+loop_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	    const bool mixing, const bool tracing, const bool pacing, const bool verifying,
+	    const bool distributed, const bool sizing, const bool rewriting, const bool limited)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool writing = o->mode != ATIO_MODE_READ;
@@ -152,6 +163,8 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		unsigned seg = c->seg;
 		uint64_t t0, t1, due = 0;
 
+		if (limited && !c->left)
+			return 0;
 		if (expanding && atio_expand_full(w, c->seg, c->block) &&
 		    atio_expand_restart(w, c->seg, tracing))
 			return -1;
@@ -161,6 +174,8 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		/* One I/O at a time: none in flight, so no block is busy. */
 		(void)atio_cursor_aim(w, c, r, random, writing, mixing, rewriting, verifying,
 				      distributed, sizing);
+		if (limited)
+			c->left--;
 		if (tracing)
 			atio_trace_submit(w, r);
 		t0 = atio_ticks();
@@ -173,7 +188,7 @@ run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const boo
 		if (r->res != (int64_t)r->len)
 			return atio_worker_fail(w, r, r->res);
 		atio_ival_seen(&w->iv, t1, pacing ? t0 : 0);
-		account(w, r, t1, t0, due, pacing, mixing || rewriting);
+		account(w, r, t1, t0, due, pacing, mixing || rewriting, limited);
 		if (expanding)
 			atio_expand_grow(w, seg, r->len);
 		if (verifying && atio_verify_done(w, r))
@@ -259,14 +274,15 @@ issue(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curs
 /*
  * Queue requests while there is room, the time goes on and nothing waits
  * for the queue to drain (a sync, an --expand restart) or, with --rate,
- * for the next I/O to be due. Returns how many are in w->batch, with
+ * for the next I/O to be due; with @limited, while the cursor has I/Os
+ * left (then the time is over). Returns how many are in w->batch, with
  * --rewrite's writes queued back since the last submit first.
  */
 static inline __attribute__((always_inline)) unsigned
 fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_cursor *c,
      struct depth *d, uint64_t end, const bool random, const bool mixing, const bool tracing,
      const bool pacing, const bool verifying, const bool distributed, const bool sizing,
-     const bool rewriting)
+     const bool rewriting, const bool limited)
 {
 	const struct atio_opts *o = w->sh->opts;
 	const bool syncing = o->mode == ATIO_MODE_FSYNC || o->mode == ATIO_MODE_FDATASYNC;
@@ -276,6 +292,10 @@ fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curso
 	while (!d->ending && !d->want_sync && !d->want_empty && d->nspare) {
 		struct atio_req *r = w->spare[d->nspare - 1];
 
+		if (limited && !c->left) {
+			d->ending = true;
+			break;
+		}
 		if (expanding && atio_expand_full(w, c->seg, c->block)) {
 			d->want_empty = true;
 			break;
@@ -287,6 +307,8 @@ fill(struct atio_worker *w, const struct atio_engine_ops *eng, struct atio_curso
 			break;
 		d->nspare--;
 		w->batch[nb++] = r;
+		if (limited)
+			c->left--;
 		if (syncing && ++c->since_sync == o->qsync)
 			d->want_sync = true;
 	}
@@ -375,7 +397,7 @@ write_back_async(struct atio_worker *w, const struct atio_engine_ops *eng, struc
 static inline __attribute__((always_inline)) int
 complete(struct atio_worker *w, const struct atio_engine_ops *eng, struct depth *d, int n,
 	 uint64_t t, const bool mixing, const bool tracing, const bool pacing,
-	 const bool verifying, const bool rewriting)
+	 const bool verifying, const bool rewriting, const bool limited)
 {
 	unsigned back = 0;
 
@@ -388,7 +410,7 @@ complete(struct atio_worker *w, const struct atio_engine_ops *eng, struct depth 
 			atio_trace_done(w, r, atio_ticks_to_ns(t - r->issued));
 		if (r->res != (int64_t)r->len)
 			return atio_worker_fail(w, r, r->res);
-		account(w, r, t, r->issued, r->due, pacing, mixing || rewriting);
+		account(w, r, t, r->issued, r->due, pacing, mixing || rewriting, limited);
 		if (verifying && atio_verify_done(w, r))
 			return -1;
 		if (rewriting && r->op == ATIO_REQ_READ) {
@@ -409,9 +431,9 @@ complete(struct atio_worker *w, const struct atio_engine_ops *eng, struct depth 
  * and counted too, since it was issued inside the measured time.
  */
 static inline __attribute__((always_inline)) int
-run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
-	  const bool mixing, const bool tracing, const bool pacing, const bool verifying,
-	  const bool distributed, const bool sizing, const bool rewriting)
+loop_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	   const bool mixing, const bool tracing, const bool pacing, const bool verifying,
+	   const bool distributed, const bool sizing, const bool rewriting, const bool limited)
 {
 	const struct atio_engine_ops *eng = w->engine;
 	const unsigned batch = w->sh->opts->iodepth_batch < w->depth ? w->sh->opts->iodepth_batch
@@ -427,7 +449,7 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 		if (pacing)
 			d.now = atio_ticks();
 		nb = fill(w, eng, c, &d, end, random, mixing, tracing, pacing, verifying,
-			  distributed, sizing, rewriting);
+			  distributed, sizing, rewriting, limited);
 		if (nb) {
 			t = atio_ticks();
 			for (unsigned i = 0; i < nb; i++)
@@ -450,12 +472,32 @@ run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool
 		if (n < 0)
 			return atio_worker_fail(w, w->batch[0], n);
 		t = atio_ticks();
-		n = complete(w, eng, &d, n, t, mixing, tracing, pacing, verifying, rewriting);
+		n = complete(w, eng, &d, n, t, mixing, tracing, pacing, verifying, rewriting,
+			     limited);
 		if (n)
 			return n;
 		if (t >= end || atio_worker_stopped(w))
 			d.ending = true;
 	}
+}
+
+/* The loops without --size and --loops: every copy but run_limited()'s. */
+static inline __attribute__((always_inline)) int
+run_inline(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	   const bool mixing, const bool tracing, const bool pacing, const bool verifying,
+	   const bool distributed, const bool sizing, const bool rewriting)
+{
+	return loop_inline(w, c, end, random, mixing, tracing, pacing, verifying, distributed,
+			   sizing, rewriting, false);
+}
+
+static inline __attribute__((always_inline)) int
+run_async(struct atio_worker *w, struct atio_cursor *c, uint64_t end, const bool random,
+	  const bool mixing, const bool tracing, const bool pacing, const bool verifying,
+	  const bool distributed, const bool sizing, const bool rewriting)
+{
+	return loop_async(w, c, end, random, mixing, tracing, pacing, verifying, distributed,
+			  sizing, rewriting, false);
 }
 
 /*
@@ -536,12 +578,41 @@ static __attribute__((noinline)) int run_sized(struct atio_worker *w, struct ati
 			  false);
 }
 
+/*
+ * --size, --loops: a copy per loop and pattern for plain reads and
+ * writes, one per loop for the rest, the other flags variables (--verify
+ * and --dist among them).
+ */
+static __attribute__((noinline)) int run_limited(struct atio_worker *w, struct atio_cursor *c,
+						 uint64_t end, bool random, bool mixing,
+						 bool tracing, bool distributed)
+{
+	bool pacing = w->sh->opts->rate > 0, verifying = w->sh->opts->verify;
+
+	if (!pacing && !verifying && !mixing && !tracing && !distributed) {
+		if (w->engine->async)
+			return random ? loop_async(w, c, end, true, false, false, false, false,
+						   false, false, false, true)
+				      : loop_async(w, c, end, false, false, false, false, false,
+						   false, false, false, true);
+		return random ? loop_inline(w, c, end, true, false, false, false, false, false,
+					    false, false, true)
+			      : loop_inline(w, c, end, false, false, false, false, false, false,
+					    false, false, true);
+	}
+	if (w->engine->async)
+		return loop_async(w, c, end, random, mixing, tracing, pacing, verifying,
+				  distributed, false, false, true);
+	return loop_inline(w, c, end, random, mixing, tracing, pacing, verifying, distributed,
+			   false, false, true);
+}
+
 /* The loops compare clock ticks: the deadline is converted once, here. */
 int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns)
 {
 	bool random = w->sh->opts->random, tracing = w->sh->opts->verbose >= 3;
 	bool mixing = w->sh->opts->mode == ATIO_MODE_MIX;
-	bool distributed = random && w->sh->opts->dist.kind != ATIO_DIST_UNIFORM;
+	bool distributed = random && (w->sh->opts->dist.kind != ATIO_DIST_UNIFORM || c->shuffled);
 	uint64_t now_ns = atio_now_ns(), end = atio_ticks();
 
 	if (end_ns > now_ns)
@@ -552,7 +623,12 @@ int atio_run_until(struct atio_worker *w, struct atio_cursor *c, uint64_t end_ns
 	 */
 	if (w->sh->opts->rate > 0 && end_ns > c->pace.start_ns)
 		end = c->pace.start + atio_ns_to_ticks(end_ns - c->pace.start_ns);
+	/* --size, --loops without -t: no deadline (atio/run/limits.h). */
+	if (end_ns == ATIO_LIMITS_NO_END)
+		end = UINT64_MAX;
 
+	if (c->limited)
+		return run_limited(w, c, end, random, mixing, tracing, distributed);
 	if (w->sh->opts->mode == ATIO_MODE_REWRITE)
 		return run_rewritten(w, c, end, random, tracing, distributed);
 	if (w->sz)

@@ -25,6 +25,7 @@
 
 #include "atio/base/clock.h"
 #include "atio/run/cursor.h"
+#include "atio/run/limits.h"
 #include "atio/run/loop.h"
 #include "atio/run/pace.h"
 #include "atio/run/sync.h"
@@ -108,7 +109,8 @@ void *atio_worker_main(void *arg)
 			goto out;
 	}
 	atio_ival_rec_start(&w->iv, start);
-	end = start + o->time_ns;
+	end = o->time_ns ? start + o->time_ns : ATIO_LIMITS_NO_END;
+	atio_limits_start(w, &c);
 	user0 = thread_cpu_ns(&sys0);
 	/*
 	 * --rate: a thread that did every I/O due before the end (and synced)
@@ -119,6 +121,7 @@ void *atio_worker_main(void *arg)
 	c.idle = false;
 	if (atio_run_until(w, &c, end) == 0 && o->mode != ATIO_MODE_READ && !o->skip_sync)
 		flushed = atio_worker_sync(w, ATIO_REQ_FSYNC, false, o->verbose >= 3) == 0;
+	atio_limits_end(w, &c, atio_ticks());
 	w->end_ns = atio_now_ns();
 	if (c.idle && !w->failed)
 		w->end_ns = atio_pace_idle(end, &sh->stop) && w->end_ns < end ? end

@@ -193,6 +193,7 @@ void atio_worker_teardown(struct atio_worker *w)
 	free(w->vks);
 	atio_keystream_end(&w->vctx);
 	atio_ival_rec_free(&w->iv);
+	atio_pass_rec_free(&w->pass);
 	atio_genmap_free(&w->gm);
 	atio_journal_list_free(&w->jl);
 	atio_sizes_free(w);

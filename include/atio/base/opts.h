@@ -90,6 +90,7 @@ struct atio_bsmix {
 #define ATIO_DIRECT_ALIGN  4096ULL
 #define ATIO_MAX_IODEPTH   65536u
 #define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
+#define ATIO_MAX_LOOPS     1000000u
 
 struct atio_opts {
 	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
@@ -107,7 +108,7 @@ struct atio_opts {
 	uint64_t bs_unit;          /* a mix: the sizes' greatest common divisor */
 	unsigned threads;          /* -p */
 	unsigned nfiles;           /* -n */
-	uint64_t time_ns;          /* -t */
+	uint64_t time_ns;          /* -t; 0: no time limit (--size or --loops without -t) */
 	uint64_t warmup_ns;        /* -w */
 	uint64_t delay_ns;         /* --delay: a job starts this long after its run */
 	uint64_t total;            /* -u, bytes of all files together */
@@ -162,6 +163,9 @@ struct atio_opts {
 	uint64_t dedup_unit;       /* --dedup-unit, bytes; 0 for the default 4 KiB */
 	const char *compress_text; /* as given, NULL when not */
 	const char *dedup_text;    /* as given, NULL when not */
+	/* --size, --loops: ends of the measured time besides -t (atio/run/limits.h) */
+	uint64_t size;             /* --size: bytes each thread moves; 0 when not given */
+	uint64_t loops;            /* --loops: passes over each thread's share; 0 when not */
 };
 
 /* Whether @o writes reducible data: --compress or --dedup. */

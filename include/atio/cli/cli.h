@@ -93,6 +93,14 @@ int atio_cli_bsmix(const char *arg, struct atio_opts *o, struct atio_error *e);
  */
 double atio_cli_bsmix_mean(const struct atio_opts *o);
 
+/*
+ * Parse a --size value @arg (bytes each thread moves, above 0, with K, M,
+ * G or T) or a --loops value (passes, 1 to ATIO_MAX_LOOPS). Returns 0, or
+ * -EINVAL with @e filled (exit status 2) naming @arg.
+ */
+int atio_cli_size(const char *arg, uint64_t *size, struct atio_error *e);
+int atio_cli_loops(const char *arg, uint64_t *loops, struct atio_error *e);
+
 /* Print the --help text to @f (src/cli/usage.c). */
 void atio_cli_usage(FILE *f);
 

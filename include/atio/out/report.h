@@ -16,6 +16,7 @@
 
 #include "atio/base/opts.h"
 #include "atio/run/readback.h"
+#include "atio/stats/passes.h"
 #include "atio/stats/stats.h"
 
 struct atio_ival_series;
@@ -43,6 +44,9 @@ struct atio_result {
 	const struct atio_readback *readback;
 	/* One job of a run of several: its line says "value", the run's alone "rate". */
 	bool in_jobs;
+	/* --size, --loops: what ended the run (its last thread); the passes merged, or NULL */
+	enum atio_end ended;
+	struct atio_ival_series *passes;
 };
 
 struct atio_ival_series;
@@ -56,6 +60,19 @@ int atio_report_timeline(struct atio_result *r);
 
 /* Free r->timeline. */
 void atio_report_timeline_free(struct atio_result *r);
+
+/*
+ * --loops: merge the threads' passes (r->threads[i].passes) into
+ * r->passes (src/out/report_passes.c). Returns 0, or -ENOMEM with
+ * r->passes NULL. Without --loops, nothing.
+ */
+int atio_report_passes(struct atio_result *r);
+
+/* Free r->passes. */
+void atio_report_passes_free(struct atio_result *r);
+
+/* What ended the run: "time", "size", "loops" or "signal". */
+const char *atio_report_ended(const struct atio_result *r);
 
 /*
  * The reported value: MB/s (2^20 bytes), IOPS, or syncs per second for

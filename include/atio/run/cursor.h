@@ -51,6 +51,10 @@ struct atio_cursor {
 	uint64_t next;             /* --rate: number of the next I/O to issue */
 	bool idle;                 /* --rate: every I/O due before the end was issued */
 	bool ahead;                /* --verify, random: the next block is drawn */
+	/* --size, --loops (atio/run/limits.h), in the measured time only */
+	bool limited;              /* the run ends after c->left more I/Os */
+	bool shuffled;             /* --loops --rand: each pass a permutation of the share */
+	uint64_t left;             /* I/Os left to issue */
 	unsigned ahead_seg;
 	uint64_t ahead_block;
 };
@@ -71,7 +75,9 @@ void atio_cursor_turn(const struct atio_worker *w, struct atio_cursor *c);
 /*
  * --dist: prepare the cursor's draw over @w's share, and draw from it: a
  * block of the whole share (atio/run/dist.h), its segment into *@s, its
- * number into *@b. Out of line: a run without --dist never calls them.
+ * number into *@b; with c->shuffled (--loops with uniform --rand), the
+ * next block of the pass's permutation instead. Out of line: a run without
+ * either never calls them.
  */
 void atio_cursor_dist_start(const struct atio_worker *w, struct atio_cursor *c);
 void atio_cursor_skewed(struct atio_worker *w, struct atio_cursor *c, unsigned *s, uint64_t *b);

@@ -32,6 +32,11 @@
  *
  * The permutation is atio/base/perm.h's: a bijection of [0, n), keyed by
  * the caller.
+ *
+ * Shuffled passes (--loops with uniform --rand): the i-th block of a pass
+ * is the permutation's image of i, so that a pass of n draws touches every
+ * block exactly once; each pass is keyed anew from the caller's key and
+ * its number, so that no two passes go in the same order.
  */
 
 #include <stdint.h>
@@ -55,6 +60,10 @@ struct atio_dist {
 	uint64_t below[ATIO_DIST_MAX_ZONES];   /* zone i when the next 64 bits are below */
 	uint64_t start[ATIO_DIST_MAX_ZONES];
 	struct atio_range blocks[ATIO_DIST_MAX_ZONES];
+	/* shuffled passes */
+	uint64_t base_key;         /* the caller's key */
+	uint64_t pass;             /* the current pass, from 0 */
+	uint64_t next;             /* the next place in it */
 };
 
 /* Prepare @d for @spec over @n >= 1 blocks, its permutation keyed by @key. */
@@ -69,5 +78,12 @@ uint64_t atio_dist_permute(const struct atio_dist *d, uint64_t x);
 
 /* The next block of the share, in [0, n). */
 uint64_t atio_dist_draw(const struct atio_dist *d, struct atio_prng *r);
+
+/*
+ * Prepare @d for shuffled passes over @n >= 1 blocks, keyed by @key; then
+ * the next block of the current pass (a new pass after n of them).
+ */
+void atio_dist_shuffle_init(struct atio_dist *d, uint64_t n, uint64_t key);
+uint64_t atio_dist_shuffled(struct atio_dist *d);
 
 #endif

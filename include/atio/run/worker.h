@@ -18,6 +18,7 @@
 #include "atio/engine/engine.h"
 #include "atio/base/error.h"
 #include "atio/stats/interval.h"
+#include "atio/stats/passes.h"
 #include "atio/run/genmap.h"
 #include "atio/data/journal.h"
 #include "atio/data/pool.h"
@@ -73,6 +74,8 @@ struct atio_worker {
 	struct atio_stats st;
 	uint64_t end_ns;           /* CLOCK_MONOTONIC end of the measured time */
 	struct atio_ival_rec iv;   /* --interval: the current interval and the series */
+	enum atio_end ended;       /* what ended the measured time (atio/run/limits.h) */
+	struct atio_pass_rec pass; /* --loops: the passes; pass.h NULL otherwise */
 
 	/* --mix */
 	struct atio_dir_stats *dir;  /* [ATIO_DIRS]: reads, writes; NULL in other modes */

@@ -13,6 +13,8 @@
 
 #include "atio/stats/hist.h"
 
+struct atio_ival_series;
+
 struct atio_stats {
 	uint64_t ops;              /* reads or writes completed */
 	uint64_t bytes;            /* bytes they moved */
@@ -25,6 +27,8 @@ struct atio_stats {
 	/* --rate: lat runs from each I/O's intended start; this from its submission */
 	struct atio_hist service;
 	uint64_t truncations;      /* --expand: files emptied to grow anew */
+	/* --loops: the thread's passes (atio/stats/passes.h); NULL otherwise, and in sums */
+	struct atio_ival_series *passes;
 };
 
 /*

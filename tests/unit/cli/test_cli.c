@@ -892,6 +892,7 @@ static void test_usage(void **state)
 		"-q 32", "-s SIZE/PCT", "4K/50,64K/30,1M/20", "READS:WRITES",
 		"MB/s counts the bytes, IOPS each I/O of any size",
 		"-q 32", "--rewrite", "--fadvise ADVICE",
+		"--size SIZE", "--loops N",
 	};
 	char *text = NULL, *line, *save;
 	size_t len = 0;

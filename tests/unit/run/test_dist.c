@@ -268,6 +268,48 @@ static void test_repeatable(void **state)
 		assert_int_equal(atio_dist_draw(&d, &a), atio_dist_draw(&d, &b));
 }
 
+/*
+ * --loops --rand: each pass of n draws touches every block exactly once,
+ * and the passes go in other orders; the same key, the same passes.
+ */
+static void test_shuffled(void **state)
+{
+	const uint64_t sizes[] = { 1, 2, 7, 64, 1000, 4097 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t n = sizes[i], moved = 0;
+		uint64_t *first = calloc(n, sizeof(*first));
+		unsigned char *hit = calloc(n, 1);
+		struct atio_dist d, again;
+
+		assert_non_null(first);
+		assert_non_null(hit);
+		atio_dist_shuffle_init(&d, n, 42);
+		atio_dist_shuffle_init(&again, n, 42);
+		for (unsigned pass = 0; pass < 3; pass++) {
+			memset(hit, 0, n);
+			for (uint64_t r = 0; r < n; r++) {
+				uint64_t b = atio_dist_shuffled(&d);
+
+				assert_true(b < n);
+				assert_int_equal(hit[b], 0);
+				hit[b] = 1;
+				assert_int_equal(atio_dist_shuffled(&again), b);
+				if (pass == 0)
+					first[r] = b;
+				else if (pass == 1)
+					moved += b != first[r];
+			}
+		}
+		/* The second pass in another order than the first. */
+		if (n >= 1000)
+			assert_true(moved > n * 9 / 10);
+		free(first);
+		free(hit);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_normal),
 		cmocka_unit_test(test_zones),
 		cmocka_unit_test(test_repeatable),
+		cmocka_unit_test(test_shuffled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
