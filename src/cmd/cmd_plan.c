@@ -16,6 +16,36 @@
 #include "config.h"
 #include "atio/base/clock.h"
 
+/*
+ * Set a job up as a run of its own is (run.h), and plan its dataset, so
+ * that a -f that is no directory is found before the first phase, not
+ * when its phase comes; 0 or the exit status, said.
+ */
+static int setup_job(const struct plan_phase *ph, unsigned j)
+{
+	struct plan_job *jb = &ph->jobs[j];
+	struct atio_error e = { 0 };
+	struct atio_dataset ds;
+	int status = run_setup(&jb->o, &jb->engine, &jb->tg);
+
+	if (!status && !jb->engine->no_io) {
+		if (atio_dataset_plan(&ds, &jb->o, &e))
+			status = fail(&e);
+		else
+			atio_dataset_free(&ds);
+	}
+	/* The null engine's I/O is no storage's: not summed with a job's that is. */
+	if (!status && j > 0 && jb->engine->no_io != ph->jobs[0].engine->no_io) {
+		say("%s: --engine null does no I/O, and the run's value would sum it with the "
+		    "I/O of jobs that do: run it on its own", jb->engine->no_io ? jb->where
+		    : ph->jobs[0].where);
+		status = ATIO_EXIT_USAGE;
+	}
+	if (status)
+		say("(in %s)", jb->where);
+	return status;
+}
+
 /* -v: each job's settings, as atio prints them for a run of one job. */
 static void print_headers(const struct plan *p, unsigned k)
 {
@@ -88,6 +118,13 @@ static int run_phase(const struct plan *p, unsigned k, bool json, unsigned *prin
 	}
 	if (run_measure_jobs(rp, outs, ph->njobs, &e)) {
 		status = fail(&e);
+		for (unsigned j = 0; j < ph->njobs; j++)
+			for (unsigned i = 0; outs[j].w && i < ph->jobs[j].o.threads; i++)
+				if (outs[j].w[i].failed || outs[j].w[i].setup_failed) {
+					say("(in %s)", ph->jobs[j].where);
+					j = ph->njobs;
+					break;
+				}
 		goto out;
 	}
 	print_run(p, *printed, outs, ph->njobs, json);
@@ -128,13 +165,8 @@ int plan_main(int argc, char **argv)
 		return e.exit ? e.exit : ATIO_EXIT_FAIL;
 	}
 	for (unsigned i = 0; !status && i < p.nphases; i++)
-		for (unsigned j = 0; !status && j < p.phases[i].njobs; j++) {
-			struct plan_job *jb = &p.phases[i].jobs[j];
-
-			status = run_setup(&jb->o, &jb->engine, &jb->tg);
-			if (status)
-				say("(in %s)", jb->where);
-		}
+		for (unsigned j = 0; !status && j < p.phases[i].njobs; j++)
+			status = setup_job(&p.phases[i], j);
 	if (status) {
 		plan_free(&p);
 		return status;

@@ -154,7 +154,8 @@ static int split_line(char *s, char **words, int max)
 
 static int read_text(const char *path, char **text, struct atio_error *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not blocking: a FIFO is refused below, not waited for. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	size_t len = 0;
 	char *buf;
@@ -245,6 +246,51 @@ static int read_file(struct plan *p, const char *prog, const char *path,
 }
 
 /*
+ * What -f names, to tell two spellings of one apart: a directory or a
+ * device by itself, a file-name prefix by its directory and last name.
+ */
+struct target_id {
+	dev_t dev;
+	ino_t ino;
+	dev_t rdev;
+	const char *name;          /* a prefix's last name, else "" */
+};
+
+static bool target_id(const char *path, struct target_id *id)
+{
+	char dir[4096];
+	const char *slash;
+	struct stat st;
+
+	if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		*id = (struct target_id){ st.st_dev, st.st_ino,
+					  S_ISBLK(st.st_mode) ? st.st_rdev : 0, "" };
+		return true;
+	}
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1,
+		 slash ? path : ".");
+	if (stat(dir, &st) != 0)
+		return false;
+	*id = (struct target_id){ st.st_dev, st.st_ino, 0, slash ? slash + 1 : path };
+	return true;
+}
+
+/* Whether -f @a and -f @b name one target (also by other spellings, links among them). */
+static bool same_target(const char *a, const char *b)
+{
+	struct target_id x, y;
+
+	if (!strcmp(a, b))
+		return true;
+	if (!target_id(a, &x) || !target_id(b, &y))
+		return false;
+	if (x.rdev || y.rdev)
+		return x.rdev == y.rdev;
+	return x.dev == y.dev && x.ino == y.ino && !strcmp(x.name, y.name);
+}
+
+/*
  * Options only the first job of the plan may give: they belong to the
  * process (the output's form, the start instant) or make it no run at all.
  */
@@ -264,13 +310,22 @@ static int judge_job(const struct plan_job *jb, bool first, const struct plan_ph
 				      "%s: %s: the output's form and the start instant are "
 				      "the plan's, given once, in the first job", jb->where,
 				      o->json ? "--json" : "--start-at");
-	/* Two jobs of one run on one dataset would lock each other out. */
+	/*
+	 * A warm-up inside a run of several jobs would be I/O in the run's time
+	 * that no figure counts: --delay starts a job late instead.
+	 */
+	if (ph->njobs > 1 && o->warmup_ns)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "%s: -w: a run of several jobs counts every job's I/O "
+				      "over its time, and a warm-up's is counted nowhere: "
+				      "leave -w out (--delay starts a job later)", jb->where);
+	/* Two jobs of one run on one dataset would lock each other out, or count it twice. */
 	for (const struct plan_job *other = ph->jobs; other < jb; other++)
-		if (o->path && other->o.path && !strcmp(o->path, other->o.path))
+		if (o->path && other->o.path && same_target(o->path, other->o.path))
 			return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
-					      "%s: -f %s: %s uses it too: the jobs of one run "
-					      "each need their own -f", jb->where, o->path,
-					      other->where);
+					      "%s: -f %s: %s uses it too (-f %s): the jobs of "
+					      "one run each need their own -f", jb->where, o->path,
+					      other->where, other->o.path);
 	return 0;
 }
 

@@ -71,8 +71,10 @@ static void progress_tick(struct progress *pg)
 			say("%s", line);
 	}
 	for (unsigned i = 0; i < pg->o->threads; i++)
-		late += atio_ival_rec_closed(&pg->w[i].iv) == ready;
-	if (!pg->done && !pg->waiting && now > pg->start_ns &&
+		late += atio_ival_rec_closed(&pg->w[i].iv) == ready &&
+			!__atomic_load_n(&pg->w[i].end_ns, __ATOMIC_RELAXED);
+	/* A thread that ended closes no more intervals: no stall of it. */
+	if (late && !pg->done && !pg->waiting && now > pg->start_ns &&
 	    now - pg->start_ns > (pg->printed + 2) * pg->o->interval_ns) {
 		say("%s%s%.1f s: interval %zu not closed by %u of %u threads: no I/O completed "
 		    "in them since", pg->name, pg->name[0] ? ": " : "",
@@ -85,15 +87,29 @@ static void progress_tick(struct progress *pg)
 struct progress_all {
 	struct progress *pg;
 	unsigned n;
+	void (*stop_all)(void *); /* with several jobs: stops them all */
+	void *arg;
+	bool failed;               /* a thread failed and the run was stopped */
 };
 
+/*
+ * Each tick: -vv's lines of every job and, in a run of several jobs, a
+ * thread's failure made the run's: the other jobs stop too, as a single
+ * run's threads do when one of them fails.
+ */
 static void progress_all_tick(void *arg, unsigned sec)
 {
 	struct progress_all *pa = arg;
 
 	(void)sec;
-	for (unsigned j = 0; j < pa->n; j++)
+	for (unsigned j = 0; j < pa->n; j++) {
+		for (unsigned i = 0; pa->stop_all && !pa->failed && i < pa->pg[j].o->threads; i++)
+			if (__atomic_load_n(&pa->pg[j].w[i].failed, __ATOMIC_RELAXED)) {
+				pa->stop_all(pa->arg);
+				pa->failed = true;
+			}
 		progress_tick(&pa->pg[j]);
+	}
 }
 
 /*
@@ -165,6 +181,7 @@ static int job_figures(struct run_result *out, struct atio_error *e)
 	}
 	measure = sh->start_ns + o->warmup_ns;
 	res->elapsed_ns = last_end > measure ? last_end - measure : 0;
+	out->end_ns = last_end;
 	mono = atio_now_ns();
 	real = realtime_ns();
 	res->wall_start = ns_to_ts(real - (mono - measure));
@@ -266,14 +283,21 @@ static int run_threads(const struct jobs *js, struct watch *wt, struct atio_erro
 	for (unsigned j = 0; j < js->n; j++)
 		pthread_barrier_wait(&js->outs[j].sh.go);
 
+	/* Several jobs: a tick of 0.1 s at most, to stop them all soon after a failure. */
+	if (js->n > 1) {
+		pa.stop_all = stop_jobs;
+		pa.arg = (void *)js;
+		if (tick > 100000000u)
+			tick = 100000000u;
+	}
 	wt->tick_ns = tick < 1000000000u ? tick : 1000000000u;
-	wait_threads(wt, all, ticks && !ret ? progress_all_tick : NULL, &pa);
+	wait_threads(wt, all, (ticks || js->n > 1) && !ret ? progress_all_tick : NULL, &pa);
 	for (unsigned j = 0; j < js->n; j++) {
 		for (unsigned i = 0; i < started[j]; i++)
 			pthread_join(js->outs[j].w[i].thread, NULL);
 		pa.pg[j].done = true;
 	}
-	if (ticks && !ret)
+	if ((ticks || js->n > 1) && !ret)
 		progress_all_tick(&pa, 0);
 	for (unsigned j = 0; j < js->n; j++) {
 		pthread_barrier_destroy(&js->outs[j].sh.ready);
@@ -419,13 +443,22 @@ static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
 {
 	const struct atio_opts *o = r->o;
 	struct atio_shared *sh = &out->sh;
+	uint64_t measured = sh->start_ns + o->warmup_ns;
 	int ret = 0, signo;
+	bool hit;
 
 	if (r->uses_files)
 		ret = atio_dataset_verify(&r->ds, e);
 	if (o->verify && atio_mode_writes(o->mode))
 		out->res.readback = &out->rb;
-	signo = wt->signo;         /* the run's: a signal in the read-back ends only that */
+	/*
+	 * The run's signal, for what follows: a signal in one job's read-back
+	 * ends the others' too. It cut this job only when it came before the
+	 * job's end: not when the job had ended (another job went on, or a
+	 * read-back ran), nor when it came in a read-back.
+	 */
+	signo = wt->signo;
+	hit = signo && (!out->end_ns || wt->sig_ns < out->end_ns);
 	/* -S: the files synced after the time; a failure is said below the result. */
 	if (!ret && r->uses_files && !signo && o->skip_sync && atio_mode_writes(o->mode))
 		out->flush_ret = flush_after(&r->ds, wt, &out->flush_err);
@@ -443,11 +476,11 @@ static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
 	out->res.threads = out->per;
 	if (atio_report_passes(&out->res))
 		say("warning: out of memory for the passes: they are left out");
-	out->res.interrupted = signo != 0;
-	out->res.signo = signo;
-	out->res.nothing_measured = signo && wt->sig_ns < sh->start_ns + o->warmup_ns;
-	out->res.in_final_sync = signo && atio_mode_writes(o->mode) && !o->skip_sync &&
-				 o->time_ns && wt->sig_ns >= sh->start_ns + o->warmup_ns + o->time_ns;
+	out->res.interrupted = hit;
+	out->res.signo = hit ? signo : 0;
+	out->res.nothing_measured = hit && wt->sig_ns < measured;
+	out->res.in_final_sync = hit && atio_mode_writes(o->mode) && !o->skip_sync &&
+				 o->time_ns && wt->sig_ns >= measured + o->time_ns;
 	return 0;
 }
 

@@ -49,6 +49,7 @@ struct run_result {
 	struct atio_readback rb;   /* --verify on writes: the read-back */
 	struct atio_error flush_err; /* -S: the sync after the time failed (flush_ret) */
 	int flush_ret;
+	uint64_t end_ns;           /* CLOCK_MONOTONIC end of its last thread; 0: none measured */
 };
 
 /*

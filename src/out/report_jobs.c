@@ -76,16 +76,24 @@ void atio_report_jobs_text(FILE *f, const struct atio_result *all,
 	else
 		fprintf(f, "time: %f sec; rate: { %.5f } %s;\n", atio_report_sec(all->elapsed_ns),
 			atio_result_value(all), atio_unit_name(o));
-	fprintf(f, "jobs: %u at once; the value above counts every job's I/O in the first job's unit "
-		"over the run's time, from the first job's start to the last one's end\n", n);
+	fprintf(f, "jobs: %u at once; the value above counts every job's %s over the run's time, "
+		"from the first job's start to the last one's end\n", n,
+		o->unit == ATIO_UNIT_MBS ? "bytes (MB/s)" : !strcmp(atio_unit_name(o), "sync/s")
+		? "syncs (sync/s)" : "I/Os (IOPS)");
 	for (unsigned j = 0; j < n; j++) {
 		char cmd[1024], *text = NULL;
 		size_t len = 0;
 		FILE *m;
 
 		atio_opts_cmdline(cmd, sizeof(cmd), jobs[j]->opts);
-		fprintf(f, "job %u: %s%s%s\n", j + 1, cmd, jobs[j]->opts->path ? " -f " : "",
-			jobs[j]->opts->path ? jobs[j]->opts->path : "");
+		/* The command line as text output carries it: no second line with the result's word. */
+		fprintf(f, "job %u: ", j + 1);
+		atio_report_put_text(f, cmd);
+		if (jobs[j]->opts->path) {
+			fputs(" -f ", f);
+			atio_report_put_text(f, jobs[j]->opts->path);
+		}
+		fputc('\n', f);
 		jobs[j]->in_jobs = true;
 		m = open_memstream(&text, &len);
 		if (!m) {

@@ -150,4 +150,53 @@ expect_code "-v: exit 0" 0
 expect_count "-v: a settings header per job" "$OUT" '^Cmdline: ' 2
 expect_match "-v: job 2's settings named" "$OUT" '^settings of job 2 of phase 1:$'
 
+# A signal after a job ended is no interruption of it: only of the job
+# still running (the job 1 of 0.3 s ended long before job 2's second 1).
+start_atio --read --rand -s 4K -p 1 -t 0.3 -u 8M -f "$A" --json --and --read --rand -s 4K -p 1 \
+	-t 300 -u 8M -vv -f "$B"
+t0=$(now_ms)
+while ! grep -q 'job 2: 1 s:' "$ERR" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
+	sleep 0.05
+done
+kill -INT "$PID" 2>/dev/null || true
+wait_exit 60
+expect_code "SIGINT after job 1 ended: exit 130" 130
+expect_json "SIGINT after job 1 ended: job 1 whole, job 2 interrupted" \
+	'[j["interrupted"] for j in d["phases"][0]["jobs"]]' "[False, True]"
+expect_json "SIGINT after job 1 ended: job 1 ran its 0.3 s" \
+	'round(d["phases"][0]["jobs"][0]["result"]["time_sec"], 1)' 0.3
+
+# A job that fails stops the others (here job 2 reads a block that is
+# not atio's with --verify while job 1 would read for 300 s), and the
+# message names the job.
+mkdir "$WORK/v"
+run_atio --prepare -p 1 -s 64K -u 64K -f "$WORK/v"
+dd if=/dev/zero of="$WORK/v/atio.0" bs=4096 count=1 conv=notrunc status=none
+start_atio --read --rand -s 4K -p 1 -t 300 -u 8M -f "$A" --and --read --seq -s 64K -p 1 \
+	-t 300 -u 64K --verify -f "$WORK/v"
+wait_exit 60
+expect_code "a job failing: the run stops, exit 1" 1
+expect_match "a job failing: its message" "$ERR" '^atio: verify: .*atio\.0'
+expect_match "a job failing: the job named" "$ERR" '^atio: \(in job 2 of phase 1\)$'
+
+# One dataset under two spellings, -w in a run of jobs, a later phase's
+# missing directory, a null-engine job beside one that does I/O: refused
+# before anything runs.
+ln -s "$A" "$WORK/alink"
+bad "one dataset by a link" "job 2 of phase 1: -f $WORK/alink/: job 1 of phase 1 uses it too" \
+	--read -s 4K -t 1 -u 8M -f "$A" --and --read -s 4K -t 1 -u 8M -f "$WORK/alink/"
+bad "-w in a run of jobs" 'job 2 of phase 1: -w: ' \
+	--read -s 4K -t 1 -u 8M -f "$A" --and --read -s 4K -t 1 -w 1 -u 8M -f "$B"
+bad "a later phase's -f missing" "-f $WORK/nodir/: no such directory" \
+	--read -s 4K -t 1 -u 8M -f "$A" --then --read -s 4K -t 1 -u 8M -f "$WORK/nodir/"
+check "a later phase's -f missing: phase 1 did not run" [ ! -s "$OUT" ]
+bad "a null-engine job beside a real one" 'job 2 of phase 1: --engine null does no I/O' \
+	--read -s 4K -t 1 -u 8M -f "$A" --and --read -s 4K -t 1 --engine null
+mkfifo "$WORK/fifo"
+bad "--jobs: a FIFO" "--jobs $WORK/fifo: not a regular file" --jobs "$WORK/fifo"
+
+# The result's word on one line only, also with --rate in a job's command line.
+run_atio --read -s 64K -p 1 -t 0.2 -u 8M -f "$A" --and --read -s 64K -p 1 -t 0.2 -u 8M --rate 100 -f "$B"
+expect_count "--rate in job 2: one line with rate" "$OUT" 'rate' 1
+
 finish
