@@ -1,0 +1,95 @@
+#!/bin/bash
+# atio sweep: a grid of ordinary runs. The points are the axes' values in
+# order (ranges of powers of two), each point's run has its options; the
+# peak, the knee at --knee K% of the peak and the --target point are the
+# ones their rules pick from the points' own figures; the use: line runs
+# the chosen load; a signal keeps the points done; bad sweeps refused
+# before anything runs, naming the value.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+D=$WORK/d
+mkdir "$D"
+
+# The null engine: no files, the points' figures are atio's own.
+run_atio sweep p=1-4 --engine null --rand -s 4K -t 0.2 --json
+expect_code "p=1-4: exit 0" 0
+expect_json "p=1-4: the points 1, 2, 4" \
+	'[p["axes"]["p"] for p in d["points"]]' "['1', '2', '4']"
+expect_json "p=1-4: each point ran its threads" \
+	'[p["document"]["settings"]["threads"] for p in d["points"]]' "[1, 2, 4]"
+expect_json "p=1-4: the value is the point's result" \
+	'all(abs(p["value"] - p["document"]["result"]["value"]) < 1e-6 * p["value"] for p in d["points"])' True
+expect_json "the peak is the point of the highest value" \
+	'd["peak"]["point"] == 1 + max(range(3), key=lambda i: d["points"][i]["value"])' True
+expect_json "the knee is the first point with 95% of the peak" \
+	'(lambda v: d["knee"]["point"] == 1 + next(i for i in range(3) if v[i] >= 0.95 * max(v)))([p["value"] for p in d["points"]])' True
+expect_json "the use: line runs the knee's threads" \
+	'd["use"].endswith("-p " + d["points"][d["knee"]["point"] - 1]["axes"]["p"])' True
+expect_json "the sweep is complete" '(d["complete"], d["points_run"], d["sweep"]["points"])' "(True, 3, 3)"
+
+# --knee 50 picks a point no later than the 95% knee; a target every
+# point meets picks the peak; one none meets picks none.
+run_atio sweep p=1,2,4 --engine null --rand -s 4K -t 0.2 --knee 50 --target p99=10s --json
+expect_code "--knee 50 --target p99=10s: exit 0" 0
+expect_json "--knee 50: the first point with half the peak" \
+	'(lambda v: d["knee"]["point"] == 1 + next(i for i in range(3) if v[i] >= 0.5 * max(v)))([p["value"] for p in d["points"]])' True
+expect_json "--target p99=10s: every point within it, the highest value" \
+	'd["target_point"]["point"] == d["peak"]["point"]' True
+expect_json "--target: each point's p99" \
+	'all(p["target_percentile_ns"] == p["p99_ns"] for p in d["points"])' True
+run_atio sweep p=1,2 --engine null --rand -s 4K -t 0.2 --target p99.9=1ns
+expect_code "--target p99.9=1ns: exit 0" 0
+expect_match "--target p99.9=1ns: no point" "$OUT" '^target p99\.9=1ns: none \(no point stays within it\)$'
+expect_match "--target p99.9=1ns: a point line each" "$OUT" '^point 2 of 2: -p 2: [0-9.]+ IOPS, '
+expect_count "text: no line with the result's word" "$OUT" 'rate' 0
+
+# Two axes: the first outermost; no knee of a grid.
+run_atio sweep p=1,2 s=4K,8K --engine null --rand -t 0.1 --json
+expect_code "two axes: exit 0" 0
+expect_json "two axes: the grid in order" \
+	'[(p["axes"]["p"], p["axes"]["s"], p["document"]["settings"]["block_size"]) for p in d["points"]]' \
+	"[('1', '4K', 4096), ('1', '8K', 8192), ('2', '4K', 4096), ('2', '8K', 8192)]"
+expect_json "two axes: a peak, no knee" '(d["peak"] is not None, d["knee"], d["kneedle"])' "(True, None, None)"
+
+# Real files: the points share the dataset, -s as the axis.
+run_atio sweep s=4K,64K --read --rand -p 1 -t 0.2 -u 8M -f "$D"
+expect_code "s=4K,64K on files: exit 0" 0
+expect_count "s=4K,64K: a line per point" "$OUT" '^point [12] of 2: -s (4K|64K): ' 2
+check "s=4K,64K: one dataset" [ "$(find "$D" -name 'atio.*' | wc -l)" = 1 ]
+
+# A signal keeps the points done.
+start_atio sweep p=1-64 --engine null --rand -s 4K -t 1
+t0=$(now_ms)
+while ! grep -q '^point 1 of 7' "$OUT" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
+	sleep 0.05
+done
+kill -INT "$PID" 2>/dev/null || true
+wait_exit 60
+expect_code "SIGINT: exit 130" 130
+expect_match "SIGINT: the sweep says where it stopped" "$OUT" '^sweep: stopped after [1-7] of 7 points$'
+expect_match "SIGINT: the peak of the points done" "$OUT" '^peak: point [1-7], -p '
+
+# Bad sweeps: exit 2, the value named, nothing run.
+bad() {
+	local what=$1 re=$2
+
+	shift 2
+	run_atio sweep "$@"
+	expect_code "$what: exit 2" 2
+	expect_match "$what: the message" "$ERR" "$re"
+	expect_empty "$what: nothing on stdout" "$OUT"
+}
+bad "no axis" 'no axis' --engine null -t 0.1
+bad "an axis twice" 'threads=4: the axis p is given twice' p=1,2 threads=4 --engine null
+bad "the axis's option among the run's" '--iodepth: --iodepth is swept' iodepth=1,2 --iodepth 4 --engine null
+bad "the axis's option among the run's, short" '-p: -p is swept' p=1,2 -p 4 --engine null
+bad "a range downward" 'iodepth=8-2: 8-2 is not a range' iodepth=8-2 --engine null
+bad "an empty value" 'p=1,,2: an empty value' p=1,,2 --engine null
+bad "a target without a unit" '--target p99=2: not a percentile and a latency' iodepth=1 --target p99=2 --engine null
+bad "a knee of 0" '--knee 0: a percentage' iodepth=1 --knee 0 --engine null
+bad "a bad value at a point" 'point -p 0: ' p=0,1 --engine null --rand -s 4K
+bad "-a in a sweep" '-a: a sweep runs tests' iodepth=1 -a --engine null
+
+finish
