@@ -125,7 +125,7 @@ void *atio_pool_take_held(struct atio_pool *p, unsigned slot, uint64_t w, uint64
  * any of them. The window is read where it is used, after the stores to
  * the bookkeeping, as the compiler would have it for atio_pool_take().
  */
-static inline void *atio_pool_take_len(struct atio_pool *p, unsigned slot, uint64_t block,
+static inline __attribute__((always_inline)) void *atio_pool_take_len(struct atio_pool *p, unsigned slot, uint64_t block,
 				       uint64_t off, uint64_t tag, size_t len)
 {
 	uint64_t w = p->mask ? block & p->mask : block % p->nwin;
@@ -159,7 +159,7 @@ void *atio_pool_take_reduced(struct atio_pool *p, unsigned slot, uint64_t off, u
  * window comes back stamped with the next generation. Returns a pointer
  * into the pool.
  */
-static inline void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t block,
+static inline __attribute__((always_inline)) void *atio_pool_take(struct atio_pool *p, unsigned slot, uint64_t block,
 				   uint64_t off, uint64_t tag)
 {
 	if (__builtin_expect(p->reduce != NULL, 0))

@@ -192,7 +192,7 @@ static inline void atio_stamp_store(unsigned char *p, uint64_t v)
  * stay as they are. Cost: two fmix64 per call, and per sector seven
  * stores in its first cache line and seven additions.
  */
-static inline void atio_stamp_put(void *buf, size_t len, uint64_t off, uint64_t pos,
+static inline __attribute__((always_inline)) void atio_stamp_put(void *buf, size_t len, uint64_t off, uint64_t pos,
 				  uint64_t key, uint64_t gen, enum atio_stamp_kind kind,
 				  uint64_t tag)
 {
