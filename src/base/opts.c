@@ -167,7 +167,7 @@ int atio_opts_data_text(char *buf, size_t len, const struct atio_opts *o)
 	if (!atio_opts_reduced(o))
 		return snprintf(buf, len, "incompressible and unique");
 	if (o->compress > 1.0)
-		snprintf(comp, sizeof(comp), "compresses to 1/%s (calibrated on zstd -1 and "
+		snprintf(comp, sizeof(comp), "compresses to 1/%s (measured with zstd -1 and "
 			 "gzip -1 over 4K chunks)", o->compress_text);
 	atio_format_size(unit, sizeof(unit), o->dedup_unit ? o->dedup_unit : 4096);
 	if (o->dedup > 1.0)

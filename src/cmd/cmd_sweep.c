@@ -26,6 +26,7 @@ struct point {
 	const struct atio_engine_ops *engine;
 	struct atio_target tg;
 	bool measured;
+	bool interrupted;          /* cut by a signal: shown, never chosen */
 	double value, mbs, iops, cpu_pct;
 	double p50, p99, p999, at_target; /* ns */
 	char *doc;                 /* its JSON document */
@@ -76,11 +77,9 @@ static void keep(struct point *pt, const struct atio_result *res, const struct s
 	FILE *m;
 
 	pt->measured = !res->nothing_measured;
+	pt->interrupted = res->interrupted;
 	pt->value = atio_result_value(res);
-	pt->mbs = res->elapsed_ns ? (double)t->bytes / 1048576.0 / (res->elapsed_ns / 1e9) : 0;
-	pt->iops = res->elapsed_ns ? (double)t->ops / (res->elapsed_ns / 1e9) : 0;
-	pt->cpu_pct = res->elapsed_ns ? 100.0 * (double)(t->cpu_user_ns + t->cpu_sys_ns) /
-		(double)res->elapsed_ns : 0;
+	atio_result_rates(res, &pt->mbs, &pt->iops, &pt->cpu_pct);
 	pt->p50 = (double)atio_hist_percentile(&t->lat, 50.0);
 	pt->p99 = (double)atio_hist_percentile(&t->lat, 99.0);
 	pt->p999 = (double)atio_hist_percentile(&t->lat, 99.9);
@@ -133,9 +132,9 @@ static void print_point(const struct sweep *sw, unsigned i, const struct point *
 		return;
 	}
 	printf("point %u of %u: %s: %.5f %s, %.2f MB/s, %.2f IOPS; latency (usec) p50 %.2f, "
-	       "p99 %.2f, p99.9 %.2f; cpu %.0f%%\n", i + 1, sw->npoints, name, pt->value,
+	       "p99 %.2f, p99.9 %.2f; cpu %.0f%%%s\n", i + 1, sw->npoints, name, pt->value,
 	       atio_unit_name(&pt->o), pt->mbs, pt->iops, pt->p50 / 1e3, pt->p99 / 1e3,
-	       pt->p999 / 1e3, pt->cpu_pct);
+	       pt->p999 / 1e3, pt->cpu_pct, pt->interrupted ? " (interrupted: not chosen)" : "");
 }
 
 /* A word as the shell reads it back: quoted unless it is plain. */
@@ -195,8 +194,9 @@ static struct choice choose(const struct sweep *sw, const struct point *pts, uns
 
 	if (!y || !lat || !at)
 		goto out;
+	/* A point a signal cut short ran less than its time: no figure to choose from. */
 	for (unsigned k = 0; k < n; k++)
-		if (pts[k].measured) {
+		if (pts[k].measured && !pts[k].interrupted) {
 			y[m] = pts[k].value;
 			lat[m] = pts[k].at_target;
 			at[m++] = k;
@@ -315,6 +315,7 @@ static void summary_json(const struct sweep *sw, const struct point *pts, unsign
 			atio_json_string(&j, sw->axes[a].name, values[a]);
 		atio_json_object_end(&j);
 		atio_json_bool(&j, "measured", pts[i].measured);
+		atio_json_bool(&j, "interrupted", pts[i].interrupted);
 		atio_json_double(&j, "value", pts[i].value);
 		atio_json_string(&j, "unit", atio_unit_name(&pts[i].o));
 		atio_json_double(&j, "p50_ns", pts[i].p50);
@@ -364,12 +365,16 @@ int sweep_main(int argc, char **argv)
 		goto out;
 	json = pts[0].o.json;
 	atio_clock_init();
-	for (; run < sw.npoints && status == ATIO_EXIT_OK && !signalled; run++) {
+	/* The points run: those that ended, and one a signal cut; not one that failed. */
+	while (run < sw.npoints && status == ATIO_EXIT_OK && !signalled) {
 		status = run_point(&sw, &pts[run], &signalled);
-		if (!json && (status == ATIO_EXIT_OK || signalled)) {
+		if (status != ATIO_EXIT_OK && !signalled)
+			break;
+		if (!json) {
 			print_point(&sw, run, &pts[run]);
 			fflush(stdout);
 		}
+		run++;
 	}
 	c = choose(&sw, pts, run);
 	if (c.target >= 0 || c.knee >= 0 || c.peak >= 0)

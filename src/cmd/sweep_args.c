@@ -20,7 +20,7 @@ static const struct {
 	{ "p", "threads", "-p" },
 	{ "s", "bs", "-s" },
 	{ "mix", NULL, "--mix" },
-	{ "u", "size", "-u" },
+	{ "u", NULL, "-u" },
 	{ "rate", NULL, "--rate" },
 };
 
@@ -69,7 +69,8 @@ static int add_range(struct sweep_axis *ax, const char *item, const char *dash,
 	for (uint64_t v = lo; v <= hi && !ret; v = v > hi / 2 ? hi + 1 : v * 2) {
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
 		ret = add_value(ax, num, strlen(num), e);
-		if (!ret && v <= hi / 2 && v * 2 > hi && v != hi) {
+		/* The last doubling below HIGH: HIGH itself next, when doubling misses it. */
+		if (!ret && v > hi / 2 && v != hi) {
 			snprintf(num, sizeof(num), "%llu", (unsigned long long)hi);
 			ret = add_value(ax, num, strlen(num), e);
 		}

@@ -190,7 +190,7 @@ static void format_dist(char *buf, size_t len, const struct atio_opts *o)
 void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 			const char *engine)
 {
-	char cmd[512], t[32], w[32], kb[ATIO_BSMIX_WORDS], op[64], sz[24], stride[48] = "",
+	char cmd[ATIO_CMDLINE_MAX], t[32], w[32], kb[ATIO_BSMIX_WORDS], op[64], sz[24], stride[48] = "",
 	     dist[ATIO_DIST_MAX_TEXT + 80];
 
 	atio_opts_cmdline(cmd, sizeof(cmd), o);

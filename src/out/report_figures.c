@@ -193,3 +193,13 @@ void atio_report_json_hist(struct atio_json *j, const char *key, const struct at
 {
 	json_hist(j, key, h, buckets);
 }
+
+/* See report.h. */
+void atio_result_rates(const struct atio_result *r, double *mbs, double *iops, double *cpu_pct)
+{
+	const struct atio_stats *t = &r->total;
+
+	*mbs = atio_report_mb_per_sec(t->bytes, r->elapsed_ns);
+	*iops = atio_report_per_sec(t->ops, r->elapsed_ns);
+	*cpu_pct = 100.0 * atio_report_per_sec(t->cpu_user_ns + t->cpu_sys_ns, r->elapsed_ns) / 1e9;
+}

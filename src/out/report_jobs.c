@@ -81,7 +81,7 @@ void atio_report_jobs_text(FILE *f, const struct atio_result *all,
 		o->unit == ATIO_UNIT_MBS ? "bytes (MB/s)" : !strcmp(atio_unit_name(o), "sync/s")
 		? "syncs (sync/s)" : "I/Os (IOPS)");
 	for (unsigned j = 0; j < n; j++) {
-		char cmd[1024], *text = NULL;
+		char cmd[ATIO_CMDLINE_MAX], *text = NULL;
 		size_t len = 0;
 		FILE *m;
 

@@ -54,7 +54,7 @@ static void json_settings_extras(struct atio_json *j, const struct atio_opts *o)
  */
 static void json_settings(struct atio_json *j, const struct atio_opts *o, const char *engine)
 {
-	char cmd[512], seed[24];
+	char cmd[ATIO_CMDLINE_MAX], seed[24];
 
 	atio_json_object_begin(j, "settings");
 	atio_opts_cmdline(cmd, sizeof(cmd), o);

@@ -34,7 +34,7 @@ int atio_expand_restart(struct atio_worker *w, unsigned seg, bool tracing)
 	if (ret) {
 		atio_error_set(&w->err, ATIO_EXIT_FAIL, ret, "%s: truncating to zero for "
 			       "--expand: %s", f->path ? f->path : "?", strerror(ret));
-		w->failed = true;
+		__atomic_store_n(&w->failed, true, __ATOMIC_RELEASE);
 		__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
 		return -1;
 	}

@@ -46,7 +46,7 @@ static const char *short_write_reason(const struct atio_worker *w, const struct 
 
 void atio_worker_stop(struct atio_worker *w)
 {
-	w->failed = true;
+	__atomic_store_n(&w->failed, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
 }
 

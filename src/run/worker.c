@@ -69,7 +69,7 @@ void *atio_worker_main(void *arg)
 	struct atio_shared *sh = w->sh;
 	const struct atio_opts *o = sh->opts;
 	struct atio_cursor c = { 0 };
-	uint64_t start, end, user0, sys0, user1, sys1;
+	uint64_t start, end, end_ns, user0, sys0, user1, sys1;
 	uint64_t one = 1;
 	bool engine_up, flushed = false;
 
@@ -122,10 +122,11 @@ void *atio_worker_main(void *arg)
 	if (atio_run_until(w, &c, end) == 0 && o->mode != ATIO_MODE_READ && !o->skip_sync)
 		flushed = atio_worker_sync(w, ATIO_REQ_FSYNC, false, o->verbose >= 3) == 0;
 	atio_limits_end(w, &c, atio_ticks());
-	w->end_ns = atio_now_ns();
+	/* Stored once: the main thread watches it (a job that ended says no stall). */
+	end_ns = atio_now_ns();
 	if (c.idle && !w->failed)
-		w->end_ns = atio_pace_idle(end, &sh->stop) && w->end_ns < end ? end
-										 : atio_now_ns();
+		end_ns = atio_pace_idle(end, &sh->stop) && end_ns < end ? end : atio_now_ns();
+	__atomic_store_n(&w->end_ns, end_ns, __ATOMIC_RELEASE);
 	user1 = thread_cpu_ns(&sys1);
 	/*
 	 * An idle --rate thread had nothing in flight at its end; a thread

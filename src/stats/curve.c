@@ -27,10 +27,11 @@ int atio_curve_knee(const double *y, size_t n, double pct)
 int atio_curve_kneedle(const double *y, size_t n, double min_diff)
 {
 	int peak = atio_curve_peak(y, n), best = -1;
-	double lo = y[0], span, most = min_diff;
+	double lo, span, most = min_diff;
 
 	if (peak < 2)
 		return -1;
+	lo = y[0];
 	for (int i = 1; i <= peak; i++)
 		if (y[i] < lo)
 			lo = y[i];

@@ -181,6 +181,7 @@ expect_match "the header says the ratios" "$OUT" \
 	"^Data: compresses to 1/2.5 .*zstd -1 and gzip -1 over 4K chunks.*1 in 4 units of 4K unique"
 expect_match "the command line carries them" "$OUT" \
 	"^Cmdline: .* --compress 2.5 --dedup 4 --dedup-unit 4K"
+expect_count "the settings: no line with the result's word" "$OUT" 'rate' 0
 run_atio -a --json --write --rand -s 4K -p 1 -u "$SIZE" -f "$D" --compress 2.5 --dedup 4
 expect_json "the JSON says the ratios and the unit" \
 	'(d["settings"]["compress_ratio"], d["settings"]["dedup_ratio"], d["settings"]["dedup_unit"])' \

@@ -29,6 +29,10 @@ expect_json "the use: line runs the knee's threads" \
 	'd["use"].endswith("-p " + d["points"][d["knee"]["point"] - 1]["axes"]["p"])' True
 expect_json "the sweep is complete" '(d["complete"], d["points_run"], d["sweep"]["points"])' "(True, 3, 3)"
 
+# A range of powers of two ends at its HIGH also when doubling misses it.
+run_atio sweep p=1-6 --engine null --rand -s 4K -t 0.1 --json
+expect_json "p=1-6: 1, 2, 4, 6" '[p["axes"]["p"] for p in d["points"]]' "['1', '2', '4', '6']"
+
 # --knee 50 picks a point no later than the 95% knee; a target every
 # point meets picks the peak; one none meets picks none.
 run_atio sweep p=1,2,4 --engine null --rand -s 4K -t 0.2 --knee 50 --target p99=10s --json
@@ -70,6 +74,10 @@ wait_exit 60
 expect_code "SIGINT: exit 130" 130
 expect_match "SIGINT: the sweep says where it stopped" "$OUT" '^sweep: stopped after [1-7] of 7 points$'
 expect_match "SIGINT: the peak of the points done" "$OUT" '^peak: point [1-7], -p '
+cut=$(sed -n 's/^point \([0-9]*\) of 7: .* (interrupted: not chosen)$/\1/p' "$OUT")
+peak=$(sed -n 's/^peak: point \([0-9]*\), .*/\1/p' "$OUT")
+check "SIGINT: the point it cut is marked" [ -n "$cut" ]
+check "SIGINT: the point it cut is not the peak ($peak, cut $cut)" [ "$peak" != "$cut" ]
 
 # Bad sweeps: exit 2, the value named, nothing run.
 bad() {

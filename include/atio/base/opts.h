@@ -191,6 +191,9 @@ int atio_opts_data_text(char *buf, size_t len, const struct atio_opts *o);
  */
 int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o);
 
+/* Room for any command line atio_opts_cmdline() writes. */
+#define ATIO_CMDLINE_MAX 2048
+
 /*
  * Whether mode @m writes: every mode but --read. The options that only make
  * sense for writes (--dsync, --osync) ask this rather than list the modes.

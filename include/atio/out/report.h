@@ -81,6 +81,12 @@ const char *atio_report_ended(const struct atio_result *r);
 double atio_result_value(const struct atio_result *r);
 
 /*
+ * A result's MB/s, IOPS and CPU (user and system, percent of one CPU)
+ * over r->elapsed_ns; 0 when no time ran.
+ */
+void atio_result_rates(const struct atio_result *r, double *mbs, double *iops, double *cpu_pct);
+
+/*
  * A run of several jobs (src/out/report_jobs.c): @all combined from the
  * jobs' results: their I/O merged, its time from the first job's measured
  * start to the last one's end, in the first job's unit (its options).
