@@ -11,6 +11,7 @@
 #include "atio/base/units.h"
 #include "atio/data/reduce.h"
 #include "cli_parse.h"
+#include "atio/cli/cli.h"
 
 #define RATIO_MAX_TEXT 16          /* characters of a ratio */
 #define DEDUP_MAX 1000000.0        /* one unique unit in a million */
@@ -23,19 +24,9 @@
 static int ratio(const char *opt, const char *arg, double max, double *out,
 		 struct atio_error *e)
 {
-	const char *p = arg;
-	bool digit = false, point = false;
 	double v;
 
-	for (; *p; p++) {
-		if (*p == '.' && !point)
-			point = true;
-		else if (*p >= '0' && *p <= '9')
-			digit = true;
-		else
-			break;
-	}
-	if (*p || !digit || strlen(arg) > RATIO_MAX_TEXT)
+	if (!atio_cli_plain_decimal(arg) || strlen(arg) > RATIO_MAX_TEXT)
 		return USAGE("%s %s: not a ratio (give it in plain digits, e.g. %s 2 or %s 2.5)",
 			     opt, arg, opt, opt);
 	v = strtod(arg, NULL);

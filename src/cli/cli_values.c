@@ -41,6 +41,22 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e)
 	return 0;
 }
 
+/* See cli.h. */
+bool atio_cli_plain_decimal(const char *s)
+{
+	bool digit = false, point = false;
+
+	for (; *s; s++) {
+		if (*s == '.' && !point)
+			point = true;
+		else if (*s >= '0' && *s <= '9')
+			digit = true;
+		else
+			return false;
+	}
+	return digit;
+}
+
 /*
  * See cli.h. Only digits and one point: strtod would also take "1e3",
  * "0x10", "inf" and "nan", which are more likely typing errors than caps;
@@ -48,23 +64,13 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e)
  */
 int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
 {
-	const char *p = arg;
-	bool digit = false, point = false;
 	char *end;
 	double v = strtod(arg, &end);
 	bool number = end != arg && !*end && v == v;
 
-	for (; *p; p++) {
-		if (*p == '.' && !point)
-			point = true;
-		else if (*p >= '0' && *p <= '9')
-			digit = true;
-		else
-			break;
-	}
 	if (number && !(v > 0.0))
 		return USAGE("--rate %s: the cap must be more than 0", arg);
-	if (*p || !digit)
+	if (!atio_cli_plain_decimal(arg))
 		return USAGE("--rate %s: %s (give the cap in the unit of the result in plain "
 			     "digits, e.g. --rate 1000 or --rate 2.5)", arg,
 			     number ? "a number in a form --rate does not take" : "not a number");

@@ -149,12 +149,6 @@ int atio_dataset_plan(struct atio_dataset *d, const struct atio_opts *o, struct 
 	return 0;
 }
 
-/* Whether the survey found @f anything but complete at the planned size. */
-static bool needs_work(const struct atio_dataset *d, const struct atio_file *f)
-{
-	return f->size != d->file_size || f->valid != d->file_size;
-}
-
 struct fill_job {
 	struct atio_dataset *d;
 	uint64_t seed;
@@ -298,7 +292,7 @@ static void *fill_thread(void *arg)
 
 		if (i >= job->d->nfiles)
 			break;
-		if (needs_work(job->d, &job->d->files[i]))
+		if (atio_file_needs_work(job->d, &job->d->files[i]))
 			ret = fill_file(job, &job->d->files[i], buf, &e);
 	}
 	free(buf);
@@ -348,7 +342,7 @@ int atio_dataset_fill(struct atio_dataset *d, const struct atio_opts *o,
 		struct atio_file *f = &d->files[i];
 		int ret;
 
-		if (!needs_work(d, f))
+		if (!atio_file_needs_work(d, f))
 			continue;
 		want++;
 		if (f->exists && (ret = cut_file(d, f, e)) != 0)

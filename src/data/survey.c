@@ -255,7 +255,7 @@ static int survey_file(struct atio_dataset *d, const struct atio_opts *o,
 	 * of a file grown by appends after it was truncated), then appends.
 	 */
 	fs->to_allocate += d->file_size - f->valid;
-	if (!why && (f->size != d->file_size || f->valid != d->file_size) &&
+	if (!why && atio_file_needs_work(d, f) &&
 	    (uint64_t)st.st_blocks * 512 > f->valid)
 		fs->to_free += (uint64_t)st.st_blocks * 512 - f->valid;
 	return 0;

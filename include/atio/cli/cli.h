@@ -62,6 +62,13 @@ int atio_cli_start_at(const char *arg, int64_t *ns, struct atio_error *e);
 int atio_cli_rate(const char *arg, double *rate, struct atio_error *e);
 
 /*
+ * Whether @s is a number in plain digits with at most one point ("2",
+ * "2.5", ".5"): strtod would also take "1e3", "0x10", "inf" and "nan",
+ * more likely typing errors than the caps and ratios asked for.
+ */
+bool atio_cli_plain_decimal(const char *s);
+
+/*
  * --fadvise's value: random, sequential, normal or none (atio_fadvise_name()).
  * Returns 0, or -EINVAL with @e filled (bad usage) naming the value.
  */

@@ -136,6 +136,15 @@ struct atio_fill_stats {
 	uint64_t to_free;
 };
 
+/*
+ * Whether the survey found @f anything but complete at @d's planned size:
+ * the fill cuts it at what it trusts and appends the rest.
+ */
+static inline bool atio_file_needs_work(const struct atio_dataset *d, const struct atio_file *f)
+{
+	return f->size != d->file_size || f->valid != d->file_size;
+}
+
 /* The size of every file of @o's dataset: -u / -n rounded down to 4 KiB. */
 uint64_t atio_dataset_file_size(const struct atio_opts *o);
 
