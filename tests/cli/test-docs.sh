@@ -55,17 +55,26 @@ agree() {
 		[[ $opt == --* ]] || continue
 		in_words "$opt" "$readme" || why+=("missing $opt")
 	done
-	verdict "$prog: the README names every long option of --help"
+	verdict "$prog: the README or a guide in doc/ names every long option of --help"
 }
 
 run_atio --help
 expect_code "atio --help: exit 0" 0
 cp "$OUT" "$WORK/atio.help"
-agree atio "$WORK/atio.help" "$SRCDIR/man/atio.1" "$SRCDIR/completions/atio" "$SRCDIR/README.md"
+cat "$SRCDIR/README.md" "$SRCDIR"/doc/*.md >"$WORK/guides" 2>/dev/null || true
+agree atio "$WORK/atio.help" "$SRCDIR/man/atio.1" "$SRCDIR/completions/atio" "$WORK/guides"
 
 "$DRIVER" --help >"$WORK/driver.help" 2>&1 || die "atio-parallel.sh --help failed"
 agree atio-parallel.sh "$WORK/driver.help" "$SRCDIR/man/atio-parallel.sh.1" \
 	"$SRCDIR/completions/atio-parallel.sh"
+
+# Every test script is checked by shellcheck: it is in one of the lists of
+# tests/meson.build's shellcheck tests.
+why=()
+for f in "$SRCDIR"/tests/cli/*.sh; do
+	grep -qF "'cli/${f##*/}'" "$SRCDIR/tests/meson.build" || why+=("${f##*/} in no list")
+done
+verdict "every test script is in a shellcheck list of tests/meson.build"
 
 # The check can fail: an option the docs lack is found.
 printf '  --no-such-option      made up for this check\n' >>"$WORK/atio.help"
