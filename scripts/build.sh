@@ -1,5 +1,7 @@
 #!/bin/sh
-# Configure (once) and compile atio in ./build; safe to run again.
+# Configure (once) and compile in ./build; safe to run again. With no
+# argument everything (atio, the tests, their sanitized copies); with
+# files of build/ only those and what they need: `scripts/build.sh atio`.
 set -eu
 cd "$(dirname "$0")/.."
 if [ -f build/build.ninja ]; then
@@ -7,4 +9,8 @@ if [ -f build/build.ninja ]; then
 else
 	meson setup build
 fi
-meson compile -C build
+if [ $# -gt 0 ]; then
+	ninja -C build "$@"
+else
+	meson compile -C build
+fi

@@ -191,7 +191,7 @@ static int check_dist(const struct atio_opts *o, struct atio_error *e)
 
 /*
  * --fadvise: advice on the page cache's use of the files, which --uncached
- * (O_DIRECT) does not use. Without it, none is given (README, "Buffered
+ * (O_DIRECT) does not use. Without it, none is given (doc/workloads.md, "Buffered
  * random reads").
  */
 static int check_fadvise(struct atio_opts *o, struct atio_error *e)

@@ -253,7 +253,7 @@ static void aio_cleanup(struct atio_engine_io *w)
  * doubled: completions come off the shared ring without a system call, so
  * each refill's io_submit() is most of the thread's system calls (io_uring
  * submits and reaps in one), and at 8 the threads spent more CPU per I/O
- * than fio (README, "Performance against fio").
+ * than fio (doc/performance.md).
  */
 const struct atio_engine_ops atio_engine_libaio = {
 	.name = "libaio",

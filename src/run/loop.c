@@ -21,8 +21,8 @@
  * burst's replacements in one system call, and the block layer holds a
  * batch's requests back until the whole batch has gone through it: the
  * device sits idle for that time. Refilling after every few completions
- * sends the first new requests out at once (README, "Performance against
- * fio"). Completions left in the ring are taken by the next reap without
+ * sends the first new requests out at once (doc/performance.md).
+ * Completions left in the ring are taken by the next reap without
  * a sleep.
  *
  * Flags. Each loop takes random, --mix, -vvv, --rate, --verify, --dist and

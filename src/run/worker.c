@@ -12,7 +12,7 @@
  * no other thread shares the table, as it does for a process of one thread;
  * with a shared table every pread(), pwrite() and sync pays an atomic get
  * and put on the file's count, 4-5% of a 4K read from the page cache here
- * (README, "Performance against fio"). Every file of the run is open
+ * (doc/performance.md). Every file of the run is open
  * before the threads start; what a thread opens itself (its engine's ring)
  * stays in its own table and it closes it. The copies go with the thread.
  */

@@ -375,7 +375,7 @@ done
 # --- Descriptor tables ------------------------------------------------------
 # Each load thread takes a private copy of the descriptor table before it
 # opens anything (the kernel then skips a reference count on the file in
-# every system call; README, "Performance against fio"). Seen from outside
+# every system call; doc/performance.md). Seen from outside
 # while atio waits for --start-at - (every thread is set up by then): no
 # load thread shares its table with the main thread or with another load
 # thread (kcmp(2) KCMP_FILES), and an io_uring ring is in the table of the

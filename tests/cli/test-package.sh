@@ -165,8 +165,13 @@ for part in "$SRC"/scripts/atio-parallel/*.sh; do
 		"^-rw-r--r-- /usr/share/atio/parallel/${part//./\\.}\$"
 done
 expect_file "README.md in /usr/share/doc/atio" '^-rw-r--r-- /usr/share/doc/atio/README\.md$'
+for guide in "$SRC"/doc/*.md; do
+	guide=${guide##*/}
+	expect_file "the guide $guide in /usr/share/doc/atio/doc" \
+		"^-rw-r--r-- /usr/share/doc/atio/doc/${guide//./\\.}\$"
+done
 expect_file "COPYING in the licence directory" '^-rw-r--r-- /usr/share/licenses/atio[^/]*/COPYING$'
-others=$(grep -vE ' /usr/(bin/atio|bin/atio-parallel\.sh|share/man/man1/atio(-parallel\.sh)?\.1(\.[a-z0-9]+)?|share/bash-completion/completions/atio(-parallel\.sh)?|share/atio|share/atio/parallel|share/atio/parallel/[a-z]+\.sh|share/doc/atio|share/doc/atio/README\.md|share/licenses/atio[^/]*|share/licenses/atio[^/]*/COPYING|lib/\.build-id(/.*)?)$' \
+others=$(grep -vE ' /usr/(bin/atio|bin/atio-parallel\.sh|share/man/man1/atio(-parallel\.sh)?\.1(\.[a-z0-9]+)?|share/bash-completion/completions/atio(-parallel\.sh)?|share/atio|share/atio/parallel|share/atio/parallel/[a-z]+\.sh|share/doc/atio|share/doc/atio/README\.md|share/doc/atio/doc|share/doc/atio/doc/[a-z-]+\.(md|png)|share/licenses/atio[^/]*|share/licenses/atio[^/]*/COPYING|lib/\.build-id(/.*)?)$' \
 	"$WORK/files" || true)
 if [ -z "$others" ]; then
 	ok "the package has no other file"
@@ -174,10 +179,11 @@ else
 	not_ok "the package has no other file" "$others"
 fi
 if rpm -qpd "$RPM" 2>/dev/null | grep -qx /usr/share/doc/atio/README.md &&
+	rpm -qpd "$RPM" 2>/dev/null | grep -qx /usr/share/doc/atio/doc/cluster.md &&
 	rpm -qpL "$RPM" 2>/dev/null | grep -qE '^/usr/share/licenses/atio[^/]*/COPYING$'; then
-	ok "README.md is marked %doc, COPYING %license"
+	ok "README.md and the guides are marked %doc, COPYING %license"
 else
-	not_ok "README.md is marked %doc, COPYING %license" \
+	not_ok "README.md and the guides are marked %doc, COPYING %license" \
 		"doc: $(rpm -qpd "$RPM" 2>&1 | tr '\n' ' ')" "license: $(rpm -qpL "$RPM" 2>&1 | tr '\n' ' ')"
 fi
 
@@ -379,6 +385,7 @@ if [ -n "$prefix" ] && step "meson install --destdir of the build under test" 30
 	meson install -C "$BUILD" --no-rebuild --destdir "$WORK/dest"; then
 	for f in bin/atio bin/atio-parallel.sh share/bash-completion/completions/atio \
 		share/bash-completion/completions/atio-parallel.sh share/doc/atio/README.md \
+		share/doc/atio/doc/cluster.md \
 		share/doc/atio/COPYING; do
 		if [ -f "$WORK/dest$prefix/$f" ]; then
 			ok "meson install: $prefix/$f"
