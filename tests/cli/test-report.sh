@@ -212,6 +212,17 @@ run_atio merge --output-file "$WORK/names/d.json" --output-file "$WORK/names/e.j
 expect_code "merge --output-file given twice: refused" 2
 expect_match "merge --output-file given twice: said" "$ERR" "given twice"
 page "$WORK/node.html" "$G/node-1.json"
+# A run's last few microseconds (its last interval made 6 us long, the
+# same I/Os in it: a spike of a rate) are no interval of the charts.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+last = d["intervals"][-1]
+last.update(duration_sec=6e-6, value=last["ops"] / 6e-6, iops=last["ops"] / 6e-6,
+            mbs=last["bytes"] / 6e-6 / 1048576)
+json.dump(d, open(sys.argv[2], "w"))' "$G/node-1.json" "$WORK/tail.json"
+page "$WORK/tail.html" "$WORK/tail.json"
+expect_match "a last interval of 6 us: not charted" <(gen count "$WORK/tail.html" rate-0) \
+	"^series=1 points=$((INTERVALS - 1)) "
 page "$WORK/two.html" "$G/node-1.json" "$G/node-2.json"
 page "$WORK/matrix.html" "$G/driver.json"
 # A driver's test: its rate is the driver's average, said, not the sum of
