@@ -95,13 +95,15 @@ static bool skipped(const char *key)
 	return false;
 }
 
-/* A scalar as text: whole numbers without ".0", others with up to 12 digits. */
+/* A scalar as text: whole numbers without ".0", others with up to 12 digits, null as "none". */
 static char *scalar(json_t *v)
 {
 	char *s = NULL;
 
 	if (json_is_string(v))
 		return strdup(json_string_value(v));
+	if (json_is_null(v))
+		return strdup("none");
 	if (json_is_number(v)) {
 		double x = json_number_value(v);
 
@@ -153,6 +155,20 @@ nomem:
 	t->nomem = true;
 }
 
+/*
+ * Whether number @x of member @key of @obj has a "KEY_string" beside it (the
+ * seed: a 64-bit number that a double, as JSON readers hold it, rounds):
+ * then the string's row says it exactly and the number's is left out.
+ */
+static bool has_string_twin(json_t *obj, const char *key, json_t *x)
+{
+	char twin[256];
+
+	if (!json_is_number(x) || snprintf(twin, sizeof(twin), "%s_string", key) >= (int)sizeof(twin))
+		return false;
+	return json_is_string(json_object_get(obj, twin));
+}
+
 /* A flat array's scalars joined by spaces, in one pass; NULL without memory. */
 static char *joined(json_t *v)
 {
@@ -189,7 +205,7 @@ static void walk(struct rows *t, unsigned doc, const char *path, json_t *v, int 
 		return;
 	if (json_is_object(v)) {
 		json_object_foreach(v, key, x) {
-			if (skipped(key))
+			if (skipped(key) || has_string_twin(v, key, x))
 				continue;
 			snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "." : "", key);
 			walk(t, doc, sub, x, depth + 1);

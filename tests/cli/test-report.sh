@@ -422,6 +422,14 @@ if [[ $h =~ ^series=1\ points=[1-9] ]]; then
 else
 	not_ok "a real run: its latency histogram" "DOM: $h"
 fi
+# The seed as the string that says it exactly, not a double's 1.5e+19;
+# a setting that does not apply says "none", not JSON's null.
+expect_match "a real run: its record has the seed as written" "$WORK/real.html" \
+	"<td class=\"k\">settings\.seed_string</td><td class=\"k\">$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))[\"settings\"][\"seed_string\"])" "$WORK/real.json")</td>"
+expect_no_match "a real run: no seed rounded to a double" "$WORK/real.html" 'settings\.seed</td>'
+expect_match "a real run: a setting that does not apply says none" "$WORK/real.html" \
+	'<td class="k">settings\.mix</td><td class="k">none</td>'
+expect_no_match "a real run: no null in the record" "$WORK/real.html" '<td class="k">null</td>'
 expect_match "a real run: its record has this kernel" "$WORK/real.dom" \
 	"<td class=\"k\">system.kernel</td><td class=\"k\">$(uname -s) $(uname -r | sed 's/[.]/[.]/g')"
 
