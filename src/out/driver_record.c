@@ -193,6 +193,9 @@ void atio_record_node_ok(FILE *f, const char *host, const struct atio_merge *m,
 		atio_json_null(&j, "stalls");
 		atio_json_null(&j, "longest_stall_sec");
 	}
+	/* What the node resolved: THREADS=auto and -u auto differ by node. */
+	atio_json_copy(&j, "threads", json_object_get(set, "threads"));
+	atio_json_copy(&j, "total_size", json_object_get(set, "total_size"));
 	atio_json_copy(&j, "system", json_is_object(sys) ? sys : NULL);
 	atio_json_copy(&j, "filesystem", json_object_get(set, "filesystem"));
 	stderr_lines(&j, NULL, l);

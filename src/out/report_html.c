@@ -251,8 +251,7 @@ static int matrix(FILE *f, const struct atio_rfile *files, unsigned n)
 
 				if (strcmp(cl->unit, units[u]) != 0)
 					continue;
-				snprintf(g, sizeof(g), "%s\n%u thread%s", cl->test, cl->threads,
-					 cl->threads == 1 ? "" : "s");
+				snprintf(g, sizeof(g), "%s\n%s", cl->test, cl->threads);
 				for (j = 0; j < ng && strcmp(groups[j], g) != 0; j++)
 					;
 				if (j == ng)
@@ -444,6 +443,9 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 			esc(f, r[i]->unit);
 			fputs("; the summary's rate is the test's average.</p>\n", f);
 		}
+	for (unsigned i = 0; i < n; i++)
+		if (r[i])
+			atio_report_nodes(f, files[i].name, r[i]);
 	for (unsigned i = 0; i < n; i++)
 		if (r[i] && !r[i]->nint) {
 			fputs("<p class=\"note\">No time series was recorded in ", f);

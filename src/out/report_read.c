@@ -358,6 +358,22 @@ static json_t *shown(json_t *its)
 	return counted ? counted : complete;
 }
 
+/*
+ * A test's "threads" as the page names it: "1 thread", "4 threads", or for
+ * THREADS=auto (each node one thread per CPU, its own count in its
+ * record) "auto threads".
+ */
+static void threads_text(json_t *v, char *out, size_t len)
+{
+	if (json_is_string(v))
+		snprintf(out, len, "%.8s threads", json_string_value(v));
+	else if (json_is_number(v) && json_number_value(v) >= 0 && json_number_value(v) < 1e9)
+		snprintf(out, len, "%.0f thread%s", json_number_value(v),
+			 json_number_value(v) == 1 ? "" : "s");
+	else
+		snprintf(out, len, "? threads");
+}
+
 /* The tests of results[] of a driver's document: their averages, and the iteration shown. */
 static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 {
@@ -387,7 +403,7 @@ static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 				continue;
 			c = &f->cells[f->ncells++];
 			c->test = dup(json_string_value(name));
-			c->threads = count(t, "threads");
+			threads_text(json_object_get(t, "threads"), c->threads, sizeof(c->threads));
 			snprintf(c->unit, sizeof(c->unit), "%s", json_string_value(unit));
 			c->avg = num(t, "average");
 			c->min = num(t, "min");
@@ -399,8 +415,7 @@ static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 			struct atio_rrun *r = &f->runs[f->nruns++];
 			unsigned no = count(last, "iteration");
 
-			snprintf(key, sizeof(key), "%s, %u thread%s", c->test, c->threads,
-				 c->threads == 1 ? "" : "s");
+			snprintf(key, sizeof(key), "%s, %s", c->test, c->threads);
 			r->key = dup(key);
 			snprintf(where, sizeof(where), "%s: results[%zu].tests[%zu] (%s)", f->path, i,
 				 k, key);
@@ -410,6 +425,8 @@ static int read_driver(json_t *doc, struct atio_rfile *f, struct atio_error *e)
 				       where, e))
 				return -EINVAL;
 			/* The test's figure is its average; the charts are of this iteration. */
+			if (json_is_array(json_object_get(last, "nodes")))
+				r->node_records = json_object_get(last, "nodes");
 			r->iter_value = r->value;
 			r->value = c->avg;
 			json_array_foreach(its, n, it)

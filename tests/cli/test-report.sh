@@ -225,6 +225,32 @@ expect_match "a last interval of 6 us: not charted" <(gen count "$WORK/tail.html
 	"^series=1 points=$((INTERVALS - 1)) "
 page "$WORK/two.html" "$G/node-1.json" "$G/node-2.json"
 page "$WORK/matrix.html" "$G/driver.json"
+# The nodes of the iteration shown: a row each, its share of the sum; the
+# failed node says so.
+expect_match "a driver's matrix: a table of the nodes of the iteration shown" "$WORK/matrix.html" \
+	'<caption>driver\.json: the nodes in iteration 2 '
+expect_count "a driver's matrix: a row per node that ran, with its share" "$WORK/matrix.html" \
+	'^<tr><td class="k">node[0-9]</td><td class="n">[0-9.]+ IOPS</td><td class="n">[0-9.]+%</td>' "$NODES"
+expect_match "a driver's matrix: the failed node's row says it failed" "$WORK/matrix.html" \
+	'<td class="k">node9</td><td colspan="6">failed'
+# THREADS=auto: the test is "auto threads" (each node its own count, in
+# its row), never "0 threads".
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for row in d["results"]:
+    row["threads"] = "auto"
+    for t in row["tests"]:
+        t["threads"] = "auto"
+        for it in t["iterations"]:
+            for k, n in enumerate(it["nodes"]):
+                if n["ok"]:
+                    n.update(threads=k + 2, total_size=(k + 1) << 30)
+json.dump(d, open(sys.argv[2], "w"))' "$G/driver.json" "$WORK/auto.json"
+page "$WORK/auto.html" "$WORK/auto.json"
+expect_match "THREADS=auto: the test is named with auto threads" "$WORK/auto.html" 'randread, auto threads'
+expect_no_match "THREADS=auto: never 0 threads" "$WORK/auto.html" '0 threads'
+expect_match "THREADS=auto: each node's row has the threads and dataset it resolved" "$WORK/auto.html" \
+	'<td class="k">node2</td>.*<td class="n">3</td><td class="n">2048\.00 MiB</td></tr>'
 # A driver's test: its rate is the driver's average, said, not the sum of
 # the iteration whose charts are shown (that one named with its sum).
 avg=$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["results"][0]["tests"][-1]; print("%.2f" % t["average"])' "$G/driver.json")
@@ -448,6 +474,8 @@ else
 		"series=0 points= bands=0 bars=2 whiskers=2"
 	expect_match "the driver: the bars are labelled by test and thread count" "$WORK/driver.dom" \
 		'Sequential read<tspan[^>]*>2 threads</tspan>|seqread<tspan[^>]*>2 threads</tspan>'
+	expect_count "the driver: a table of nodes per test, with the threads each ran" "$WORK/driver.html" \
+		'^<tr><td class="k">node[12]</td><td class="n">[0-9.]+ MB/s</td><td class="n">[0-9.]+%</td>.*<td class="n">[12]</td><td class="n">[0-9.]+ MiB</td></tr>$' 4
 	expect_match "the driver: its record names its nodes" "$WORK/driver.dom" \
 		'<td class="k">nodes\[1\]\.host</td><td class="k">node2</td>'
 	# Each node's system as its atio said it: this kernel, the nodes'

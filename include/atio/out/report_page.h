@@ -76,12 +76,18 @@ struct atio_rrun {
 	 */
 	bool combined;
 	double offset;             /* s */
+	/*
+	 * A test of a driver's matrix: the node records of the iteration the
+	 * charts show (borrowed from the file's document), for the page's
+	 * table of nodes; NULL otherwise.
+	 */
+	json_t *node_records;
 };
 
 /* One cell of a driver's matrix: a test at a thread count, over its iterations. */
 struct atio_rcell {
 	char *test;
-	unsigned threads;
+	char threads[24];          /* "1 thread", "4 threads", "auto threads" */
 	char unit[16];
 	double avg, min, max;      /* NaN when no iteration was complete */
 	unsigned runs;
@@ -120,6 +126,12 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
  * documents, one column per document, on @out. Returns 0 or -ENOMEM.
  */
 int atio_report_record(FILE *out, const struct atio_rfile *files, unsigned n);
+
+/*
+ * The table of the nodes of @r, a driver's test, in the iteration its
+ * charts show (src/out/report_nodes.c); nothing for other runs.
+ */
+void atio_report_nodes(FILE *out, const char *doc_name, const struct atio_rrun *r);
 
 /*
  * For tests: how many times the last atio_report_record() compared a
