@@ -89,6 +89,7 @@ struct atio_steady {
 	bool over;                 /* the criteria held, or max_rounds were run */
 	unsigned steady_at;        /* the round (from 1) where both held; 0: never */
 	struct atio_steady_verdict v; /* over the last window judged */
+	uint64_t warm_ns;          /* from the start to the measured time, once over */
 	/* --precondition: sequential writes of twice the dataset before the rounds */
 	bool preconditioned;
 	uint64_t pre_bytes, pre_ns;
