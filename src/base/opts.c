@@ -15,7 +15,7 @@
  */
 int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 {
-	char bs[ATIO_BSMIX_MAX_TEXT + 1], total[24], t[32], w[32], q[24] = "", wopt[80] = "";
+	char bs[ATIO_BSMIX_MAX_TEXT + 1], total[24], t[32], w[32], q[24] = "", wopt[160] = "";
 	char mode[24], topt[40] = "", size[24], limits[64];
 	char p[16] = "auto", n[24] = "";
 	char rate[96] = "", order[48] = "", stride[24], dist[ATIO_DIST_MAX_TEXT + 40] = "";
@@ -62,6 +62,15 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 
 		atio_format_time(w, sizeof(w), o->delay_ns);
 		snprintf(wopt + used, sizeof(wopt) - used, " --delay %s", w);
+	}
+	/* --steady in -w's place: the warm-up it decides, how it judges, its precondition. */
+	if (o->steady) {
+		size_t used = strlen(wopt);
+		static const char *const judge[] = { "", "iops", "mbs", "lat" };
+
+		atio_format_time(w, sizeof(w), o->round_ns);
+		snprintf(wopt + used, sizeof(wopt) - used, " --steady %s --round %s --rounds %u%s",
+			 judge[o->steady], w, o->rounds, o->precondition ? " --precondition" : "");
 	}
 	/*
 	 * --prepare runs no test: its line has only what shapes the files, so

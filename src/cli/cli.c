@@ -52,6 +52,9 @@ static const char *value_hint(int id)
 	case OPT_DEDUP_UNIT: return "a size, a multiple of 512, e.g. 4K";
 	case OPT_SIZE: return "bytes each thread moves, e.g. 1G";
 	case OPT_LOOPS: return "passes over each thread's share, e.g. 2";
+	case OPT_STEADY: return "iops, mbs or lat";
+	case OPT_ROUND: return "seconds a round lasts, or with s, m or h";
+	case OPT_ROUNDS: return "the most rounds to run, 5 or more";
 	}
 	return "see --help";
 }
@@ -279,6 +282,8 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		return atio_cli_reduce(id, arg, o, e);
 	case OPT_SIZE: return atio_cli_size(arg, &o->size, e);
 	case OPT_LOOPS: return atio_cli_loops(arg, &o->loops, e);
+	case OPT_STEADY: case OPT_ROUND: case OPT_ROUNDS: case OPT_PRECONDITION:
+		return atio_cli_steady(id, arg, o, e);
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

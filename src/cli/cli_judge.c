@@ -267,7 +267,8 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 	if ((r = check_order(o, st, e)) != 0 || (r = check_dist(o, e)) != 0 ||
 	    (r = check_fadvise(o, e)) != 0 ||
 	    (r = atio_cli_reduce_judge(o, st, e)) != 0 ||
-	    (r = atio_cli_limits_judge(o, st, e)) != 0)
+	    (r = atio_cli_limits_judge(o, st, e)) != 0 ||
+	    (r = atio_cli_steady_judge(o, st, e)) != 0)
 		return r;
 	if (o->mode == ATIO_MODE_EXPAND && o->nfiles < o->threads)
 		return USAGE("-n %u: --expand needs a file of its own for each of the %u "

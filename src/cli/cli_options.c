@@ -51,6 +51,10 @@ const struct option atio_cli_longopts[] = {
 	{ "dedup-unit", required_argument, NULL, OPT_DEDUP_UNIT },
 	{ "size",       required_argument, NULL, OPT_SIZE },
 	{ "loops",      required_argument, NULL, OPT_LOOPS },
+	{ "steady",     required_argument, NULL, OPT_STEADY },
+	{ "round",      required_argument, NULL, OPT_ROUND },
+	{ "rounds",     required_argument, NULL, OPT_ROUNDS },
+	{ "precondition", no_argument,     NULL, OPT_PRECONDITION },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -44,6 +44,7 @@ enum {
 	OPT_DEDUP_UNIT,
 	OPT_SIZE,
 	OPT_LOOPS,
+	OPT_STEADY, OPT_ROUND, OPT_ROUNDS, OPT_PRECONDITION,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -98,5 +99,17 @@ int atio_cli_reduce_judge(struct atio_opts *o, const struct pstate *st, struct a
  * negative errno with @e filled.
  */
 int atio_cli_limits_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
+
+/*
+ * --steady, --round, --rounds (option @id) of value @arg, and
+ * --precondition, into @o (cli_steady.c).
+ */
+int atio_cli_steady(int id, const char *arg, struct atio_opts *o, struct atio_error *e);
+
+/*
+ * Once every option is known: --round and --rounds only with --steady,
+ * their defaults, and --steady against -w, --prepare and --check.
+ */
+int atio_cli_steady_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
 
 #endif

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "plan.h"
 #include "run.h"
+#include "steady.h"
 #include "config.h"
 #include "atio/base/clock.h"
 
@@ -127,6 +128,9 @@ static int run_phase(const struct plan *p, unsigned k, bool json, unsigned *prin
 				}
 		goto out;
 	}
+	/* --steady: a phase of one job each (plan.c); its rounds may never have held. */
+	if (ph->jobs[0].o.steady && !rs[0].wt.signo)
+		steady_warn(&outs[0]);
 	print_run(p, *printed, outs, ph->njobs, json);
 	++*printed;
 	if (rs[0].wt.signo)

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "plan.h"
 #include "run.h"
+#include "steady.h"
 #include "config.h"
 #include "atio/base/clock.h"
 #include "atio/cli/cli.h"
@@ -42,13 +43,18 @@ static void print_bad_block(const struct run_result *rr, unsigned threads)
 }
 
 /* Prepare, run once, print the result; the exit status. */
-static int run_once(struct atio_opts *o, const struct atio_engine_ops *engine)
+static int run_once(struct atio_opts *o, const struct atio_engine_ops *engine,
+		    const struct atio_target *tg)
 {
 	struct atio_error e = { 0 };
 	struct run r;
 	struct run_result rr = { 0 };
+	uint64_t pre_bytes = 0, pre_ns = 0;
 	int status;
 
+	/* --precondition: its writes first, a run of their own on the same files. */
+	if (o->precondition && (status = steady_precondition(o, engine, tg, &pre_bytes, &pre_ns)))
+		return status;
 	if (run_open(&r, o, engine, &e)) {
 		status = fail(&e);
 		/* A signal in the fill: nothing measured, said as for the warm-up. */
@@ -62,6 +68,9 @@ static int run_once(struct atio_opts *o, const struct atio_engine_ops *engine)
 		status = prepare_done(o, &r.ds, &r.fs, r.fill_ns);
 		goto out;
 	}
+	r.preconditioned = o->precondition;
+	r.pre_bytes = pre_bytes;
+	r.pre_ns = pre_ns;
 	if (run_measure(&r, &rr, &e)) {
 		if (o->json)
 			print_bad_block(&rr, o->threads);
@@ -71,6 +80,8 @@ static int run_once(struct atio_opts *o, const struct atio_engine_ops *engine)
 	if (rr.res.nothing_measured)
 		say("%s before the measured time began (%s): no result", sig_name(r.wt.signo),
 		    rr.sh.start_ns <= r.wt.sig_ns ? "in the warm-up" : r.wt.sig_phase);
+	else if (o->steady)
+		steady_warn(&rr);
 	print_result(&rr.res);
 	status = r.wt.signo ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
 	if (rr.rb.bad || rr.rb.err)
@@ -128,5 +139,5 @@ int run_main(int argc, char **argv)
 		fflush(stdout);
 	}
 	atio_clock_init();
-	return run_once(&o, engine);
+	return run_once(&o, engine, &tg);
 }

@@ -16,6 +16,7 @@
 
 #include "plan.h"
 #include "atio/cli/cli.h"
+#include "atio/stats/steady.h"
 
 #define JOBS_FILE_MAX (1u << 20)
 
@@ -319,6 +320,22 @@ static int judge_job(const struct plan_job *jb, bool first, const struct plan_ph
 				      "%s: -w: a run of several jobs counts every job's I/O "
 				      "over its time, and a warm-up's is counted nowhere: "
 				      "leave -w out (--delay starts a job later)", jb->where);
+	/*
+	 * --steady: a phase's run warms up until its one job is steady; the
+	 * jobs of one run would each end their rounds apart. --precondition is
+	 * a run of its own: a phase before, as the plan's first.
+	 */
+	if (ph->njobs > 1 && o->steady)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "%s: --steady %s: each job of a run would be steady at its "
+				      "own round, and the run has one measured start: give "
+				      "--steady in a phase of one job (--then)", jb->where,
+				      atio_steady_name(o->steady));
+	if (o->precondition)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "%s: --precondition: not in a plan; make its first phase "
+				      "the same writes: --write --seq -s 128K --loops 2 ... --then",
+				      jb->where);
 	/* Two jobs of one run on one dataset would lock each other out, or count it twice. */
 	for (const struct plan_job *other = ph->jobs; other < jb; other++)
 		if (o->path && other->o.path && same_target(o->path, other->o.path))

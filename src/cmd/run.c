@@ -16,10 +16,12 @@
 
 #include "run.h"
 #include "start.h"
+#include "steady.h"
 #include "config.h"
 #include "atio/base/clock.h"
 #include "atio/base/node.h"
 #include "atio/base/units.h"
+#include "atio/run/rounds.h"
 
 /*
  * Warn when the page cache may hold much of a --cached dataset. Not with
@@ -35,8 +37,19 @@ static void warn_cache(const struct atio_opts *o)
 		    "use a larger -u or --uncached", atio_mib(o->total), atio_mib(ram));
 }
 
+/* The measured start: after -w's time, or where --steady's rounds ended (none yet: UINT64_MAX). */
+static uint64_t measured_start(const struct run_result *out)
+{
+	const struct atio_shared *sh = &out->sh;
+
+	if (sh->opts->steady)
+		return out->measure_ns ? out->measure_ns : UINT64_MAX;
+	return sh->start_ns + sh->opts->warmup_ns;
+}
+
 struct progress {
 	const struct atio_opts *o;
+	struct run_result *out;    /* --steady: the job whose rounds are judged each tick */
 	struct atio_worker *w;
 	const struct atio_ival_series *const *ivs; /* [threads]: each worker's series */
 	char name[24];             /* "job N" in a run of several jobs, else empty */
@@ -58,6 +71,13 @@ static void progress_tick(struct progress *pg)
 	char line[256];
 	uint64_t now = atio_now_ns();
 
+	/* --steady: the rounds judged; -vv's lines once every thread measures. */
+	if (pg->out) {
+		steady_tick(pg->out, pg->name);
+		if (!steady_measuring(pg->out))
+			return;
+		pg->start_ns = pg->out->measure_ns;
+	}
 	if (pg->o->verbose < 2)
 		return;
 	for (unsigned i = 0; i < pg->o->threads; i++)
@@ -179,10 +199,12 @@ static int job_figures(struct run_result *out, struct atio_error *e)
 			res->ended = w[i].ended;
 		}
 	}
-	measure = sh->start_ns + o->warmup_ns;
+	measure = measured_start(out);
 	res->elapsed_ns = last_end > measure ? last_end - measure : 0;
 	out->end_ns = last_end;
 	mono = atio_now_ns();
+	if (measure > mono)
+		measure = mono;
 	real = realtime_ns();
 	res->wall_start = ns_to_ts(real - (mono - measure));
 	res->wall_end = ns_to_ts(real - (mono - (last_end > measure ? last_end : measure)));
@@ -233,13 +255,16 @@ static int run_threads(const struct jobs *js, struct watch *wt, struct atio_erro
 		if (started[j] < o->threads && !ret)
 			ret = -EAGAIN;
 		all += started[j];
-		pa.pg[j] = (struct progress){ .o = o, .w = out->w,
+		pa.pg[j] = (struct progress){ .o = o, .w = out->w, .out = o->steady ? out : NULL,
 			.ivs = (const struct atio_ival_series **)out->res.thread_ivals };
 		if (js->n > 1)
 			snprintf(pa.pg[j].name, sizeof(pa.pg[j].name), "job %u", j + 1);
-		ticks |= o->verbose >= 2;
+		ticks |= o->verbose >= 2 || o->steady;
 		if (o->interval_ns < tick)
 			tick = o->interval_ns;
+		/* --steady: a few ticks a slice, so that the rounds end soon after the verdict. */
+		if (o->steady && atio_rounds_slice_ns(o->round_ns) / 4 < tick)
+			tick = atio_rounds_slice_ns(o->round_ns) / 4;
 	}
 
 	for (unsigned j = 0; j < js->n; j++)
@@ -278,7 +303,7 @@ static int run_threads(const struct jobs *js, struct watch *wt, struct atio_erro
 		struct atio_shared *sh = &js->outs[j].sh;
 
 		sh->start_ns = start + sh->opts->delay_ns;
-		pa.pg[j].start_ns = sh->start_ns + sh->opts->warmup_ns;
+		pa.pg[j].start_ns = measured_start(&js->outs[j]);
 	}
 	for (unsigned j = 0; j < js->n; j++)
 		pthread_barrier_wait(&js->outs[j].sh.go);
@@ -428,9 +453,15 @@ static int measure_begin(struct run *r, struct run_result *out, int done_fd,
 		ret = atio_dataset_drop_cache(&r->ds, e);
 	if (ret)
 		return ret;
-	if (alloc_result(out, o))
+	if (alloc_result(out, o) || (o->steady && atio_steady_init(&out->steady, o)))
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory for %u threads",
 				      o->threads);
+	if (o->steady) {
+		out->steady.preconditioned = r->preconditioned;
+		out->steady.pre_bytes = r->pre_bytes;
+		out->steady.pre_ns = r->pre_ns;
+		out->res.steady = &out->steady;
+	}
 	return 0;
 }
 
@@ -443,7 +474,7 @@ static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
 {
 	const struct atio_opts *o = r->o;
 	struct atio_shared *sh = &out->sh;
-	uint64_t measured = sh->start_ns + o->warmup_ns;
+	uint64_t measured = measured_start(out);
 	int ret = 0, signo;
 	bool hit;
 
@@ -534,6 +565,7 @@ void run_result_free(struct run_result *out)
 		atio_worker_teardown(&out->w[i]);
 	atio_report_timeline_free(&out->res);
 	atio_report_passes_free(&out->res);
+	atio_steady_free(&out->steady);
 	free(out->res.thread_ivals);
 	free(out->w);
 	free(out->per);

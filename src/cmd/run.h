@@ -25,6 +25,7 @@
 #include "atio/engine/engine.h"
 #include "atio/out/report.h"
 #include "atio/run/worker.h"
+#include "atio/stats/steady.h"
 
 struct run {
 	struct atio_opts *o;
@@ -37,6 +38,9 @@ struct run {
 	int fill_stop;             /* the stop flag of the fill, before any run */
 	bool uses_files;           /* false with the null engine: no file made or opened */
 	bool planned, opened;
+	/* --precondition: what its writes did (src/cmd/steady.c), before the rounds */
+	bool preconditioned;
+	uint64_t pre_bytes, pre_ns;
 };
 
 /* One measured run's outcome; the memory its result points into. */
@@ -50,6 +54,8 @@ struct run_result {
 	struct atio_error flush_err; /* -S: the sync after the time failed (flush_ret) */
 	int flush_ret;
 	uint64_t end_ns;           /* CLOCK_MONOTONIC end of its last thread; 0: none measured */
+	struct atio_steady steady; /* --steady: the rounds (res.steady points to it) */
+	uint64_t measure_ns;       /* --steady: the measured start, once the rounds end; else 0 */
 };
 
 /*

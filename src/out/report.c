@@ -24,6 +24,7 @@
 #include "atio/run/expand.h"
 #include "atio/stats/interval.h"
 #include "atio/out/report.h"
+#include "atio/out/report_steady.h"
 #include "atio/base/units.h"
 #include "report_figures.h"
 
@@ -210,7 +211,10 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 		fprintf(f, "Time: %s sec\n", t);
 	else
 		fputs("Time: no limit (--size or --loops ends the run)\n", f);
-	fprintf(f, "Warmup: %s sec\n", w);
+	if (o->steady)
+		fputs("Warmup: until steady (below)\n", f);
+	else
+		fprintf(f, "Warmup: %s sec\n", w);
 
 	if (o->bs_text)
 		atio_bsmix_words(kb, sizeof(kb), o);
@@ -251,6 +255,7 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	atio_report_limits_header(f, o);
 	if (o->rate > 0)
 		put_cap_header(f, o);
+	atio_report_steady_header(f, o);
 }
 
 /*
@@ -335,6 +340,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		put_latency(f, "sync latency", &t->sync_lat);
 	if (r->timeline)
 		atio_ival_text(f, r->timeline, atio_unit_name(o));
+	atio_report_steady_text(f, r);
 	if (r->readback)
 		atio_check_report_readback_text(f, r->readback);
 	else if (o->verify)

@@ -19,6 +19,7 @@
 #include "atio/out/report.h"
 #include "atio/base/units.h"
 #include "report_figures.h"
+#include "atio/stats/steady.h"
 
 #define NS_PER_SEC 1000000000.0
 
@@ -77,7 +78,8 @@ double atio_report_reached(const struct atio_result *r)
 {
 	const struct atio_opts *o = r->opts;
 	uint64_t span = r->elapsed_ns < o->time_ns || !o->time_ns ? r->elapsed_ns : o->time_ns;
-	uint64_t due = atio_pace_count(o->rate_interval_ns, o->warmup_ns, o->warmup_ns + span);
+	uint64_t warm = r->steady ? r->steady->warm_ns : o->warmup_ns;
+	uint64_t due = atio_pace_count(o->rate_interval_ns, warm, warm + span);
 	double share, done;
 
 	if (!(o->rate > 0))

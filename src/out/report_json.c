@@ -17,6 +17,7 @@
 #include "atio/stats/interval.h"
 #include "atio/base/json.h"
 #include "atio/out/report.h"
+#include "atio/out/report_steady.h"
 #include "atio/base/sysinfo.h"
 #include "report_figures.h"
 
@@ -138,6 +139,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	}
 	atio_json_bool(j, "verify", o->verify);
 	atio_json_double(j, "interval_sec", atio_report_sec(o->interval_ns));
+	atio_report_steady_settings_json(j, o);
 	/* --expand: files grow from zero to expand_max_size, then start again. */
 	atio_json_bool(j, "expand", o->mode == ATIO_MODE_EXPAND);
 	if (o->mode == ATIO_MODE_EXPAND)
@@ -295,6 +297,7 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 	else
 		json_result(&j, r);
 	atio_report_passes_json(&j, r);
+	atio_report_steady_json(&j, r);
 	atio_report_json_hist(&j, "latency_ns", &r->total.lat, true);
 	atio_report_json_hist(&j, "sync_latency_ns", &r->total.sync_lat, true);
 	/* --mix: each direction beside the totals; null in the other modes. */

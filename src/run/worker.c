@@ -2,7 +2,8 @@
 /*
  * One load thread's life: set up on the thread itself (its buffers and
  * engine, src/run/worker_setup.c), wait for the common start, an optional
- * warm-up whose counts are dropped, the measured time (src/run/loop.c),
+ * warm-up whose counts are dropped (-w's time, or --steady's rounds:
+ * src/run/rounds.c), the measured time (src/run/loop.c),
  * the final sync, and the thread's figures: elapsed and CPU time, the
  * interval series closed, --mix's directions folded into the total.
  *
@@ -28,6 +29,7 @@
 #include "atio/run/limits.h"
 #include "atio/run/loop.h"
 #include "atio/run/pace.h"
+#include "atio/run/rounds.h"
 #include "atio/run/sync.h"
 #include "atio/run/worker.h"
 
@@ -96,7 +98,10 @@ void *atio_worker_main(void *arg)
 	if (o->rate > 0)
 		atio_pace_start(&c.pace, sh->start_ns, o->rate_interval_ns);
 	start = sh->start_ns;
-	if (o->warmup_ns) {
+	/* --steady: rounds until the main thread finds them steady (atio/run/rounds.h). */
+	if (o->steady && atio_rounds_run(w, &c, &start))
+		goto out;
+	if (!o->steady && o->warmup_ns) {
 		bool quit;
 
 		start += o->warmup_ns;

@@ -20,7 +20,7 @@
  * The records a run is likely to close, for --interval's first allocation;
  * a long run's arrays grow when an interval closes, never per I/O.
  */
-static size_t ival_expect(const struct atio_opts *o)
+size_t atio_worker_expected_ivals(const struct atio_opts *o)
 {
 	uint64_t n = o->time_ns / o->interval_ns + 2;
 
@@ -88,7 +88,7 @@ int atio_worker_setup(struct atio_worker *w, struct atio_shared *sh, unsigned id
 	if (!w->fds || !w->reqs || !w->done || !w->spare || !w->batch ||
 	    (atio_mode_two_way(sh->opts->mode) && !w->dir) || atio_sizes_init(w) ||
 	    atio_ival_rec_init(&w->iv, &w->st, w->dir, sh->opts->interval_ns,
-			       ival_expect(sh->opts)))
+			       atio_worker_expected_ivals(sh->opts)))
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM,
 				      "out of memory for thread %u", id);
 

@@ -165,6 +165,15 @@ int atio_ival_add_gap(struct atio_ival_series *s, uint64_t from, uint64_t to, bo
 	return 0;
 }
 
+/* Room for the expected records up front: no allocation in most runs. */
+static int reserve(struct atio_ival_rec *r, size_t expect)
+{
+	if (expect && (!array_room(&r->s.iv, expect) || !array_room(&r->s.gap, 16) ||
+		       !array_room(&r->s.b, expect * 32)))
+		return -ENOMEM;
+	return 0;
+}
+
 int atio_ival_rec_init(struct atio_ival_rec *r, struct atio_stats *st,
 		       struct atio_dir_stats *dir, uint64_t interval_ns, size_t expect)
 {
@@ -179,11 +188,20 @@ int atio_ival_rec_init(struct atio_ival_rec *r, struct atio_stats *st,
 			return -ENOMEM;
 		atio_hist_init(r->cur[d]);
 	}
-	/* Room for the expected records up front: no allocation in most runs. */
-	if (expect && (!array_room(&r->s.iv, expect) || !array_room(&r->s.gap, 16) ||
-		       !array_room(&r->s.b, expect * 32)))
-		return -ENOMEM;
-	return 0;
+	return reserve(r, expect);
+}
+
+void atio_ival_rec_restart(struct atio_ival_rec *r, uint64_t interval_ns, size_t expect)
+{
+	bool mixed = r->s.mixed;
+
+	atio_ival_series_free(&r->s);
+	atio_ival_series_init(&r->s, interval_ns, mixed);
+	r->k = 0;
+	r->next = UINT64_MAX;
+	r->started = false;
+	__atomic_store_n(&r->closed, 0, __ATOMIC_RELEASE);
+	(void)reserve(r, expect);
 }
 
 void atio_ival_rec_free(struct atio_ival_rec *r)

@@ -40,6 +40,14 @@ enum atio_fadvise {
 	ATIO_FADVISE_SEQUENTIAL,   /* POSIX_FADV_SEQUENTIAL */
 };
 
+/* --steady: the figure SNIA's steady state judges (atio/stats/steady.h). */
+enum atio_steady_kind {
+	ATIO_STEADY_NONE,
+	ATIO_STEADY_IOPS,
+	ATIO_STEADY_MBS,
+	ATIO_STEADY_LAT,           /* the mean latency of a round */
+};
+
 enum atio_unit {
 	ATIO_UNIT_MBS,             /* MB/s, 2^20 bytes */
 	ATIO_UNIT_IOPS,            /* IOPS; sync/s in the sync modes */
@@ -166,6 +174,11 @@ struct atio_opts {
 	/* --size, --loops: ends of the measured time besides -t (atio/run/limits.h) */
 	uint64_t size;             /* --size: bytes each thread moves; 0 when not given */
 	uint64_t loops;            /* --loops: passes over each thread's share; 0 when not */
+	/* --steady: a warm-up of rounds until steady (atio/stats/steady.h) */
+	enum atio_steady_kind steady;
+	uint64_t round_ns;         /* --round */
+	unsigned rounds;           /* --rounds: at most this many */
+	bool precondition;         /* --precondition: 2x the dataset in 128K writes first */
 };
 
 /* Whether @o writes reducible data: --compress or --dedup. */

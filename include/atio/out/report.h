@@ -20,6 +20,7 @@
 #include "atio/stats/stats.h"
 
 struct atio_ival_series;
+struct atio_steady;
 
 struct atio_result {
 	const struct atio_opts *opts;
@@ -47,6 +48,8 @@ struct atio_result {
 	/* --size, --loops: what ended the run (its last thread); the passes merged, or NULL */
 	enum atio_end ended;
 	struct atio_ival_series *passes;
+	/* --steady: the rounds before the measured time and their verdict, else NULL */
+	const struct atio_steady *steady;
 };
 
 struct atio_ival_series;

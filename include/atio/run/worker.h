@@ -42,6 +42,9 @@ struct atio_shared {
 	int done_fd;               /* eventfd each worker signals on exit */
 	struct atio_journal *journal; /* --fsync --verify: the run's journal, else NULL */
 	uint64_t run_id;           /* drawn for each run: its writes' keys are its own */
+	/* --steady (atio/run/rounds.h) */
+	uint64_t rounds_word;      /* the slice last passed, or the end */
+	unsigned measuring;        /* workers past the rounds, in their measured time */
 };
 
 struct atio_worker {
@@ -126,6 +129,12 @@ static inline bool atio_worker_stopped(const struct atio_worker *w)
 {
 	return __atomic_load_n(&w->sh->stop, __ATOMIC_RELAXED);
 }
+
+/*
+ * The interval records a run of @o is likely to close, for their first
+ * allocation; a long run's arrays grow when an interval closes, never per I/O.
+ */
+size_t atio_worker_expected_ivals(const struct atio_opts *o);
 
 /* Thread body: pthread_create(&w->thread, NULL, atio_worker_main, w). */
 void *atio_worker_main(void *arg);

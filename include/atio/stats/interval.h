@@ -132,6 +132,15 @@ int atio_ival_rec_init(struct atio_ival_rec *r, struct atio_stats *st,
 void atio_ival_rec_start(struct atio_ival_rec *r, uint64_t start_ns);
 
 /*
+ * Start over with intervals of @interval_ns and room for about @expect
+ * records: the records so far are freed and the recorder stops until
+ * atio_ival_rec_start(). Only while no other thread reads the series
+ * (--steady's rounds end so: atio/run/rounds.h). Without memory for the
+ * room, the arrays grow when records close.
+ */
+void atio_ival_rec_restart(struct atio_ival_rec *r, uint64_t interval_ns, size_t expect);
+
+/*
  * A completion at tick @t is past the next boundary: close every interval
  * up to it. @since, when above the last completion, is when the completing
  * I/O was submitted (--rate: the time before it had nothing in flight).
