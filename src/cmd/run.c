@@ -280,6 +280,13 @@ static int run_threads(const struct jobs *js, struct watch *wt, struct atio_erro
 		sh->start_ns = start + sh->opts->delay_ns;
 		pa.pg[j].start_ns = sh->start_ns + sh->opts->warmup_ns;
 	}
+	/* The devices' counters at each job's measured start, after its warm-up. */
+	for (unsigned j = 0; j < js->n; j++)
+		if (js->outs[j].dev &&
+		    atio_device_begin_at(js->outs[j].dev, js->outs[j].sh.start_ns +
+					 js->outs[j].sh.opts->warmup_ns))
+			say("warning: cannot start the reader of the device's counters: "
+			    "no device line");
 	for (unsigned j = 0; j < js->n; j++)
 		pthread_barrier_wait(&js->outs[j].sh.go);
 
@@ -292,6 +299,9 @@ static int run_threads(const struct jobs *js, struct watch *wt, struct atio_erro
 	}
 	wt->tick_ns = tick < 1000000000u ? tick : 1000000000u;
 	wait_threads(wt, all, (ticks || js->n > 1) && !ret ? progress_all_tick : NULL, &pa);
+	for (unsigned j = 0; j < js->n; j++)
+		if (js->outs[j].dev)
+			atio_device_end(js->outs[j].dev);
 	for (unsigned j = 0; j < js->n; j++) {
 		for (unsigned i = 0; i < started[j]; i++)
 			pthread_join(js->outs[j].w[i].thread, NULL);
@@ -428,6 +438,11 @@ static int measure_begin(struct run *r, struct run_result *out, int done_fd,
 		ret = atio_dataset_drop_cache(&r->ds, e);
 	if (ret)
 		return ret;
+	if (r->uses_files && (out->dev = malloc(sizeof(*out->dev))) &&
+	    !atio_device_resolve(out->dev, o->path)) {
+		free(out->dev);
+		out->dev = NULL;
+	}
 	if (alloc_result(out, o))
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory for %u threads",
 				      o->threads);
@@ -476,6 +491,7 @@ static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
 	out->res.threads = out->per;
 	if (atio_report_passes(&out->res))
 		say("warning: out of memory for the passes: they are left out");
+	out->res.device = out->dev && atio_device_measured(out->dev) ? out->dev : NULL;
 	out->res.interrupted = hit;
 	out->res.signo = hit ? signo : 0;
 	out->res.nothing_measured = hit && wt->sig_ns < measured;
@@ -538,6 +554,9 @@ void run_result_free(struct run_result *out)
 	free(out->w);
 	free(out->per);
 	free(out->dir);
+	free(out->dev);
+	out->dev = NULL;
+	out->res.device = NULL;
 	out->res.thread_ivals = NULL;
 	out->w = NULL;
 	out->per = NULL;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "cmd.h"
+#include "atio/data/device.h"
 #include "atio/data/target.h"
 #include "atio/engine/engine.h"
 #include "atio/out/report.h"
@@ -50,6 +51,7 @@ struct run_result {
 	struct atio_error flush_err; /* -S: the sync after the time failed (flush_ret) */
 	int flush_ret;
 	uint64_t end_ns;           /* CLOCK_MONOTONIC end of its last thread; 0: none measured */
+	struct atio_device_window *dev; /* the devices under the target, or NULL */
 };
 
 /*

@@ -21,6 +21,8 @@
 
 struct atio_ival_series;
 
+struct atio_device_window;
+
 struct atio_result {
 	const struct atio_opts *opts;
 	const char *version;
@@ -47,6 +49,8 @@ struct atio_result {
 	/* --size, --loops: what ended the run (its last thread); the passes merged, or NULL */
 	enum atio_end ended;
 	struct atio_ival_series *passes;
+	/* The devices under the target over the measured window, or NULL (device_report.h). */
+	const struct atio_device_window *device;
 };
 
 struct atio_ival_series;
