@@ -213,7 +213,8 @@ static void node_json(struct atio_json *j, const struct atio_device_window *w, u
 	atio_json_string(j, "name", d->name);
 	atio_json_uint(j, "major", d->major);
 	atio_json_uint(j, "minor", d->minor);
-	atio_json_string(j, "relation", relation(d->rel));
+	atio_json_string(j, "relation", d->rel == ATIO_DEV_DISK ? "disk" : d->rel == ATIO_DEV_MEMBER
+			 ? "member" : d->rel == ATIO_DEV_BACKING ? "backing" : "target");
 	atio_json_string(j, "above", d->above >= 0 ? w->node[d->above].name : NULL);
 	/* From the target's device down to this one. */
 	for (int k = (int)i; k >= 0 && n < ATIO_DEVICE_MAX; k = w->node[k].above)
