@@ -79,8 +79,8 @@ static bool own_cgroup(bool v2, char *buf, size_t len)
 
 		if (!c2)
 			continue;
-		*c2 = '\0';
-		line[strcspn(line, "\n")] = '\0';
+		/* "ID:CONTROLLERS:PATH": v2's is "0::PATH". */
+		*c1 = *c2 = '\0';
 		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
 		if (v2 ? strcmp(line, "0") == 0 && c1[1] == '\0' : has_word(c1 + 1, "blkio")) {
 			snprintf(buf, len, "%s", c2 + 1);
