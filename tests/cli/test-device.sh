@@ -115,6 +115,17 @@ expect_json "JSON: the device wrote the 32 MiB atio wrote" \
 	'True'
 
 # --- a read IOPS cap of atio's cgroup on the loop device ---
+# in_cgroup ARG...: run_atio with atio in the cgroup $CG.
+in_cgroup() {
+	LAST="atio $* (in $CG)"
+	# shellcheck disable=SC2016 # the inner shell expands them
+	if "${LIMIT[@]}" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
+		"$ATIO" "$@" >"$OUT" 2>"$ERR"; then
+		RC=0
+	else
+		RC=$?
+	fi
+}
 CAP=200
 MAJMIN=$(cat "/sys/class/block/$DEV/dev")
 cg_mount() { # cg_mount FSTYPE [OPTION]: the first mount point of that hierarchy
@@ -142,14 +153,7 @@ if [ -z "$CAPFILE" ]; then
 	skip_check "the cap of atio's cgroup is printed and said to be hit" \
 		"${WHY:-the cap file of the cgroup cannot be written}"
 else
-	LAST="atio in $CG"
-	# shellcheck disable=SC2016 # the inner shell expands them
-	if "${LIMIT[@]}" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
-		"$ATIO" --read --rand --uncached -s 4K -p 1 -t 1 -f "$LOOP" >"$OUT" 2>"$ERR"; then
-		RC=0
-	else
-		RC=$?
-	fi
+	in_cgroup --read --rand --uncached -s 4K -p 1 -t 1 -f "$LOOP"
 	why=()
 	[ "$RC" = 0 ] || why+=("exit $RC")
 	grep -Eq "^cgroup: $WANT, set by $CG: [0-9.]+ read IOPS went through it, [0-9.]+% of the cap: the cap held, the run ran into it" "$OUT" ||
@@ -161,6 +165,10 @@ else
 	else
 		not_ok "the cap held atio's reads back" "atio measured '$R_VALUE' IOPS under a cap of $CAP"
 	fi
+	in_cgroup --read --rand --uncached -s 4K -p 1 -t 1 --json -f "$LOOP"
+	expect_json "JSON: the cap, its device and cgroup, held" \
+		'[(c["device"], c["kind"], c["limit"], c["cgroup"], c["held"], c["share"] >= 0.9) for c in d["device"]["caps"]]' \
+		"[('$DEV', 'riops', $CAP, '$CG', True, True)]"
 fi
 
 finish
