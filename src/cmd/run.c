@@ -76,6 +76,10 @@ static void progress_tick(struct progress *pg)
 		steady_tick(pg->out, pg->name);
 		if (!steady_measuring(pg->out))
 			return;
+		if (pg->start_ns != pg->out->measure_ns && pg->out->dev &&
+		    atio_device_begin_at(pg->out->dev, pg->out->measure_ns))
+			say("warning: cannot start the reader of the device's counters: "
+			    "no device line");
 		pg->start_ns = pg->out->measure_ns;
 	}
 	if (pg->o->verbose < 2)
@@ -305,6 +309,16 @@ static int run_threads(const struct jobs *js, struct watch *wt, struct atio_erro
 		sh->start_ns = start + sh->opts->delay_ns;
 		pa.pg[j].start_ns = measured_start(&js->outs[j]);
 	}
+	/*
+	 * The devices' counters at each job's measured start, after its
+	 * warm-up; with --steady when its rounds end (progress_tick).
+	 */
+	for (unsigned j = 0; j < js->n; j++)
+		if (js->outs[j].dev && !js->outs[j].sh.opts->steady &&
+		    atio_device_begin_at(js->outs[j].dev, js->outs[j].sh.start_ns +
+					 js->outs[j].sh.opts->warmup_ns))
+			say("warning: cannot start the reader of the device's counters: "
+			    "no device line");
 	for (unsigned j = 0; j < js->n; j++)
 		pthread_barrier_wait(&js->outs[j].sh.go);
 
@@ -317,6 +331,9 @@ static int run_threads(const struct jobs *js, struct watch *wt, struct atio_erro
 	}
 	wt->tick_ns = tick < 1000000000u ? tick : 1000000000u;
 	wait_threads(wt, all, (ticks || js->n > 1) && !ret ? progress_all_tick : NULL, &pa);
+	for (unsigned j = 0; j < js->n; j++)
+		if (js->outs[j].dev)
+			atio_device_end(js->outs[j].dev);
 	for (unsigned j = 0; j < js->n; j++) {
 		for (unsigned i = 0; i < started[j]; i++)
 			pthread_join(js->outs[j].w[i].thread, NULL);
@@ -453,6 +470,11 @@ static int measure_begin(struct run *r, struct run_result *out, int done_fd,
 		ret = atio_dataset_drop_cache(&r->ds, e);
 	if (ret)
 		return ret;
+	if (r->uses_files && (out->dev = malloc(sizeof(*out->dev))) &&
+	    !atio_device_resolve(out->dev, o->path)) {
+		free(out->dev);
+		out->dev = NULL;
+	}
 	if (alloc_result(out, o) || (o->steady && atio_steady_init(&out->steady, o)))
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory for %u threads",
 				      o->threads);
@@ -507,6 +529,7 @@ static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
 	out->res.threads = out->per;
 	if (atio_report_passes(&out->res))
 		say("warning: out of memory for the passes: they are left out");
+	out->res.device = out->dev && atio_device_measured(out->dev) ? out->dev : NULL;
 	out->res.interrupted = hit;
 	out->res.signo = hit ? signo : 0;
 	out->res.nothing_measured = hit && wt->sig_ns < measured;
@@ -570,6 +593,9 @@ void run_result_free(struct run_result *out)
 	free(out->w);
 	free(out->per);
 	free(out->dir);
+	free(out->dev);
+	out->dev = NULL;
+	out->res.device = NULL;
 	out->res.thread_ivals = NULL;
 	out->w = NULL;
 	out->per = NULL;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "cmd.h"
+#include "atio/data/device.h"
 #include "atio/data/target.h"
 #include "atio/engine/engine.h"
 #include "atio/out/report.h"
@@ -56,6 +57,7 @@ struct run_result {
 	uint64_t end_ns;           /* CLOCK_MONOTONIC end of its last thread; 0: none measured */
 	struct atio_steady steady; /* --steady: the rounds (res.steady points to it) */
 	uint64_t measure_ns;       /* --steady: the measured start, once the rounds end; else 0 */
+	struct atio_device_window *dev; /* the devices under the target, or NULL */
 };
 
 /*

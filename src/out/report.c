@@ -21,6 +21,7 @@
 
 #include "atio/out/bsmix.h"
 #include "atio/out/check_report.h"
+#include "atio/out/device_report.h"
 #include "atio/run/expand.h"
 #include "atio/stats/interval.h"
 #include "atio/out/report.h"
@@ -251,6 +252,7 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	fputs("Filesystem: ", f);
 	atio_report_put_text(f, o->fstype ? o->fstype : "unknown");
 	putc('\n', f);
+	atio_device_report_header(f, o->path);
 	header_extras(f, o);
 	atio_report_limits_header(f, o);
 	if (o->rate > 0)
@@ -354,6 +356,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	if (o->mode == ATIO_MODE_EXPAND)
 		fprintf(f, "expand: %" PRIu64 " truncations to zero of files full at %.2f MiB\n",
 			t->truncations, atio_mib(atio_expand_max_size(o)));
+	atio_device_report_text(f, r->device);
 	fprintf(f, "seed: %" PRIu64 "\n", o->seed);
 
 	if (o->verbose < 1 || !r->threads)

@@ -13,6 +13,7 @@
 
 #include "atio/out/bsmix.h"
 #include "atio/out/check_report.h"
+#include "atio/out/device_report.h"
 #include "atio/run/expand.h"
 #include "atio/stats/interval.h"
 #include "atio/base/json.h"
@@ -326,6 +327,7 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		atio_ival_json(&j, "intervals", r->timeline, true);
 		atio_ival_json_timeline(&j, r->timeline);
 	}
+	atio_device_report_json(&j, r->nothing_measured ? NULL : r->device);
 	atio_json_array_begin(&j, "threads");
 	for (unsigned i = 0; r->threads && !r->nothing_measured && i < r->nthreads; i++)
 		json_thread(&j, r, i);

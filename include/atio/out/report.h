@@ -22,6 +22,8 @@
 struct atio_ival_series;
 struct atio_steady;
 
+struct atio_device_window;
+
 struct atio_result {
 	const struct atio_opts *opts;
 	const char *version;
@@ -50,6 +52,8 @@ struct atio_result {
 	struct atio_ival_series *passes;
 	/* --steady: the rounds before the measured time and their verdict, else NULL */
 	const struct atio_steady *steady;
+	/* The devices under the target over the measured window, or NULL (device_report.h). */
+	const struct atio_device_window *device;
 };
 
 struct atio_ival_series;
