@@ -52,6 +52,7 @@ static const char *value_hint(int id)
 	case OPT_DEDUP_UNIT: return "a size, a multiple of 512, e.g. 4K";
 	case OPT_SIZE: return "bytes each thread moves, e.g. 1G";
 	case OPT_LOOPS: return "passes over each thread's share, e.g. 2";
+	case OPT_ARRIVALS: return "uniform or exponential";
 	}
 	return "see --help";
 }
@@ -282,6 +283,12 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);
+	case OPT_ARRIVALS:
+		if (strcmp(arg, "uniform") && strcmp(arg, "exponential"))
+			return USAGE("--arrivals %s: uniform (a fixed gap) or exponential "
+				     "(random gaps of that mean)", arg);
+		o->arrivals_exponential = arg[0] == 'e';
+		return 0;
 	case OPT_INTERVAL:
 		o->interval_text = arg;
 		r = atio_parse_time(arg, &o->interval_ns);

@@ -51,6 +51,7 @@ const struct option atio_cli_longopts[] = {
 	{ "dedup-unit", required_argument, NULL, OPT_DEDUP_UNIT },
 	{ "size",       required_argument, NULL, OPT_SIZE },
 	{ "loops",      required_argument, NULL, OPT_LOOPS },
+	{ "arrivals",   required_argument, NULL, OPT_ARRIVALS },
 	{ NULL, 0, NULL, 0 },
 };
 
