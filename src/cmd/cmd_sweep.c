@@ -415,8 +415,12 @@ int sweep_main(int argc, char **argv)
 		summary_text(&sw, pts, run, &c, use);
 	if (!json && sw.kind != SWEEP_GRID)
 		sweep_print_ended(&sw, pts, ended);
-	if (!json && (run < sw.npoints || status != ATIO_EXIT_OK))
-		printf("sweep: stopped after %u of %u points\n", run, sw.npoints);
+	/* A search's points are not known ahead; a curve's are its steps and the maximum. */
+	if (!json && (run < sw.npoints || status != ATIO_EXIT_OK) && sw.kind == SWEEP_SEARCH)
+		printf("sweep: stopped after %u points\n", run);
+	else if (!json && (run < sw.npoints || status != ATIO_EXIT_OK))
+		printf("sweep: stopped after %u of %u points\n", run,
+		       sw.kind == SWEEP_CURVE ? sw.ncurve + 1 : sw.npoints);
 	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
 		status = ATIO_EXIT_FAIL;
 out:
