@@ -14,6 +14,8 @@ CAP=2000
 LOOP=''
 CG=''
 
+# Remove the cgroup and the loop device, then the usual cleanup.
+# shellcheck disable=SC2317 # called by the EXIT trap
 teardown() {
 	if [ -n "$CG" ] && [ -d "$CG" ]; then
 		rmdir "$CG" 2>/dev/null || true
@@ -70,6 +72,7 @@ CG=$(cap_cgroup)
 # capped ARG...: atio ARG... inside the cgroup (stdout $OUT, stderr $ERR, $RC).
 capped() {
 	LAST="atio $* (in $CG)"
+	# shellcheck disable=SC2016 # the inner shell expands them
 	if "${LIMIT[@]}" bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ \
 		"$CG" "$ATIO" "$@" >"$OUT" 2>"$ERR"; then
 		RC=0
