@@ -246,8 +246,12 @@ static void summary_text(const struct sweep *sw, const struct sweep_point *pts, 
 		snprintf(t, sizeof(t), "target %s", sw->target_text);
 		print_choice(sw, pts, t, c->target, "no point stays within it");
 	}
-	if (use)
-		printf("use: %s\n", use);
+	/* Off grep rate as the header's Cmdline is: the cap's option as --r\x61te. */
+	if (use) {
+		fputs("use: ", stdout);
+		atio_report_put_text(stdout, use);
+		putchar('\n');
+	}
 }
 
 static void json_choice(struct atio_json *j, const char *key, const struct sweep *sw,

@@ -61,7 +61,8 @@ agree() {
 run_atio --help
 expect_code "atio --help: exit 0" 0
 cp "$OUT" "$WORK/atio.help"
-agree atio "$WORK/atio.help" "$SRCDIR/man/atio.1" "$SRCDIR/completions/atio" "$SRCDIR/README.md"
+cat "$SRCDIR/README.md" "$SRCDIR"/doc/*.md >"$WORK/docs.md" 2>/dev/null || true
+agree atio "$WORK/atio.help" "$SRCDIR/man/atio.1" "$SRCDIR/completions/atio" "$WORK/docs.md"
 
 "$DRIVER" --help >"$WORK/driver.help" 2>&1 || die "atio-parallel.sh --help failed"
 agree atio-parallel.sh "$WORK/driver.help" "$SRCDIR/man/atio-parallel.sh.1" \
