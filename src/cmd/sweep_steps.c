@@ -92,33 +92,31 @@ void sweep_json_search(struct atio_json *j, const struct sweep *sw, const char *
 	atio_json_object_end(j);
 }
 
-/*
- * A curve's or a search's first point, set up before anything runs; a
- * curve's steps' options are parsed too with a stand-in cap, so that one
- * the cap refuses is said now, not after the maximum's run.
- */
+/* See sweep.h. */
 int sweep_first_point(struct sweep *sw, struct sweep_point *pts, struct atio_search *search)
 {
+	bool curve = sw->kind == SWEEP_CURVE;
+	char first[SWEEP_VALUE_LEN];
 	int status;
 
-	if (sw->kind == SWEEP_SEARCH) {
-		atio_search_init(search, sw->axes[0].option[1] == 'p' ? SWEEP_SEARCH_TOP_THREADS
-				 : SWEEP_SEARCH_TOP_DEPTH);
-		snprintf(sw->axes[0].values[0], sizeof(sw->axes[0].values[0]), "%u",
-			 atio_search_next(search));
-		sw->axes[0].nvalues = sw->npoints = 1;
-		return sweep_setup_points(sw, pts, 0, 1);
-	}
-	/* The stand-in step, parsed and dropped, then the maximum's run. */
-	sweep_add_point(sw, "1");
+	/*
+	 * A stand-in point, parsed and dropped: a curve's step capped at 1, a
+	 * search's second load; a run that would refuse them is said now.
+	 */
+	sweep_add_point(sw, curve ? "1" : "2");
 	status = sweep_setup_points(sw, pts, 0, 1);
 	memset(&pts[0], 0, sizeof(pts[0]));
 	sw->axes[0].nvalues = sw->npoints = 0;
-	if (!status) {
-		sweep_add_point(sw, "");
-		status = sweep_setup_points(sw, pts, 0, 1);
+	if (status)
+		return status;
+	/* Then the first point: a curve's uncapped maximum, a search's load 1. */
+	if (!curve) {
+		atio_search_init(search, sw->axes[0].option[1] == 'p' ? SWEEP_SEARCH_TOP_THREADS
+				 : SWEEP_SEARCH_TOP_DEPTH);
+		snprintf(first, sizeof(first), "%u", atio_search_next(search));
 	}
-	return status;
+	sweep_add_point(sw, curve ? "" : first);
+	return sweep_setup_points(sw, pts, 0, 1);
 }
 
 /*

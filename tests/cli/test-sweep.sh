@@ -190,6 +190,7 @@ bad "a curve with a cap of its own" '--rate: --rate is swept' --curve --rate 100
 bad "a search of what it cannot" '--search disks: depth or threads' --search disks --engine null
 bad "a search time of 0" '--search-time 0: a time more than 0' --search --search-time 0 --engine null
 bad "a search time without a search" '--search-time 1m: limits a search' p=1 --search-time 1m --engine null
+bad "a search the run refuses at its second load" 'point --iodepth 2: ' --search --engine null -t 0.1
 bad "a curve's arrivals unknown" '--arrivals poisson: uniform' --curve --arrivals poisson --engine null
 
 finish
