@@ -21,7 +21,6 @@
 #include "atio/cli/cli.h"
 #include "atio/stats/curve.h"
 
-
 /* What a point's result says, kept for the summary and the document. */
 static void keep(struct sweep_point *pt, const struct atio_result *res, const struct sweep *sw)
 {
@@ -90,9 +89,7 @@ static void point_label(const struct sweep *sw, unsigned i, const struct sweep_p
 
 static void print_point(const struct sweep *sw, unsigned i, const struct sweep_point *pt)
 {
-	char name[160];
-
-	char held[64] = "";
+	char name[160], held[64] = "";
 
 	point_label(sw, i, pt, name, sizeof(name));
 	if (sw->kind == SWEEP_CURVE && pt->aim > 0)
@@ -162,16 +159,21 @@ struct choice {
 	int peak, knee, kneedle, target;
 };
 
-/* A search's points by their load, for the finders that read a curve in its order. */
-static const struct sweep *by_load_sweep;
-
-static int by_load(const void *a, const void *b)
+/*
+ * A search's points @at[m] in the order of their load, as the finders read
+ * a curve (a search runs them out of order): an insertion sort, of at most
+ * SWEEP_MAX_VALUES points.
+ */
+static void by_load(const struct sweep *sw, unsigned *at, unsigned m)
 {
-	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-	unsigned long lx = strtoul(by_load_sweep->axes[0].values[x], NULL, 10);
-	unsigned long ly = strtoul(by_load_sweep->axes[0].values[y], NULL, 10);
+	for (unsigned k = 1; k < m; k++) {
+		unsigned v = at[k], j = k;
+		unsigned long load = strtoul(sw->axes[0].values[v], NULL, 10);
 
-	return lx < ly ? -1 : lx > ly;
+		for (; j > 0 && strtoul(sw->axes[0].values[at[j - 1]], NULL, 10) > load; j--)
+			at[j] = at[j - 1];
+		at[j] = v;
+	}
 }
 
 static struct choice choose(const struct sweep *sw, const struct sweep_point *pts, unsigned n)
@@ -189,10 +191,8 @@ static struct choice choose(const struct sweep *sw, const struct sweep_point *pt
 	for (unsigned k = 0; k < n; k++)
 		if (pts[k].measured && !pts[k].interrupted)
 			at[m++] = k;
-	if (sw->kind == SWEEP_SEARCH) {
-		by_load_sweep = sw;
-		qsort(at, m, sizeof(*at), by_load);
-	}
+	if (sw->kind == SWEEP_SEARCH)
+		by_load(sw, at, m);
 	for (unsigned k = 0; k < m; k++) {
 		y[k] = pts[at[k]].value;
 		lat[k] = pts[at[k]].at_target;
@@ -394,8 +394,12 @@ int sweep_main(int argc, char **argv)
 	t0 = atio_now_ns();
 	/* The points run: those that ended, and one a signal cut; not one that failed. */
 	while (status == ATIO_EXIT_OK && !signalled) {
-		if (run == sw.npoints && ((ended = sweep_next_point(&sw, pts, run, &search, t0,
-							       &status)) || status))
+		/* A grid's points are all set up; a curve's and a search's come as they run. */
+		if (run == sw.npoints && sw.kind == SWEEP_GRID)
+			ended = "done";
+		else if (run == sw.npoints)
+			ended = sweep_next_point(&sw, pts, run, &search, t0, &status);
+		if (ended || status)
 			break;
 		status = run_point(&sw, &pts[run], &signalled);
 		if (status != ATIO_EXIT_OK && !signalled)
