@@ -106,6 +106,8 @@ run_atio sweep --curve 1 --arrivals exponential --engine null --rand -s 4K -t 0.
 expect_code "--curve --arrivals exponential: exit 0" 0
 expect_json "--arrivals: the steps' command lines" \
 	'["--arrivals exponential" in p["document"]["settings"]["cmdline"] for p in d["points"]]' "[False, True]"
+expect_json "--arrivals: the step's settings say so" \
+	'd["points"][1]["document"]["settings"]["rate"]["arrivals"]' "exponential"
 run_atio --engine null --arrivals exponential -t 0.1
 expect_code "--arrivals without --rate: exit 2" 2
 expect_match "--arrivals without --rate: said" "$ERR" '^atio: --arrivals exponential: spaces the I/Os of a cap: give --rate N too$'
