@@ -25,6 +25,9 @@ Workloads (files of 1 GiB):
      read, iodepth 32, one job per CPU (nproc), libaio, then io_uring
   h  seed 000's seqread.fio: O_DIRECT 1M sequential read, iodepth 32, one
      job per CPU, libaio, then io_uring; each also with atio --no-thp
+  i  a depth sweep: O_DIRECT 4K random read, 1 thread, io_uring, depths
+     1, 2, 4 ... 64: the peak of atio sweep iodepth=1-64 against fio's
+     best of one run at each depth; TIME is each depth's
 
 Every run also reads the target device's counters (/sys/dev/block/M:N/stat)
 before and after, and -v prints its average queue depth (time in queue over
@@ -39,7 +42,7 @@ Settings, from the environment or as NAME=VALUE arguments:
   TIME       seconds per run (default 10; --quick: 3, a smoke test)
   PAIRS      atio/fio pairs per workload, at least 3 (default 5; the
              tool that runs first alternates from pair to pair)
-  WORKLOADS  space-separated subset of "a b c d e f g h" (default all)
+  WORKLOADS  space-separated subset of "a b c d e f g h i" (default all)
   LEVEL      1 (default): before each run, a helper takes more memory on
              every CPU than the kernel's per-CPU lists of free pages hold
              and keeps it until the run ends, so that both tools' buffers
@@ -64,14 +67,14 @@ for arg; do
 done
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 : "${ATIO:=$TOP/build/atio}" "${FIO:=fio}" "${DIR:=}" "${KEEP:=0}" "${TIME:=10}"
-: "${PAIRS:=5}" "${WORKLOADS:=a b c d e f g h}" "${LEVEL:=1}"
+: "${PAIRS:=5}" "${WORKLOADS:=a b c d e f g h i}" "${LEVEL:=1}"
 has() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 case $TIME in '' | *[!0-9]* | 0*) die "TIME='$TIME': need whole seconds, at least 1" ;; esac
 case $PAIRS in '' | *[!0-9]* | 0*) die "PAIRS='$PAIRS': need a whole number" ;; esac
 [ "$PAIRS" -ge 3 ] || die "PAIRS=$PAIRS: need at least 3 pairs for a median"
 for w in $WORKLOADS; do
-	case $w in [a-h]) ;; *) die "WORKLOADS: unknown workload '$w' (use a b c d e f g h)" ;; esac
+	case $w in [a-i]) ;; *) die "WORKLOADS: unknown workload '$w' (use a b c d e f g h i)" ;; esac
 done
 [ -n "${WORKLOADS// /}" ] || die "WORKLOADS is empty"
 case $LEVEL in 0 | 1) ;; *) die "LEVEL='$LEVEL': need 0 or 1" ;; esac
@@ -353,6 +356,79 @@ bench() {
 	[ ${#L_CMD[@]} -eq 0 ] || summarise "$name/loop" "$res" loop "$LOOP_MIN" -
 }
 
+# The peak of an atio sweep's --json document: "VALUE DEPTH".
+PY_SWEEP_PEAK='
+import json, sys
+d = json.load(open(sys.argv[1]))
+if not d["complete"] or d["peak"] is None:
+    sys.exit("the sweep did not complete")
+p = d["points"][d["peak"]["point"] - 1]
+print("%.1f %s" % (p["value"], p["axes"]["iodepth"]))
+'
+# The pairs of a sweep row: medians, the median of the pairs' ratios atio/fio
+# and their spread (lowest and highest), the verdict against OPSMIN; argv:
+# file OPSMIN. Prints the row of the table and, last, the spread.
+PY_SWEEP_SUMMARY='
+import statistics, sys
+path, omin = sys.argv[1:3]
+runs = [l.split() for l in open(path)]
+a = [float(r[1]) for r in runs if r[0] == "atio"]
+f = [float(r[1]) for r in runs if r[0] == "fio"]
+ratios = [x / y for x, y in zip(a, f)]
+ro = statistics.median(ratios)
+tgt = "ops>=%sx: %s" % (omin, "met" if ro >= float(omin) else "MISS ops")
+print("%.0f\t%.0f\t%.3f\t-\t-\t-\t-\t-\t%s\t%.3f\t%.3f" % (statistics.median(a),
+      statistics.median(f), ro, tgt, min(ratios), max(ratios)))
+'
+# bench_sweep NAME LABEL OPSMIN: PAIRS times the sweep A_CMD (its peak) and
+# fio's F_CMD at each depth of DEPTHS (its best), alternately; the median
+# of the pairs' ratios, their spread, and a table row (no CPU columns: a
+# sweep's CPU is of many runs).
+bench_sweep() {
+	local name=$1 label=$2 omin=$3 res=$WORK/$1.runs i tool depth best v at line
+	local ao bo ro ac bc rc aq bq tgt lo hi order
+	if [ "$CHECK" = 1 ]; then
+		run "$WORK/check" "${A_CHECK[@]}" -a
+		run "$WORK/check" "${F_CMD[@]}" --iodepth=64 --parse-only
+		return
+	fi
+	printf '\n== %s: %s\n' "$name" "$label"
+	printf 'atio: %s\nfio:  %s --iodepth=D, D in %s\n' "${A_CMD[*]}" "${F_CMD[*]}" "${DEPTHS[*]}"
+	: >"$res"
+	for ((i = 1; i <= PAIRS; i++)); do
+		order=(atio fio)
+		[ $((i % 2)) = 1 ] || order=(fio atio)
+		for tool in "${order[@]}"; do
+			note "$name: run $i/$PAIRS: $tool"
+			if [ "$tool" = atio ]; then
+				run "$WORK/out" "${A_CMD[@]}"
+				line=$(python3 -c "$PY_SWEEP_PEAK" "$WORK/out") ||
+					die "$name: cannot read the sweep of: ${A_CMD[*]}"
+			else
+				best=0 at=-
+				for depth in "${DEPTHS[@]}"; do
+					run "$WORK/out" "${F_CMD[@]}" "--iodepth=$depth"
+					v=$(python3 -c "$PY_PARSE" fio "$WORK/out" | cut -d ' ' -f 1) ||
+						die "$name: cannot read the fio result at depth $depth"
+					if python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))' "$v" "$best"; then
+						best=$v at=$depth
+					fi
+				done
+				line="$best $at"
+			fi
+			echo "$tool $line" >>"$res"
+			[ "$VERBOSE" = 1 ] || continue
+			printf '  run %d %-4s %12.0f ops/s at depth %s\n' "$i" "$tool" "${line% *}" "${line#* }"
+		done
+	done
+	line=$(python3 -c "$PY_SWEEP_SUMMARY" "$res" "$omin") || die "$name: cannot summarise $res"
+	IFS=$'\t' read -r ao bo ro ac bc rc aq bq tgt lo hi <<<"$line"
+	printf '%s median of %d: peak ops/s atio %s, fio best %s; ratio median %s, spread %s to %s; %s\n' \
+		"$name" "$PAIRS" "$ao" "$bo" "$ro" "$lo" "$hi" "$tgt"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$ao" "$bo" "$ro" "$ac" "$bc" \
+		"$rc" "$aq" "$bq" "$tgt (ratios $lo-$hi)" >>"$TABLE"
+}
+
 # summarise ROW RESULTS OTHER OPSMIN CPUMAX: medians, ratios, a table row
 summarise() {
 	local row ao bo ro ac bc rc aq bq tgt
@@ -476,6 +552,18 @@ workloads() {
 			done
 		done
 	fi
+	if has i; then
+		# The same depths both ways: atio's range 1-64 is 1, 2, 4 ... 64.
+		DEPTHS=(1 2 4 8 16 32 64)
+		A_CMD=("$ATIO" sweep iodepth=1-64 --read --uncached --rand -s 4K -p 1
+			--engine io_uring -u 1G "${ATIO_COMMON[@]}" -f "$R1")
+		A_CHECK=("$ATIO" --read --uncached --rand -s 4K -p 1 --engine io_uring
+			--iodepth 64 -u 1G "${ATIO_COMMON[@]}" -f "$R1")
+		F_CMD=("$FIO" "${FIO_COMMON[@]}" "${FIO_FILES[@]}" --direct=1
+			--ioengine=io_uring "${URING_BEST[@]}" --rw=randread --bs=4k
+			--norandommap "${J1[@]}")
+		bench_sweep i "depth sweep 1-64: O_DIRECT 4K random read, 1 thread, io_uring" 1.00
+	fi
 }
 
 printf '# bench-vs-fio.sh, %s\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
@@ -490,7 +578,7 @@ printf '# load average at start: %s\n' "$(load)"
 printf '# TIME=%s s per run, PAIRS=%s, WORKLOADS="%s", LEVEL=%s; ratio = atio/fio\n' \
 	"$TIME" "$PAIRS" "$WORKLOADS" "$LEVEL"
 
-if has a || has b; then prepare "$R1" 1 1G; fi
+if has a || has b || has i; then prepare "$R1" 1 1G; fi
 if has d || has e; then prepare "$R2" 2 2G; fi
 if has f; then prepare "$W4" 4 4G; fi
 if has g || has h; then prepare "$RN" "$NCPU" "${NCPU}G"; fi

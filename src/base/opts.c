@@ -85,7 +85,8 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 	else
 		snprintf(mode, sizeof(mode), "%s", atio_mode_name(o->mode));
 	if (o->rate_text)
-		snprintf(rate, sizeof(rate), " --rate %s", o->rate_text);
+		snprintf(rate, sizeof(rate), " --rate %s%s", o->rate_text,
+			 o->arrivals_exponential ? " --arrivals exponential" : "");
 	/* The order of a sequential pass, after --seq. */
 	atio_format_size(stride, sizeof(stride), o->stride);
 	snprintf(order, sizeof(order), "%s%s%s", o->backward ? " --backward" : "",

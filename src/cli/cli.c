@@ -55,6 +55,7 @@ static const char *value_hint(int id)
 	case OPT_STEADY: return "iops, mbs or lat";
 	case OPT_ROUND: return "seconds a round lasts, or with s, m or h";
 	case OPT_ROUNDS: return "the most rounds to run, 5 or more";
+	case OPT_ARRIVALS: return "uniform or exponential";
 	}
 	return "see --help";
 }
@@ -287,6 +288,12 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);
+	case OPT_ARRIVALS:
+		if (strcmp(arg, "uniform") && strcmp(arg, "exponential"))
+			return USAGE("--arrivals %s: uniform (a fixed gap) or exponential "
+				     "(random gaps of that mean)", arg);
+		o->arrivals_exponential = arg[0] == 'e';
+		return 0;
 	case OPT_INTERVAL:
 		o->interval_text = arg;
 		r = atio_parse_time(arg, &o->interval_ns);

@@ -50,7 +50,7 @@ static int size_by_node(struct atio_opts *o, struct atio_error *e)
 static const int prepare_refuses[] = {
 	'a', 't', 'w', 'q', 'S', OPT_MBS, OPT_IOPS, OPT_START_AT, OPT_REMOVE,
 	OPT_KEEP_CACHE, OPT_ENGINE, OPT_IODEPTH, OPT_DSYNC, OPT_OSYNC, OPT_RATE, OPT_EXPAND,
-	OPT_INTERVAL, OPT_IODEPTH_BATCH, OPT_DELAY, OPT_REWRITE, OPT_FADVISE,
+	OPT_INTERVAL, OPT_IODEPTH_BATCH, OPT_DELAY, OPT_REWRITE, OPT_FADVISE, OPT_ARRIVALS,
 };
 
 /* --dsync and --osync only with a mode that writes; --prepare without the run's options. */
@@ -90,7 +90,7 @@ static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_
 {
 	static const int timed[] = { 't', 'w', 'q', OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
 				     OPT_SEED, OPT_RATE, OPT_INTERVAL, OPT_IODEPTH_BATCH,
-				     OPT_DELAY, OPT_FADVISE };
+				     OPT_DELAY, OPT_FADVISE, OPT_ARRIVALS };
 	char a[24];
 
 	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++)
@@ -313,6 +313,9 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 			     o->rate_text);
 	if (o->rate_text && (r = check_rate(o, e)) != 0)
 		return r;
+	if (st->given[OPT_ARRIVALS] && !o->rate_text)
+		return USAGE("--arrivals %s: spaces the I/Os of a cap: give --rate N too",
+			     st->given[OPT_ARRIVALS]);
 	/*
 	 * --verify: every block read checked; with writes, every block written
 	 * read back after the run (atio/run/readback.h), never two I/Os of one

@@ -55,6 +55,7 @@ const struct option atio_cli_longopts[] = {
 	{ "round",      required_argument, NULL, OPT_ROUND },
 	{ "rounds",     required_argument, NULL, OPT_ROUNDS },
 	{ "precondition", no_argument,     NULL, OPT_PRECONDITION },
+	{ "arrivals",   required_argument, NULL, OPT_ARRIVALS },
 	{ NULL, 0, NULL, 0 },
 };
 

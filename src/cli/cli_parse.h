@@ -45,6 +45,7 @@ enum {
 	OPT_SIZE,
 	OPT_LOOPS,
 	OPT_STEADY, OPT_ROUND, OPT_ROUNDS, OPT_PRECONDITION,
+	OPT_ARRIVALS,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 

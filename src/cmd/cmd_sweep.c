@@ -21,57 +21,8 @@
 #include "atio/cli/cli.h"
 #include "atio/stats/curve.h"
 
-struct point {
-	struct atio_opts o;
-	const struct atio_engine_ops *engine;
-	struct atio_target tg;
-	bool measured;
-	bool interrupted;          /* cut by a signal: shown, never chosen */
-	double value, mbs, iops, cpu_pct;
-	double p50, p99, p999, at_target; /* ns */
-	char *doc;                 /* its JSON document */
-	size_t doclen;
-};
-
-/* Parse and set up every point; 0 or the exit status, said. */
-static int setup_points(const struct sweep *sw, struct point *pts)
-{
-	char **argv = calloc((size_t)sw->nbase + 2 * sw->naxes + 2, sizeof(*argv));
-	struct atio_error e = { 0 };
-	char name[160];
-	int status = 0;
-
-	if (!argv) {
-		say("out of memory");
-		return ATIO_EXIT_FAIL;
-	}
-	for (unsigned i = 0; i < sw->npoints && !status; i++) {
-		int argc = sweep_point_argv(sw, i, argv), act;
-
-		sweep_point_name(sw, i, name, sizeof(name));
-		act = atio_cli_parse(argc, argv, &pts[i].o, &e);
-		if (act < 0) {
-			say("point %s: %s", name, e.msg);
-			status = ATIO_EXIT_USAGE;
-		} else if (act != ATIO_CLI_RUN || pts[i].o.settings_only || pts[i].o.check ||
-			   pts[i].o.prepare) {
-			say("atio sweep: %s: a sweep runs tests; give it on its own",
-			    act != ATIO_CLI_RUN ? "--help and --version"
-			    : pts[i].o.settings_only ? "-a" : pts[i].o.check ? "--check"
-			    : "--prepare");
-			status = ATIO_EXIT_USAGE;
-		} else if ((status = run_setup(&pts[i].o, &pts[i].engine, &pts[i].tg)) != 0) {
-			say("(at point %s)", name);
-		}
-	}
-	free(argv);
-	if (status == ATIO_EXIT_USAGE)
-		fputs("Try 'atio --help' for more information.\n", stderr);
-	return status;
-}
-
 /* What a point's result says, kept for the summary and the document. */
-static void keep(struct point *pt, const struct atio_result *res, const struct sweep *sw)
+static void keep(struct sweep_point *pt, const struct atio_result *res, const struct sweep *sw)
 {
 	const struct atio_stats *t = &res->total;
 	FILE *m;
@@ -84,6 +35,8 @@ static void keep(struct point *pt, const struct atio_result *res, const struct s
 	pt->p99 = (double)atio_hist_percentile(&t->lat, 99.0);
 	pt->p999 = (double)atio_hist_percentile(&t->lat, 99.9);
 	pt->at_target = sw->target_pct ? (double)atio_hist_percentile(&t->lat, sw->target_pct) : 0;
+	pt->at_stop = sw->stop_pct ? (double)atio_hist_percentile(&t->lat, sw->stop_pct) : 0;
+	pt->held = pt->aim > 0 && atio_curve_held(pt->aim, pt->value);
 	m = open_memstream(&pt->doc, &pt->doclen);
 	if (m) {
 		atio_report_json(m, res);
@@ -95,7 +48,7 @@ static void keep(struct point *pt, const struct atio_result *res, const struct s
 }
 
 /* One point: open its dataset, measure, keep, close. Returns the exit status. */
-static int run_point(const struct sweep *sw, struct point *pt, bool *signalled)
+static int run_point(const struct sweep *sw, struct sweep_point *pt, bool *signalled)
 {
 	struct atio_error e = { 0 };
 	struct run_result rr = { 0 };
@@ -122,19 +75,40 @@ static int run_point(const struct sweep *sw, struct point *pt, bool *signalled)
 	return status;
 }
 
-static void print_point(const struct sweep *sw, unsigned i, const struct point *pt)
+/* What sets point @i apart, for the text: a curve's step by its share and aim. */
+static void point_label(const struct sweep *sw, unsigned i, const struct sweep_point *pt,
+			char *buf, size_t len)
 {
-	char name[160];
+	if (sw->kind == SWEEP_CURVE && pt->aim > 0)
+		snprintf(buf, len, pt->aim >= 10 ? "%g%% of the maximum, aim %.0f %s"
+			 : "%g%% of the maximum, aim %.2f %s", pt->pct, pt->aim,
+			 atio_unit_name(&pt->o));
+	else
+		sweep_point_name(sw, i, buf, len);
+}
 
-	sweep_point_name(sw, i, name, sizeof(name));
+static void print_point(const struct sweep *sw, unsigned i, const struct sweep_point *pt)
+{
+	char name[160], held[64] = "";
+
+	point_label(sw, i, pt, name, sizeof(name));
+	if (sw->kind == SWEEP_CURVE && pt->aim > 0)
+		snprintf(held, sizeof(held), "; %s (%.1f%% of the aim)",
+			 pt->held ? "held" : "not held", 100.0 * pt->value / pt->aim);
+	if (sw->kind == SWEEP_GRID)
+		printf("point %u of %u: %s: ", i + 1, sw->npoints, name);
+	else if (sw->kind == SWEEP_CURVE)
+		printf("step %u of %u: %s: ", i + 1, sw->ncurve + 1, name);
+	else
+		printf("point %u: %s: ", i + 1, name);
 	if (!pt->measured) {
-		printf("point %u of %u: %s: nothing measured\n", i + 1, sw->npoints, name);
+		printf("nothing measured\n");
 		return;
 	}
-	printf("point %u of %u: %s: %.5f %s, %.2f MB/s, %.2f IOPS; latency (usec) p50 %.2f, "
-	       "p99 %.2f, p99.9 %.2f; cpu %.0f%%%s\n", i + 1, sw->npoints, name, pt->value,
-	       atio_unit_name(&pt->o), pt->mbs, pt->iops, pt->p50 / 1e3, pt->p99 / 1e3,
-	       pt->p999 / 1e3, pt->cpu_pct, pt->interrupted ? " (interrupted: not chosen)" : "");
+	printf("%.5f %s, %.2f MB/s, %.2f IOPS; latency (usec) p50 %.2f, p99 %.2f, p99.9 %.2f; "
+	       "cpu %.0f%%%s%s\n", pt->value, atio_unit_name(&pt->o), pt->mbs, pt->iops,
+	       pt->p50 / 1e3, pt->p99 / 1e3, pt->p999 / 1e3, pt->cpu_pct, held,
+	       pt->interrupted ? " (interrupted: not chosen)" : "");
 }
 
 /* A word as the shell reads it back: quoted unless it is plain. */
@@ -157,7 +131,7 @@ static void put_word(FILE *f, const char *w)
 /* "atio OPTIONS" of @point, into a string of its own (NULL without memory). */
 static char *use_line(const struct sweep *sw, unsigned point)
 {
-	char **argv = calloc((size_t)sw->nbase + 2 * sw->naxes + 2, sizeof(*argv)), *text = NULL;
+	char **argv = calloc((size_t)sw->nbase + 2 * sw->naxes + 4, sizeof(*argv)), *text = NULL;
 	size_t len = 0;
 	FILE *m = argv ? open_memstream(&text, &len) : NULL;
 	int argc;
@@ -185,8 +159,27 @@ struct choice {
 	int peak, knee, kneedle, target;
 };
 
-static struct choice choose(const struct sweep *sw, const struct point *pts, unsigned n)
+/*
+ * A search's points @at[m] in the order of their load, as the finders read
+ * a curve (a search runs them out of order): an insertion sort, of at most
+ * SWEEP_MAX_VALUES points.
+ */
+static void by_load(const struct sweep *sw, unsigned *at, unsigned m)
 {
+	for (unsigned k = 1; k < m; k++) {
+		unsigned v = at[k], j = k;
+		unsigned long load = strtoul(sw->axes[0].values[v], NULL, 10);
+
+		for (; j > 0 && strtoul(sw->axes[0].values[at[j - 1]], NULL, 10) > load; j--)
+			at[j] = at[j - 1];
+		at[j] = v;
+	}
+}
+
+static struct choice choose(const struct sweep *sw, const struct sweep_point *pts, unsigned n)
+{
+	/* The knees are of a load on one axis: a curve's steps are caps, not loads. */
+	bool knees = sw->naxes == 1 && sw->kind != SWEEP_CURVE;
 	double *y = calloc(n ? n : 1, sizeof(*y)), *lat = calloc(n ? n : 1, sizeof(*lat));
 	unsigned *at = calloc(n ? n : 1, sizeof(*at)), m = 0;
 	struct choice c = { -1, -1, -1, -1 };
@@ -196,17 +189,20 @@ static struct choice choose(const struct sweep *sw, const struct point *pts, uns
 		goto out;
 	/* A point a signal cut short ran less than its time: no figure to choose from. */
 	for (unsigned k = 0; k < n; k++)
-		if (pts[k].measured && !pts[k].interrupted) {
-			y[m] = pts[k].value;
-			lat[m] = pts[k].at_target;
+		if (pts[k].measured && !pts[k].interrupted)
 			at[m++] = k;
-		}
+	if (sw->kind == SWEEP_SEARCH)
+		by_load(sw, at, m);
+	for (unsigned k = 0; k < m; k++) {
+		y[k] = pts[at[k]].value;
+		lat[k] = pts[at[k]].at_target;
+	}
 	if ((i = atio_curve_peak(y, m)) >= 0)
 		c.peak = (int)at[i];
 	/* The knees are of a load on one axis; a grid of several has a peak only. */
-	if (sw->naxes == 1 && (i = atio_curve_knee(y, m, sw->knee_pct)) >= 0)
+	if (knees && (i = atio_curve_knee(y, m, sw->knee_pct)) >= 0)
 		c.knee = (int)at[i];
-	if (sw->naxes == 1 && (i = atio_curve_kneedle(y, m, 0.05)) >= 0)
+	if (knees && (i = atio_curve_kneedle(y, m, 0.05)) >= 0)
 		c.kneedle = (int)at[i];
 	if (sw->target_pct && (i = atio_curve_target(y, lat, m, sw->target_ns)) >= 0)
 		c.target = (int)at[i];
@@ -217,7 +213,7 @@ out:
 	return c;
 }
 
-static void print_choice(const struct sweep *sw, const struct point *pts, const char *what,
+static void print_choice(const struct sweep *sw, const struct sweep_point *pts, const char *what,
 			 int i, const char *why)
 {
 	char name[160];
@@ -226,17 +222,17 @@ static void print_choice(const struct sweep *sw, const struct point *pts, const 
 		printf("%s: none (%s)\n", what, why);
 		return;
 	}
-	sweep_point_name(sw, (unsigned)i, name, sizeof(name));
+	point_label(sw, (unsigned)i, &pts[i], name, sizeof(name));
 	printf("%s: point %d, %s: %.5f %s; p99 %.2f usec\n", what, i + 1, name, pts[i].value,
 	       atio_unit_name(&pts[i].o), pts[i].p99 / 1e3);
 }
 
-static void summary_text(const struct sweep *sw, const struct point *pts, unsigned n,
+static void summary_text(const struct sweep *sw, const struct sweep_point *pts, unsigned n,
 			 const struct choice *c, const char *use)
 {
 	print_choice(sw, pts, "peak", c->peak, "no point measured");
-	/* The knees are of one axis's load: a grid of several has none. */
-	if (sw->naxes == 1) {
+	/* The knees are of one axis's load: a grid of several has none, nor a curve. */
+	if (sw->naxes == 1 && sw->kind != SWEEP_CURVE) {
 		char knee[48];
 
 		snprintf(knee, sizeof(knee), "knee (%g%% of the peak)", sw->knee_pct);
@@ -250,8 +246,12 @@ static void summary_text(const struct sweep *sw, const struct point *pts, unsign
 		snprintf(t, sizeof(t), "target %s", sw->target_text);
 		print_choice(sw, pts, t, c->target, "no point stays within it");
 	}
-	if (use)
-		printf("use: %s\n", use);
+	/* Off grep rate as the header's Cmdline is: the cap's option as --r\x61te. */
+	if (use) {
+		fputs("use: ", stdout);
+		atio_report_put_text(stdout, use);
+		putchar('\n');
+	}
 }
 
 static void json_choice(struct atio_json *j, const char *key, const struct sweep *sw,
@@ -270,8 +270,9 @@ static void json_choice(struct atio_json *j, const char *key, const struct sweep
 	atio_json_object_end(j);
 }
 
-static void summary_json(const struct sweep *sw, const struct point *pts, unsigned run,
-			 const struct choice *c, const char *use, bool complete)
+static void summary_json(const struct sweep *sw, const struct sweep_point *pts, unsigned run,
+			 const struct choice *c, const char *use, bool complete,
+			 const char *ended)
 {
 	const char *values[SWEEP_MAX_AXES];
 	struct atio_json j;
@@ -295,7 +296,13 @@ static void summary_json(const struct sweep *sw, const struct point *pts, unsign
 	}
 	atio_json_array_end(&j);
 	atio_json_uint(&j, "points", sw->npoints);
+	atio_json_string(&j, "kind", sw->kind == SWEEP_CURVE ? "curve"
+			 : sw->kind == SWEEP_SEARCH ? "search" : "grid");
 	atio_json_double(&j, "knee_pct", sw->knee_pct);
+	if (sw->kind == SWEEP_CURVE)
+		sweep_json_curve(&j, sw, pts, run, ended);
+	else if (sw->kind == SWEEP_SEARCH)
+		sweep_json_search(&j, sw, ended);
 	if (sw->target_pct) {
 		atio_json_object_begin(&j, "target");
 		atio_json_double(&j, "percentile", sw->target_pct);
@@ -324,6 +331,19 @@ static void summary_json(const struct sweep *sw, const struct point *pts, unsign
 		if (sw->target_pct)
 			atio_json_double(&j, "target_percentile_ns", pts[i].at_target);
 		atio_json_double(&j, "cpu_pct", pts[i].cpu_pct);
+		if (sw->kind == SWEEP_CURVE && pts[i].aim > 0) {
+			atio_json_double(&j, "pct", pts[i].pct);
+			atio_json_double(&j, "aim", pts[i].aim);
+			atio_json_double(&j, "achieved", pts[i].value);
+			atio_json_bool(&j, "held", pts[i].held);
+		} else if (sw->kind == SWEEP_CURVE) {
+			atio_json_null(&j, "pct");
+			atio_json_null(&j, "aim");
+			atio_json_double(&j, "achieved", pts[i].value);
+			atio_json_null(&j, "held");
+		}
+		if (sw->stop_pct)
+			atio_json_double(&j, "stop_percentile_ns", pts[i].at_stop);
 		if (pts[i].doc)
 			atio_json_raw(&j, "document", pts[i].doc, pts[i].doclen);
 		else
@@ -345,10 +365,13 @@ int sweep_main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
 	struct sweep sw;
-	struct point *pts = NULL;
+	struct sweep_point *pts = NULL;
 	struct choice c;
+	struct atio_search search;
+	const char *ended = NULL;
 	char *use = NULL;
-	unsigned run = 0;
+	unsigned run = 0, room;
+	uint64_t t0;
 	bool json, signalled = false;
 	int status;
 
@@ -359,14 +382,25 @@ int sweep_main(int argc, char **argv)
 		sweep_free(&sw);
 		return e.exit ? e.exit : ATIO_EXIT_FAIL;
 	}
-	pts = calloc(sw.npoints, sizeof(*pts));
-	status = pts ? setup_points(&sw, pts) : (say("out of memory"), ATIO_EXIT_FAIL);
+	room = sw.kind == SWEEP_GRID ? sw.npoints : SWEEP_MAX_VALUES;
+	pts = calloc(room, sizeof(*pts));
+	status = !pts ? (say("out of memory"), ATIO_EXIT_FAIL)
+		: sw.kind == SWEEP_GRID ? sweep_setup_points(&sw, pts, 0, sw.npoints)
+		: sweep_first_point(&sw, pts, &search);
 	if (status)
 		goto out;
 	json = pts[0].o.json;
 	atio_clock_init();
+	t0 = atio_now_ns();
 	/* The points run: those that ended, and one a signal cut; not one that failed. */
-	while (run < sw.npoints && status == ATIO_EXIT_OK && !signalled) {
+	while (status == ATIO_EXIT_OK && !signalled) {
+		/* A grid's points are all set up; a curve's and a search's come as they run. */
+		if (run == sw.npoints && sw.kind == SWEEP_GRID)
+			ended = "done";
+		else if (run == sw.npoints)
+			ended = sweep_next_point(&sw, pts, run, &search, t0, &status);
+		if (ended || status)
+			break;
 		status = run_point(&sw, &pts[run], &signalled);
 		if (status != ATIO_EXIT_OK && !signalled)
 			break;
@@ -380,16 +414,25 @@ int sweep_main(int argc, char **argv)
 	if (c.target >= 0 || c.knee >= 0 || c.peak >= 0)
 		use = use_line(&sw, (unsigned)(c.target >= 0 ? c.target : c.knee >= 0 ? c.knee
 								       : c.peak));
+	if (!ended || !*ended)
+		ended = signalled ? "interrupted" : "failed";
 	if (json)
-		summary_json(&sw, pts, run, &c, use, run == sw.npoints && status == ATIO_EXIT_OK);
+		summary_json(&sw, pts, run, &c, use, run == sw.npoints && status == ATIO_EXIT_OK,
+			     ended);
 	else
 		summary_text(&sw, pts, run, &c, use);
-	if (!json && run < sw.npoints)
-		printf("sweep: stopped after %u of %u points\n", run, sw.npoints);
+	if (!json && sw.kind != SWEEP_GRID)
+		sweep_print_ended(&sw, pts, ended);
+	/* A search's points are not known ahead; a curve's are its steps and the maximum. */
+	if (!json && (run < sw.npoints || status != ATIO_EXIT_OK) && sw.kind == SWEEP_SEARCH)
+		printf("sweep: stopped after %u points\n", run);
+	else if (!json && (run < sw.npoints || status != ATIO_EXIT_OK))
+		printf("sweep: stopped after %u of %u points\n", run,
+		       sw.kind == SWEEP_CURVE ? sw.ncurve + 1 : sw.npoints);
 	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
 		status = ATIO_EXIT_FAIL;
 out:
-	for (unsigned i = 0; pts && i < sw.npoints; i++)
+	for (unsigned i = 0; pts && i < room; i++)
 		free(pts[i].doc);
 	free(pts);
 	free(use);

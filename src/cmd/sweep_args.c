@@ -119,34 +119,64 @@ static int read_axis(struct sweep *sw, int which, const char *word, struct atio_
 	return ret;
 }
 
-/* --target pNN=TIME: a percentile and a latency with its unit (ns, us, ms, s). */
-static int read_target(struct sweep *sw, const char *spec, struct atio_error *e)
+/*
+ * @opt pNN=TIME (--target, --stop-latency): a percentile and a latency
+ * with its unit (ns, us, ms, s), into @pct and @ns.
+ */
+static int read_pct_time(const char *opt, const char *spec, double *pct, double *ns,
+			 struct atio_error *e)
 {
 	static const struct { const char *unit; double ns; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
 	};
 	char *end;
-	double pct, lim;
+	double p, lim;
 
 	if (spec[0] != 'p')
 		goto bad;
-	pct = strtod(spec + 1, &end);
-	if (end == spec + 1 || *end != '=' || !(pct > 0 && pct <= 100))
+	p = strtod(spec + 1, &end);
+	if (end == spec + 1 || *end != '=' || !(p > 0 && p <= 100))
 		goto bad;
 	lim = strtod(end + 1, &end);
 	if (end == spec || !(lim > 0) || !isfinite(lim))
 		goto bad;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit)) {
-			sw->target_pct = pct;
-			sw->target_ns = lim * units[i].ns;
-			sw->target_text = spec;
+			*pct = p;
+			*ns = lim * units[i].ns;
 			return 0;
 		}
 bad:
 	return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
-			      "--target %s: not a percentile and a latency, e.g. p99=2ms "
-			      "(p0 < N <= p100; units ns, us, ms, s)", spec);
+			      "%s %s: not a percentile and a latency, e.g. p99=2ms "
+			      "(p0 < N <= p100; units ns, us, ms, s)", opt, spec);
+}
+
+/* --curve's LIST: percentages of the maximum by commas, each 0 < P <= 100. */
+static int read_curve(struct sweep *sw, const char *list, struct atio_error *e)
+{
+	const char *p = list;
+
+	sw->ncurve = 0;
+	for (;;) {
+		char *end;
+		double pct = strtod(p, &end);
+
+		if (end == p || (*end && *end != ',') || !(pct > 0 && pct <= 100))
+			return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+					      "--curve %s: %s percentages of the maximum by commas, "
+					      "each more than 0 and at most 100 (e.g. %s)", list,
+					      *list ? "not" : "an empty list: give",
+					      SWEEP_CURVE_DEFAULT);
+		if (sw->ncurve >= SWEEP_MAX_VALUES - 1)
+			return atio_error_set(e, ATIO_EXIT_USAGE, E2BIG,
+					      "--curve %s: more than %d steps", list,
+					      SWEEP_MAX_VALUES - 1);
+		sw->curve_pct[sw->ncurve++] = pct;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
 }
 
 /* The value of an option word at @i (--name VALUE or --name=VALUE); NULL when missing. */
@@ -161,9 +191,69 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
+/*
+ * What kind of sweep the words make: a grid needs an axis; a curve and a
+ * search take none and make their own; options of one kind alone are
+ * refused with the others.
+ */
+static int read_kind(struct sweep *sw, const char *curve_text, int search,
+		     struct atio_error *e)
+{
+	if (curve_text && search >= 0)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "--curve and --search: one at a time (a curve caps one "
+				      "load; a search finds the load)");
+	if (sw->kind != SWEEP_GRID && sw->naxes)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "%s and %s=%s: %s makes its own points; leave the axes out",
+				      curve_text ? "--curve" : "--search", sw->axes[0].name,
+				      sw->axes[0].text, curve_text ? "--curve" : "--search");
+	if (sw->kind == SWEEP_GRID && !sw->naxes)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "atio sweep: no axis: give one or more of iodepth=, p=, s=, "
+				      "mix=, u=, rate= with a list (1,2,4) or a range (1-64), "
+				      "or --curve, or --search");
+	if (sw->stop_text && sw->kind != SWEEP_CURVE)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "--stop-latency %s: ends a curve: give --curve too",
+				      sw->stop_text);
+	if (sw->search_time_text && sw->kind != SWEEP_SEARCH)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "--search-time %s: limits a search: give --search too",
+				      sw->search_time_text);
+	if (sw->kind == SWEEP_CURVE) {
+		sw->axes[0] = (struct sweep_axis){ .name = "rate", .option = "--rate",
+						   .text = curve_text };
+		sw->naxes = 1;
+	} else if (sw->kind == SWEEP_SEARCH) {
+		sw->axes[0] = (struct sweep_axis){ .name = search ? "p" : "iodepth",
+						   .option = search ? "-p" : "--iodepth",
+						   .text = search ? "threads" : "depth" };
+		sw->naxes = 1;
+		if (!sw->search_ns)
+			atio_parse_time(SWEEP_SEARCH_TIME_DEFAULT, &sw->search_ns);
+	}
+	return 0;
+}
+
+/* See sweep.h. */
+int sweep_add_point(struct sweep *sw, const char *value)
+{
+	struct sweep_axis *ax = &sw->axes[0];
+
+	if (ax->nvalues >= SWEEP_MAX_VALUES)
+		return -E2BIG;
+	snprintf(ax->values[ax->nvalues++], sizeof(ax->values[0]), "%s", value);
+	sw->npoints = ax->nvalues;
+	return 0;
+}
+
 int sweep_read(struct sweep *sw, int argc, char **argv, struct atio_error *e)
 {
 	int ret = 0;
+
+	const char *curve_text = NULL;
+	int arrivals = -1, narrivals = 0, search = -1;
 
 	*sw = (struct sweep){ .knee_pct = 95, .prog = argv[0] };
 	sw->base = calloc((size_t)argc + 1, sizeof(*sw->base));
@@ -187,17 +277,61 @@ int sweep_read(struct sweep *sw, int argc, char **argv, struct atio_error *e)
 						     "than 0 and at most 100", v ? v : "(none)");
 		} else if (!strncmp(w, "--target", 8) && (w[8] == '=' || !w[8])) {
 			v = option_value(argc, argv, &i, "--target");
-			ret = v ? read_target(sw, v, e)
+			ret = v ? read_pct_time("--target", v, &sw->target_pct, &sw->target_ns, e)
 				: atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
 						 "--target: needs a value, e.g. p99=2ms");
+			sw->target_text = v;
+		} else if (!strncmp(w, "--curve", 7) && (w[7] == '=' || !w[7])) {
+			/* The list is optional: the next word when it is no option nor axis. */
+			v = w[7] == '=' ? w + 8 : i + 1 < argc && argv[i + 1][0] != '-' &&
+			    !strchr(argv[i + 1], '=') ? argv[++i] : SWEEP_CURVE_DEFAULT;
+			ret = read_curve(sw, v, e);
+			curve_text = v;
+			sw->kind = SWEEP_CURVE;
+		} else if (!strncmp(w, "--stop-latency", 14) && (w[14] == '=' || !w[14])) {
+			v = option_value(argc, argv, &i, "--stop-latency");
+			ret = v ? read_pct_time("--stop-latency", v, &sw->stop_pct, &sw->stop_ns, e)
+				: atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+						 "--stop-latency: needs a value, e.g. p99=5ms");
+			sw->stop_text = v;
+		} else if (!strncmp(w, "--arrivals", 10) && (w[10] == '=' || !w[10])) {
+			/* The run judges the word; a curve gives it to its capped steps only. */
+			arrivals = i;
+			sw->arrivals = option_value(argc, argv, &i, "--arrivals");
+			narrivals = i - arrivals + 1;
+		} else if (!strncmp(w, "--search-time", 13) && (w[13] == '=' || !w[13])) {
+			v = option_value(argc, argv, &i, "--search-time");
+			sw->search_time_text = v ? v : "(none)";
+			if (!v || atio_parse_time(v, &sw->search_ns) || !sw->search_ns)
+				ret = atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+						     "--search-time %s: a time more than 0, e.g. 10m "
+						     "or 90s", v ? v : "(none)");
+		} else if (!strncmp(w, "--search", 8) && (w[8] == '=' || !w[8])) {
+			v = w[8] == '=' ? w + 9 : i + 1 < argc && argv[i + 1][0] != '-' &&
+			    !strchr(argv[i + 1], '=') ? argv[++i] : "depth";
+			if (!strcmp(v, "depth") || !strcmp(v, "iodepth"))
+				search = 0;
+			else if (!strcmp(v, "threads") || !strcmp(v, "p"))
+				search = 1;
+			else
+				ret = atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+						     "--search %s: depth or threads", v);
+			sw->kind = SWEEP_SEARCH;
 		} else {
 			sw->base[sw->nbase++] = argv[i];
 		}
 	}
-	if (!ret && sw->naxes == 0)
-		ret = atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
-				     "atio sweep: no axis: give one or more of iodepth=, p=, s=, "
-				     "mix=, u=, rate= with a list (1,2,4) or a range (1-64)");
+	if (!ret && sw->kind == SWEEP_CURVE && narrivals &&
+	    (!sw->arrivals || (strcmp(sw->arrivals, "uniform") &&
+			       strcmp(sw->arrivals, "exponential"))))
+		ret = atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--arrivals %s: uniform (a "
+				     "fixed gap) or exponential (random gaps of that mean)",
+				     sw->arrivals ? sw->arrivals : "(none)");
+	if (!ret)
+		ret = read_kind(sw, curve_text, search, e);
+	/* --arrivals with a grid or a search: the run's own option, given to every point. */
+	for (int k = 0; !ret && sw->kind != SWEEP_CURVE && k < narrivals; k++)
+		sw->base[sw->nbase++] = argv[arrivals + k];
 	/* An axis's option among the run's options: the point would give it twice. */
 	for (unsigned a = 0; !ret && a < sw->naxes; a++)
 		for (int i = 0; !ret && i < sw->nbase; i++)
@@ -210,8 +344,8 @@ int sweep_read(struct sweep *sw, int argc, char **argv, struct atio_error *e)
 						     "run's options", sw->base[i], sw->axes[a].option,
 						     sw->axes[a].name, sw->axes[a].text,
 						     sw->axes[a].option);
-	sw->npoints = 1;
-	for (unsigned a = 0; !ret && a < sw->naxes; a++) {
+	sw->npoints = sw->kind == SWEEP_GRID;
+	for (unsigned a = 0; !ret && sw->kind == SWEEP_GRID && a < sw->naxes; a++) {
 		sw->npoints *= sw->axes[a].nvalues;
 		if (sw->npoints > SWEEP_MAX_POINTS)
 			ret = atio_error_set(e, ATIO_EXIT_USAGE, E2BIG,
@@ -240,8 +374,15 @@ int sweep_point_argv(const struct sweep *sw, unsigned point, char **argv)
 	for (int i = 0; i < sw->nbase; i++)
 		argv[n++] = sw->base[i];
 	for (unsigned a = 0; a < sw->naxes; a++) {
+		/* A curve's first point, the maximum, runs uncapped. */
+		if (!*values[a])
+			continue;
 		argv[n++] = (char *)sw->axes[a].option;
 		argv[n++] = (char *)values[a];
+	}
+	if (sw->kind == SWEEP_CURVE && *values[0] && sw->arrivals) {
+		argv[n++] = "--arrivals";
+		argv[n++] = (char *)sw->arrivals;
 	}
 	argv[n] = NULL;
 	return n;
@@ -255,6 +396,10 @@ void sweep_point_name(const struct sweep *sw, unsigned point, char *buf, size_t 
 
 	sweep_point_values(sw, point, values);
 	buf[0] = '\0';
+	if (sw->kind == SWEEP_CURVE && !*values[0]) {
+		snprintf(buf, len, "maximum (uncapped)");
+		return;
+	}
 	for (unsigned a = 0; a < sw->naxes && used < len; a++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", a ? " " : "",
 					 sw->axes[a].option, values[a]);

@@ -136,6 +136,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 		atio_json_string(j, "unit", atio_unit_name(o));
 		atio_json_double(j, "per_thread", o->rate / o->threads);
 		atio_json_double(j, "interval_ns", o->rate_interval_ns);
+		atio_json_string(j, "arrivals", o->arrivals_exponential ? "exponential" : "uniform");
 		atio_json_object_end(j);
 	}
 	atio_json_bool(j, "verify", o->verify);

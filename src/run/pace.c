@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "atio/base/clock.h"
+#include "atio/base/prng.h"
 #include "atio/run/pace.h"
 
 #define NS_PER_SEC 1e9
@@ -43,6 +44,7 @@ void atio_pace_init(struct atio_pace *p, uint64_t start, double interval_ticks)
 	double frac = interval_ticks - (double)whole;
 
 	p->start = start;
+	p->exponential = false;
 	p->step = ((unsigned __int128)whole << 32) + (uint64_t)(frac * 4294967296.0 + 0.5);
 }
 
@@ -58,6 +60,39 @@ void atio_pace_start(struct atio_pace *p, uint64_t start_ns, double interval_ns)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	atio_pace_init(p, ticks, interval_ns * (atio_clock.tsc ? atio_clock.ticks_per_ns : 1.0));
 	p->start_ns = start_ns;
+}
+
+void atio_pace_exponential(struct atio_pace *p, double interval_ticks, uint64_t seed)
+{
+	p->exponential = true;
+	p->rng = seed;
+	p->at = 0;
+	p->offset = 0.0;
+	p->mean = interval_ticks;
+}
+
+/*
+ * A gap of mean m is -m ln(U) for U uniform in (0, 1]: U from the top 53
+ * bits of a draw, plus one so that it is never 0.
+ */
+uint64_t atio_pace_due_exponential(struct atio_pace *p, uint64_t i)
+{
+	while (p->at < i) {
+		double u = (double)((atio_splitmix64(&p->rng) >> 11) + 1) * 0x1p-53;
+
+		p->offset -= p->mean * log(u);
+		p->at++;
+	}
+	return p->start + (uint64_t)p->offset;
+}
+
+void atio_pace_start_arrivals(struct atio_pace *p, uint64_t start_ns, double interval_ns,
+			      bool exponential, uint64_t seed)
+{
+	atio_pace_start(p, start_ns, interval_ns);
+	if (exponential)
+		atio_pace_exponential(p, interval_ns * (atio_clock.tsc ? atio_clock.ticks_per_ns
+							: 1.0), seed);
 }
 
 static inline void cpu_relax(void)

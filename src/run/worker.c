@@ -96,7 +96,9 @@ void *atio_worker_main(void *arg)
 	if (wait_until(sh->start_ns, &sh->stop))
 		goto out;
 	if (o->rate > 0)
-		atio_pace_start(&c.pace, sh->start_ns, o->rate_interval_ns);
+		atio_pace_start_arrivals(&c.pace, sh->start_ns, o->rate_interval_ns,
+					 o->arrivals_exponential,
+					 o->seed ^ (w->id * 0x9e3779b97f4a7c15ULL));
 	start = sh->start_ns;
 	/* --steady: rounds until the main thread finds them steady (atio/run/rounds.h). */
 	if (o->steady && atio_rounds_run(w, &c, &start))

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The peak, the knee, Kneedle's knee and a latency target of a curve (atio/stats/curve.h). */
+#include <math.h>
+
 #include "atio/stats/curve.h"
 
 int atio_curve_peak(const double *y, size_t n)
@@ -58,4 +60,30 @@ int atio_curve_target(const double *y, const double *lat, size_t n, double limit
 		if (lat[i] <= limit && (best < 0 || y[i] > y[best]))
 			best = (int)i;
 	return best;
+}
+
+/*
+ * The product is taken back by a billionth before rounding up, so that a
+ * figure the arithmetic lands a hair above (0.1 * 3 = 0.30000000000000004)
+ * is not rounded to the next step.
+ */
+double atio_curve_aim(double max, double pct)
+{
+	double x, aim;
+
+	if (!(max > 0) || !(pct > 0) || !isfinite(max))
+		return 0;
+	x = max * pct / 100.0;
+	aim = x >= 10 ? ceil(x - 1e-9) : ceil(x * 100 - 1e-9) / 100;
+	return aim > 0.01 ? aim : 0.01;
+}
+
+int atio_curve_held(double aim, double achieved)
+{
+	return achieved >= aim * ATIO_CURVE_HELD;
+}
+
+int atio_curve_stops(double lat, double limit)
+{
+	return lat > limit;
 }

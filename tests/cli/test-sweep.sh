@@ -63,6 +63,73 @@ expect_code "s=4K,64K on files: exit 0" 0
 expect_count "s=4K,64K: a line per point" "$OUT" '^point [12] of 2: -s (4K|64K): ' 2
 check "s=4K,64K: one dataset" [ "$(find "$D" -name 'atio.*' | wc -l)" = 1 ]
 
+# --curve: the uncapped maximum first, then a step capped at each share of
+# it, its aim rounded up, held when it reached 99% of the aim.
+run_atio sweep --curve 1,2 --engine null --rand -s 4K -p 2 -t 0.3 --json
+expect_code "--curve 1,2: exit 0" 0
+expect_json "--curve: a curve of the maximum and 2 steps" \
+	'(d["sweep"]["kind"], d["points_run"], d["sweep"]["curve"]["steps_pct"])' "('curve', 3, [1, 2])"
+expect_json "--curve: the maximum runs uncapped" \
+	'(d["points"][0]["aim"], d["points"][0]["held"], "rate" in d["points"][0]["document"]["settings"])' \
+	"(None, None, False)"
+expect_json "--curve: the maximum is the first point's value" \
+	'd["sweep"]["curve"]["maximum"] == d["points"][0]["value"]' True
+expect_json "--curve: each step's aim, its share of the maximum rounded up" \
+	'[p["aim"] == -(-(d["points"][0]["value"] * p["pct"] / 100 - 1e-9) // 1) for p in d["points"][1:]]' \
+	"[True, True]"
+expect_json "--curve: each step ran capped at its aim" \
+	'[p["document"]["settings"]["rate"]["value"] == p["aim"] for p in d["points"][1:]]' "[True, True]"
+expect_json "--curve: each step's achieved value and held flag" \
+	'[(p["achieved"] == p["value"], p["held"] == (p["achieved"] >= 0.99 * p["aim"])) for p in d["points"][1:]]' \
+	"[(True, True), (True, True)]"
+expect_json "--curve: ended when its steps did" '(d["sweep"]["curve"]["ended"], d["complete"])' "('done', True)"
+
+run_atio sweep --curve 1,2 --engine null --rand -s 4K -p 2 -t 0.2
+expect_code "--curve text: exit 0" 0
+expect_match "--curve text: the maximum" "$OUT" '^step 1 of 3: maximum \(uncapped\): [0-9.]+ IOPS, '
+expect_match "--curve text: a step, its aim and whether held" "$OUT" \
+	'^step 3 of 3: 2% of the maximum, aim [0-9]+ IOPS: [0-9.]+ IOPS, .*; (held|not held) \([0-9.]+% of the aim\)$'
+expect_match "--curve text: the summary" "$OUT" '^curve: maximum [0-9.]+ IOPS; [0-2] of 2 steps held '
+expect_count "--curve text: no line with the result's word" "$OUT" 'rate' 0
+
+# --stop-latency ends the curve at the first step over it.
+run_atio sweep --curve 1,2,3 --stop-latency p99=1ns --engine null --rand -s 4K -t 0.2 --json
+expect_code "--stop-latency p99=1ns: exit 0" 0
+expect_json "--stop-latency: the first step ends it" \
+	'(d["points_run"], d["sweep"]["curve"]["ended"], d["points"][1]["stop_percentile_ns"] > 1)' \
+	"(2, 'stop-latency', True)"
+run_atio sweep --curve 1,2,3 --stop-latency p99=1ns --engine null --rand -s 4K -t 0.2
+expect_match "--stop-latency: said" "$OUT" '^curve: ended at step 2: its p99 exceeds --stop-latency p99=1ns$'
+
+# --arrivals goes to the capped steps only; a plain run refuses it without --rate.
+run_atio sweep --curve 1 --arrivals exponential --engine null --rand -s 4K -t 0.2 --json
+expect_code "--curve --arrivals exponential: exit 0" 0
+expect_json "--arrivals: the steps' command lines" \
+	'["--arrivals exponential" in p["document"]["settings"]["cmdline"] for p in d["points"]]' "[False, True]"
+expect_json "--arrivals: the step's settings say so" \
+	'd["points"][1]["document"]["settings"]["rate"]["arrivals"]' "exponential"
+run_atio --engine null --arrivals exponential -t 0.1
+expect_code "--arrivals without --rate: exit 2" 2
+expect_match "--arrivals without --rate: said" "$ERR" '^atio: --arrivals exponential: spaces the I/Os of a cap: give --rate N too$'
+
+# --search threads: 1, 2 ... doubling; the finders over the points by load.
+run_atio sweep --search threads --engine null --rand -s 4K -t 0.1 --json
+expect_code "--search threads: exit 0" 0
+expect_json "--search: starts at 1 and doubles" \
+	'[p["axes"]["p"] for p in d["points"][:2]]' "['1', '2']"
+expect_json "--search: ends by its own rule" \
+	'(d["sweep"]["kind"], d["sweep"]["search"]["ended"], d["sweep"]["search"]["noise_pct"], d["complete"])' \
+	"('search', 'done', 5, True)"
+expect_json "--search: the peak is the point of the highest value" \
+	'd["peak"]["point"] == 1 + max(range(len(d["points"])), key=lambda i: d["points"][i]["value"])' True
+expect_json "--search: the use: line has the knee's threads" \
+	'd["use"].endswith("-p " + d["points"][d["knee"]["point"] - 1]["axes"]["p"])' True
+# A point starts only when its time fits in what is left of --search-time.
+run_atio sweep --search threads --search-time 0.25s --engine null --rand -s 4K -t 0.2
+expect_code "--search-time 0.25s: exit 0" 0
+expect_match "--search-time: one point" "$OUT" '^search: ended by --search-time after 1 points$'
+expect_match "--search-time: the peak line" "$OUT" '^peak: point 1, -p 1: '
+
 # A signal keeps the points done.
 start_atio sweep p=1-64 --engine null --rand -s 4K -t 1
 t0=$(now_ms)
@@ -78,6 +145,18 @@ cut=$(sed -n 's/^point \([0-9]*\) of 7: .* (interrupted: not chosen)$/\1/p' "$OU
 peak=$(sed -n 's/^peak: point \([0-9]*\), .*/\1/p' "$OUT")
 check "SIGINT: the point it cut is marked" [ -n "$cut" ]
 check "SIGINT: the point it cut is not the peak ($peak, cut $cut)" [ "$peak" != "$cut" ]
+
+# A signal in a curve keeps the steps done.
+start_atio sweep --curve --engine null --rand -s 4K -t 1
+t0=$(now_ms)
+while ! grep -q '^step 2 of 7' "$OUT" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
+	sleep 0.05
+done
+kill -INT "$PID" 2>/dev/null || true
+wait_exit 60
+expect_code "curve, SIGINT: exit 130" 130
+expect_match "curve, SIGINT: the steps done" "$OUT" '^step 2 of 7: 10% of the maximum, aim [0-9]+ IOPS: '
+expect_match "curve, SIGINT: where it stopped" "$OUT" '^sweep: stopped after [2-7] of 7 points$'
 
 # Bad sweeps: exit 2, the value named, nothing run.
 bad() {
@@ -99,5 +178,21 @@ bad "a target without a unit" '--target p99=2: not a percentile and a latency' i
 bad "a knee of 0" '--knee 0: a percentage' iodepth=1 --knee 0 --engine null
 bad "a bad value at a point" 'point -p 0: ' p=0,1 --engine null --rand -s 4K
 bad "-a in a sweep" '-a: a sweep runs tests' iodepth=1 -a --engine null
+
+bad "an empty curve" '--curve : an empty list' --curve= --engine null
+bad "an empty curve word" '--curve : an empty list' --curve '' --engine null
+bad "a curve step of 0" '--curve 0,50: not percentages' --curve 0,50 --engine null
+bad "a curve step over 100" '--curve 50,101: not percentages' --curve 50,101 --engine null
+bad "a stop latency without a unit" '--stop-latency p99=5: not a percentile and a latency' --curve --stop-latency p99=5 --engine null
+bad "a stop latency without a curve" '--stop-latency p99=5ms: ends a curve' p=1,2 --stop-latency p99=5ms --engine null
+bad "a curve with a grid" '--curve and iodepth=1,2: --curve makes its own points' --curve iodepth=1,2 --engine null
+bad "a search with a grid" '--search and p=1,2: --search makes its own points' p=1,2 --search --engine null
+bad "a curve and a search" '--curve and --search: one at a time' --curve --search --engine null
+bad "a curve with a cap of its own" '--rate: --rate is swept' --curve --rate 100 --engine null
+bad "a search of what it cannot" '--search disks: depth or threads' --search disks --engine null
+bad "a search time of 0" '--search-time 0: a time more than 0' --search --search-time 0 --engine null
+bad "a search time without a search" '--search-time 1m: limits a search' p=1 --search-time 1m --engine null
+bad "a search the run refuses at its second load" 'point --iodepth 2: ' --search --engine null -t 0.1
+bad "a curve's arrivals unknown" '--arrivals poisson: uniform' --curve --arrivals poisson --engine null
 
 finish

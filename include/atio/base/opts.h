@@ -160,6 +160,7 @@ struct atio_opts {
 	double rate;               /* --rate N in the report's unit, 0 when not given */
 	const char *rate_text;     /* N as given, for the command line; NULL if none */
 	double rate_interval_ns;   /* one thread's time between two scheduled I/Os */
+	bool arrivals_exponential; /* --arrivals exponential: random gaps of that mean */
 	bool verify;               /* --verify: check every block read against its stamp */
 	enum atio_fadvise fadvise; /* --fadvise, or its default (atio_cli_finish()) */
 	bool fadvise_given;

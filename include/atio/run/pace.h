@@ -18,6 +18,15 @@
  *    follows every q writes, so the writes are scheduled at N * q per
  *    second and the syncs follow them.
  *
+ * --arrivals exponential: the gaps between a thread's I/Os are drawn at
+ * random, exponentially distributed around the interval (a Poisson
+ * process of the same mean). I/O 0 is still due at the start; I/O i+1
+ * is due a drawn gap after I/O i. The instants are summed in a double of
+ * ticks (exact to a thousandth of a tick over hours of a GHz counter) and
+ * drawn only forward, once each: the schedule asks for them in order.
+ * Only this path reads the flag, behind a branch the uniform schedule
+ * predicts; a run without --rate has no schedule at all.
+ *
  * The arithmetic (interval, init, due) reads no clock. The waits below do:
  * they serve the load threads, which alone read clocks.
  */
@@ -44,6 +53,12 @@ struct atio_pace {
 	uint64_t start;            /* clock ticks: intended start of I/O 0 */
 	uint64_t start_ns;         /* the same instant, CLOCK_MONOTONIC ns */
 	unsigned __int128 step;    /* the interval in ticks, times 2^32 */
+	/* --arrivals exponential */
+	bool exponential;
+	uint64_t rng;              /* splitmix64 state of the gaps */
+	uint64_t at;               /* the I/O whose instant is in @offset */
+	double offset;             /* its instant, ticks after @start */
+	double mean;               /* the mean gap, ticks */
 };
 
 /*
@@ -71,9 +86,21 @@ uint64_t atio_pace_count(double interval_ns, uint64_t from_ns, uint64_t to_ns);
  */
 void atio_pace_init(struct atio_pace *p, uint64_t start, double interval_ticks);
 
-/* The intended start of I/O @i, in clock ticks. */
-static inline uint64_t atio_pace_due(const struct atio_pace *p, uint64_t i)
+/*
+ * Draw @p's gaps at random from now on (--arrivals exponential): I/O 0 at
+ * the start, each next one an exponential gap of the interval's mean
+ * after the one before, the gaps drawn from @seed.
+ */
+void atio_pace_exponential(struct atio_pace *p, double interval_ticks, uint64_t seed);
+
+/* The exponential schedule's instant of I/O @i (>= the last asked). */
+uint64_t atio_pace_due_exponential(struct atio_pace *p, uint64_t i);
+
+/* The intended start of I/O @i, in clock ticks; @i never goes back. */
+static inline uint64_t atio_pace_due(struct atio_pace *p, uint64_t i)
 {
+	if (__builtin_expect(p->exponential, 0))
+		return atio_pace_due_exponential(p, i);
 	return p->start + (uint64_t)(((unsigned __int128)i * p->step) >> 32);
 }
 
@@ -86,6 +113,10 @@ static inline uint64_t atio_pace_due(const struct atio_pace *p, uint64_t i)
  * 50 us later.
  */
 void atio_pace_start(struct atio_pace *p, uint64_t start_ns, double interval_ns);
+
+/* atio_pace_start(), then atio_pace_exponential() with @seed when @exponential. */
+void atio_pace_start_arrivals(struct atio_pace *p, uint64_t start_ns, double interval_ns,
+			      bool exponential, uint64_t seed);
 
 /*
  * Wait until tick @due: naps while it is more than ATIO_PACE_SPIN_NS away,

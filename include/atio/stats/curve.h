@@ -38,4 +38,27 @@ int atio_curve_kneedle(const double *y, size_t n, double min_diff);
  */
 int atio_curve_target(const double *y, const double *lat, size_t n, double limit);
 
+/*
+ * A curve's capped step (atio sweep --curve): its aim, @pct percent of
+ * the maximum @max, rounded up as vdbench does, to a whole number of the
+ * unit, or to hundredths below 10 so that a slow storage's steps stay
+ * apart; never 0 (0.01 at least). 0 for a @max or @pct that is not > 0.
+ */
+double atio_curve_aim(double max, double pct);
+
+/*
+ * The share of its aim a capped step must reach to be held: the same 99%
+ * below which a --rate run says the storage fell behind.
+ */
+#define ATIO_CURVE_HELD 0.99
+
+/* Whether a step aiming at @aim held it with @achieved (both in one unit). */
+int atio_curve_held(double aim, double achieved);
+
+/*
+ * vdbench's stopcurve: whether a step whose latency percentile is @lat
+ * ends the curve under a limit of @limit (it exceeds it; equal stays).
+ */
+int atio_curve_stops(double lat, double limit);
+
 #endif

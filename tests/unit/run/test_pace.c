@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of --rate's schedule arithmetic (include/atio/run/pace.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -99,6 +100,49 @@ static void test_due_long_interval(void **state)
 }
 
 /*
+ * --arrivals exponential: I/O 0 at the start, the instants rising, their
+ * gaps averaging the interval (within 2% over 100000, whose spread is
+ * 0.3%), spread as an exponential's (standard deviation the mean, within
+ * 5%), the same seed the same instants, another seed others; asking again
+ * for the last I/O gives its instant again. atio_pace_init() goes back to
+ * the fixed schedule.
+ */
+static void test_due_exponential(void **state)
+{
+	struct atio_pace p, q;
+	uint64_t prev, last;
+	double sum = 0, sq = 0;
+	const unsigned n = 100000;
+
+	(void)state;
+	atio_pace_init(&p, 1000, 1000.0);
+	atio_pace_exponential(&p, 1000.0, 42);
+	atio_pace_init(&q, 1000, 1000.0);
+	atio_pace_exponential(&q, 1000.0, 42);
+	assert_int_equal(atio_pace_due(&p, 0), 1000);
+	prev = 1000;
+	for (uint64_t i = 1; i <= n; i++) {
+		uint64_t t = atio_pace_due(&p, i);
+		double gap = (double)(t - prev);
+
+		assert_true(t >= prev);
+		sum += gap;
+		sq += gap * gap;
+		prev = t;
+	}
+	assert_near(sum / n, 1000.0, 0.02);
+	assert_near(sqrt(sq / n - (sum / n) * (sum / n)), 1000.0, 0.05);
+	last = atio_pace_due(&p, n);
+	assert_int_equal(last, prev);
+	assert_int_equal(atio_pace_due(&q, n), last);
+	atio_pace_init(&q, 1000, 1000.0);
+	atio_pace_exponential(&q, 1000.0, 43);
+	assert_true(atio_pace_due(&q, n) != last);
+	atio_pace_init(&p, 1000, 1000.0);
+	assert_int_equal(atio_pace_due(&p, 5), 6000);
+}
+
+/*
  * The wait ends at or after its tick, never before; a wait for an hour
  * with the stop set ends at once with 0, as does the wait for the end.
  */
@@ -126,6 +170,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interval_iops),
+		cmocka_unit_test(test_due_exponential),
 		cmocka_unit_test(test_interval_mbs),
 		cmocka_unit_test(test_interval_syncs),
 		cmocka_unit_test(test_due_whole),

@@ -77,6 +77,35 @@ static void test_target(void **state)
 	assert_int_equal(atio_curve_target(y, p99, N(y), 0.5), -1);
 }
 
+/* Aims: a percentage of the maximum rounded up, whole from 10, hundredths below. */
+static void test_aim(void **state)
+{
+	(void)state;
+	assert_true(atio_curve_aim(2000, 80) == 1600);
+	assert_true(atio_curve_aim(2000, 100) == 2000);
+	assert_true(atio_curve_aim(1234.5, 10) == 124);    /* 123.45 up */
+	assert_true(atio_curve_aim(1234.5, 100) == 1235);
+	assert_true(atio_curve_aim(3, 10) == 0.3);         /* not 0.31 */
+	assert_true(atio_curve_aim(3.333, 50) == 1.67);    /* 1.6665 up */
+	assert_true(atio_curve_aim(99.99, 10) == 10);      /* 9.999: hundredths, 10.00 */
+	assert_true(atio_curve_aim(0.001, 10) == 0.01);    /* never 0 */
+	assert_true(atio_curve_aim(0, 50) == 0);
+	assert_true(atio_curve_aim(100, 0) == 0);
+}
+
+/* Held: 99% of the aim or more; the stop rule: strictly over the limit. */
+static void test_held_stops(void **state)
+{
+	(void)state;
+	assert_true(atio_curve_held(1000, 1000));
+	assert_true(atio_curve_held(1000, 990));
+	assert_false(atio_curve_held(1000, 989.9));
+	assert_true(atio_curve_held(1000, 1200));
+	assert_false(atio_curve_stops(5e6, 5e6));
+	assert_true(atio_curve_stops(5.001e6, 5e6));
+	assert_false(atio_curve_stops(1e6, 5e6));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -84,6 +113,8 @@ int main(void)
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_kneedle),
 		cmocka_unit_test(test_target),
+		cmocka_unit_test(test_aim),
+		cmocka_unit_test(test_held_stops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
