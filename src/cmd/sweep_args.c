@@ -248,11 +248,29 @@ int sweep_add_point(struct sweep *sw, const char *value)
 	return 0;
 }
 
+/*
+ * The sweep's own option that word @w names (its index in the table), or
+ * -1: each is taken once, as the run's options are.
+ */
+static int sweep_option(const char *w)
+{
+	static const char *const names[] = { "--knee", "--target", "--curve", "--stop-latency",
+					     "--arrivals", "--search-time", "--search" };
+
+	for (int k = 0; k < (int)(sizeof(names) / sizeof(names[0])); k++) {
+		size_t n = strlen(names[k]);
+
+		if (!strncmp(w, names[k], n) && (w[n] == '=' || !w[n]))
+			return k;
+	}
+	return -1;
+}
+
 int sweep_read(struct sweep *sw, int argc, char **argv, struct atio_error *e)
 {
 	int ret = 0;
 
-	const char *curve_text = NULL;
+	const char *curve_text = NULL, *given[8] = { NULL };
 	int arrivals = -1, narrivals = 0, search = -1;
 
 	*sw = (struct sweep){ .knee_pct = 95, .prog = argv[0] };
@@ -261,8 +279,15 @@ int sweep_read(struct sweep *sw, int argc, char **argv, struct atio_error *e)
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	for (int i = 1; i < argc && !ret; i++) {
 		const char *w = argv[i], *v;
-		int which = axis_of(w);
+		int which = axis_of(w), opt = sweep_option(w);
 
+		if (opt >= 0 && given[opt]) {
+			ret = atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: given twice (%s, then "
+					     "%s): give it once", w, given[opt], w);
+			break;
+		}
+		if (opt >= 0)
+			given[opt] = w;
 		if (which >= 0) {
 			ret = read_axis(sw, which, w, e);
 		} else if (!strncmp(w, "--knee", 6) && (w[6] == '=' || !w[6])) {

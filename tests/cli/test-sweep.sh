@@ -170,6 +170,9 @@ bad() {
 }
 bad "no axis" 'no axis' --engine null -t 0.1
 bad "an axis twice" 'threads=4: the axis p is given twice' p=1,2 threads=4 --engine null
+bad "--curve twice" "--curve: given twice" --curve 10,50 --curve 80 --engine null
+bad "--search twice" "--search: given twice" --search --search depth --engine null
+bad "--knee twice" "--knee=80: given twice \\(--knee, then --knee=80\\)" iodepth=1,2 --knee 90 --knee=80 --engine null
 bad "the axis's option among the run's" '--iodepth: --iodepth is swept' iodepth=1,2 --iodepth 4 --engine null
 bad "the axis's option among the run's, short" '-p: -p is swept' p=1,2 -p 4 --engine null
 bad "a range downward" 'iodepth=8-2: 8-2 is not a range' iodepth=8-2 --engine null
