@@ -348,7 +348,8 @@ static int summary_main(int argc, char **argv)
 
 			if (atio_iterations_dir_average(&s, i, &iops, &mbs))
 				printf("+ %s: average %.2f IOPS, %.2f MB/s over %u complete "
-				       "iterations\n", atio_dir_name(i), iops, mbs, s.n);
+				       "iteration%s\n", atio_dir_name(i), iops, mbs, s.n,
+				       s.n == 1 ? "" : "s");
 		}
 	}
 	if (flush_stdout("the summary"))

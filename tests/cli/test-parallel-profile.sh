@@ -177,7 +177,7 @@ for d in ("read", "write"):
     print(("OK " if (x["iops"], x["mbs"]) == (m["iops"], m["mbs"]) else "ERR ") +
           "randrw: -o's iteration " + d + " is the merge's")
     a = tests["randrw"][d]
-    line = "%s: average %.2f IOPS, %.2f MB/s over 1 complete iterations" % (d, a["average_iops"], a["average_mbs"])
+    line = "%s: average %.2f IOPS, %.2f MB/s over 1 complete iteration" % (d, a["average_iops"], a["average_mbs"])
     after(rw, "---=== Average value", line, "randrw: the average's " + d + " line")
 print(("ERR " if any("rate" in l for l in rw if re.match(r"(read|write): ", l)) else "OK ") +
       "randrw: the word rate is on no read or write line")
