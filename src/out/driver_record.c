@@ -243,17 +243,16 @@ static void merge_us(struct atio_json *j, const char *key, const json_t *h)
  */
 static void merge_dirs(struct atio_json *j, const json_t *merge)
 {
-	static const char *const dirs[] = { "read", "write" };
 	const json_t *sync = json_object_get(merge, "sync_latency_ns");
 
-	for (unsigned i = 0; i < 2; i++) {
-		const json_t *d = json_object_get(merge, dirs[i]);
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		const json_t *d = json_object_get(merge, atio_dir_name(i));
 
 		if (!json_is_object(d)) {
-			atio_json_null(j, dirs[i]);
+			atio_json_null(j, atio_dir_name(i));
 			continue;
 		}
-		atio_json_object_begin(j, dirs[i]);
+		atio_json_object_begin(j, atio_dir_name(i));
 		atio_json_double(j, "iops", merge_number(d, "iops"));
 		atio_json_double(j, "mbs", merge_number(d, "mbs"));
 		atio_json_copy(j, "ops", json_object_get(d, "ops"));

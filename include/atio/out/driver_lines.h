@@ -27,7 +27,8 @@ void atio_driver_lines(FILE *f, const char *key, const struct atio_merge *m, boo
 
 /*
  * The same figures as JSON members of the object open in @j: "read" and
- * "write" ({iops, mbs, latency_us: {p50, p99, p99.9}}, null unless --mix)
+ * "write" ({iops, mbs, ops, bytes, latency_us: {p50, p99, p99.9}}, null
+ * unless --mix)
  * and "sync_latency_us" (null when the run made no sync call).
  */
 void atio_driver_dirs_json(struct atio_json *j, const struct atio_merge *m);

@@ -89,9 +89,9 @@ struct atio_iteration_info {
  * and end skew and latency (microseconds; null when the merge saw none)
  * from the merge document @merge (NULL: no node gave a result, sum 0 and
  * skews null), its figures per direction and its sync latency ("read",
- * "write", "sync_latency_us": null where it has none), @merge itself, and the nodes' records @nodes[@n]. The start
- * skew is rounded to microseconds over more than one document, as the
- * driver compares it.
+ * "write", "sync_latency_us": null where it has none), @merge itself, and
+ * the nodes' records @nodes[@n]. The start skew is rounded to
+ * microseconds over more than one document, as the driver compares it.
  */
 void atio_record_iteration(FILE *f, const struct atio_iteration_info *info,
 			   const json_t *merge, json_t *const *nodes, size_t n);
