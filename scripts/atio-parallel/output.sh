@@ -11,7 +11,8 @@
 # its counted iterations (iter.THREADS.TEST.N.json), with $2 threads and
 # test name $3: print "RUNS COUNTED AVERAGE MIN MAX STDDEV UNIT" (the
 # figures over the counted iterations only; "-" where there are none),
-# then one "HOST PERCENT" line per node, its share of the counted sums;
+# then one "HOST PERCENT" line per node, its share of the counted sums,
+# and for --mix tests a "+ LINE" per direction, its average;
 # atio merge --test-summary computes them and writes them as one JSON
 # object to file $4.
 test_summary() {
@@ -37,7 +38,7 @@ test_summary() {
 # test_summary) and, with $1 = 1, the share and spread lines that
 # at_io_parallel.sh lacked.
 print_test_summary() {
-	local runs ncomp avg min max sd unit h p shares=""
+	local runs ncomp avg min max sd unit h p shares="" dirs=()
 	read -r runs ncomp avg min max sd unit
 	if [ "$ncomp" = 0 ]; then
 		printf -- '---=== Average value: none, no complete iteration (0 of %s) ===---\n' "$runs"
@@ -51,6 +52,11 @@ print_test_summary() {
 		return 0
 	fi
 	while read -r h p; do
+		# A line of its own, per direction (--mix), after the others.
+		if [ "$h" = + ] && [[ $p == read:* || $p == write:* ]]; then
+			dirs+=("$p")
+			continue
+		fi
 		printf -v p '%.2f' "$p"
 		shares+="$h $p%, "
 	done
@@ -61,11 +67,13 @@ print_test_summary() {
 		printf 'sums over %s complete iterations: min %.5f, max %.5f, stddev %.5f %s\n' \
 			"$ncomp" "$min" "$max" "$sd" "$unit"
 	fi
+	[ "${#dirs[@]}" = 0 ] || printf '%s\n' "${dirs[@]}"
 }
 
 # Print each node's `[i] HH:MM:SS [SUCCESS|FAILURE] host` line for the jobs
-# in directory $1, then (with $2 = 1) its result line or, when it failed,
-# the first lines of its errors; set NFAIL and FAILED_HOSTS.
+# in directory $1, then (with $2 = 1) its result line and the lines per
+# direction or call under it or, when it failed, the first lines of its
+# errors; set NFAIL and FAILED_HOSTS.
 print_nodes() {
 	local dir=$1 show=$2 i t l
 	NFAIL=0 FAILED_HOSTS=""
@@ -81,6 +89,11 @@ print_nodes() {
 				[ "${#l[@]}" = 0 ] || printf '%s\n' "${l[@]}"
 				if [ -e "$dir/$i.note2" ]; then
 					mapfile -t l <"$dir/$i.note2"
+					[ "${#l[@]}" = 0 ] || printf '%s\n' "${l[@]}"
+				fi
+				# Its read and write, or write and sync latency (merge --record).
+				if [ -e "$dir/$i.lines" ]; then
+					mapfile -t l <"$dir/$i.lines"
 					[ "${#l[@]}" = 0 ] || printf '%s\n' "${l[@]}"
 				fi
 			fi

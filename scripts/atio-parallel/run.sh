@@ -148,6 +148,7 @@ run_job() {
 		value) v=$l ;;
 		unit) u=$l ;;
 		result) printf '%s\n' "$l" >"$dir/$i.result" ;;
+		line) printf '%s\n' "$l" >>"$dir/$i.lines" ;;
 		verify) printf '%s\n' "$l" >"$dir/$i.note2" ;;
 		esac
 	done <"$dir/$i.rv"
@@ -165,7 +166,9 @@ run_job() {
 
 # One run of test $1 ($2 threads, $3 seconds), iteration $4: launch it,
 # print the nodes and the sum (from `atio merge` of the nodes' documents),
-# then the start and end skew and the cluster latency. An iteration with a
+# then the start and end skew and the cluster latency: for --mix tests a
+# read and a write line after it, for tests that sync the write and the
+# sync latency in its place (the merge's lines, merge --values). An iteration with a
 # failed node is INCOMPLETE; one whose start skew is above MAX_SKEW percent
 # of its time is NOT CONCURRENT; neither counts in the average, both make
 # the exit status 1 (a NOT CONCURRENT warm-up does not: it measures
@@ -174,6 +177,7 @@ run_job() {
 run_once() {
 	local name=$1 threads=$2 iter=$4 dir i sum=0 unit m="" note="" counted=1 vals="" k v
 	local nodes=() outs=() margs=() merge=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us
+	local syncs=0 lines=()
 	RUN_SEQ=$((RUN_SEQ + 1))
 	dir="$WORK/run.$RUN_SEQ"
 	launch_run "$name" "$threads" "$3" "$dir" 1
@@ -213,6 +217,8 @@ run_once() {
 			p50_us) p50=$v ;;
 			p99_us) p99=$v ;;
 			p99.9_us) p999=$v ;;
+			syncs) syncs=$v ;;
+			line) lines+=("$v") ;;
 			esac
 		done <"$dir/merge.tsv"
 	elif [ "${#outs[@]}" -gt 0 ]; then
@@ -240,10 +246,13 @@ run_once() {
 		late=$(awk -v a="$last" -v s="$START" 'BEGIN { printf "%.4f", a - s }')
 		printf 'start skew: %.4f s over %d nodes (last start %s s after the agreed instant); end skew: %.4f s\n' \
 			"$skew" "${#outs[@]}" "$late" "$eskew"
-		if [ "$p50" != 0.000 ] || [ "$p99" != 0.000 ]; then
+		# A test that syncs has its write and sync latency among the lines below.
+		if [ "$syncs" = 0 ] && { [ "$p50" != 0.000 ] || [ "$p99" != 0.000 ]; }; then
 			printf 'latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n' \
 				"$p50" "$p99" "$p999" "${#outs[@]}"
 		fi
+		# Per direction (--mix) and per call (write, sync), from the merge.
+		[ "${#lines[@]}" = 0 ] || printf '%s\n' "${lines[@]}"
 	fi
 	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$name.tsv"
 	# Its record, from the merge and the nodes' records (merge --iteration-record).

@@ -17,6 +17,7 @@
 
 #include "cmd.h"
 #include "driver_args.h"
+#include "atio/out/driver_lines.h"
 #include "atio/out/driver_record.h"
 #include "atio/out/json_read.h"
 #include "atio/out/out_file.h"
@@ -35,8 +36,10 @@ static const char *const record_names[] = { "--out", "--host", "--exit-status", 
  * the node never said (its "rc" null). Prints "ok<TAB>true"
  * or "ok<TAB>false", then "why<TAB>REASON" for a failure (escaped:
  * driver_print_value()), or the values:
- * "value", "unit", "time_sec", "result" (the at_io result line) and, with
- * --verify, "verify" (the note). Exit 0 when the run gave a result; 1
+ * "value", "unit", "time_sec", "result" (the at_io result line), a "line"
+ * per direction of a --mix run and for the write and sync latency of a
+ * run that syncs (atio/out/driver_lines.h) and, with --verify, "verify"
+ * (the note). Exit 0 when the run gave a result; 1
  * when it failed; 2 for bad usage or a file that could not be read or
  * written.
  */
@@ -110,6 +113,7 @@ static int record_main(int argc, char **argv)
 		printf("ok\ttrue\nvalue\t%s\nunit\t%s\ntime_sec\t%s\n", v, m.unit, t);
 		printf("result\ttime: %f sec; rate: { %.5f } %s;\n", m.docs[0].time_sec, m.sum,
 		       m.unit);
+		atio_driver_lines(stdout, "line", &m, false);
 		atio_record_verify_note(doc, note, sizeof(note));
 		if (note[0])
 			driver_print_value("verify", note);
@@ -266,7 +270,9 @@ static const char *const summary_names[] = { "--out", "--threads", "--test", "--
  * merges (atio merge --json) of its counted iterations, the nodes named
  * in file HOSTS one a line, in the order of the documents. Prints
  * "RUNS COUNTED AVERAGE MIN MAX STDDEV UNIT" ("-" where there is no
- * figure), then "HOST PERCENT" per node, its share of the sums. A MERGE
+ * figure), then "HOST PERCENT" per node, its share of the sums, then for
+ * --mix tests "+ read: average ..." and "+ write: ..." (the average of the
+ * sums per direction, a line to print as it is after the "+ "). A MERGE
  * that cannot be read is said and the summary has no counted iteration:
  * exit 1; exit 2 for bad usage, merges in another unit than --unit, or
  * an output that could not be written.
@@ -336,6 +342,14 @@ static int summary_main(int argc, char **argv)
 		for (unsigned i = 0; i < s.nvalues; i++) {
 			atio_json_format_double(fig[0], atio_iterations_share(&s, i));
 			printf("%s %s\n", i < hosts.n ? hosts.line[i] : "-", fig[0]);
+		}
+		for (unsigned i = 0; i < ATIO_DIRS; i++) {
+			double iops, mbs;
+
+			if (atio_iterations_dir_average(&s, i, &iops, &mbs))
+				printf("+ %s: average %.2f IOPS, %.2f MB/s over %u complete "
+				       "iteration%s\n", atio_dir_name(i), iops, mbs, s.n,
+				       s.n == 1 ? "" : "s");
 		}
 	}
 	if (flush_stdout("the summary"))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* atio merge: the command around the merge (atio/out/merge.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "atio/cli/cli.h"
+#include "atio/out/driver_lines.h"
 #include "atio/out/iterations.h"
 #include "atio/out/merge.h"
 #include "atio/out/json_read.h"
@@ -107,6 +109,8 @@ static int write_values(const char *path, const struct atio_merge *m)
 		(double)atio_hist_percentile(h, 50.0) / 1000.0,
 		(double)atio_hist_percentile(h, 99.0) / 1000.0,
 		(double)atio_hist_percentile(h, 99.9) / 1000.0);
+	fprintf(f, "syncs\t%" PRIu64 "\n", m->total.syncs);
+	atio_driver_lines(f, "line", m, true);
 	bad = ferror(f);
 	if (fclose(f) || bad) {
 		say("merge: --values %s: cannot write: %s", path, strerror(errno));

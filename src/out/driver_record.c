@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atio/out/driver_lines.h"
 #include "atio/out/driver_record.h"
 #include "atio/stats/hist.h"
 
@@ -181,6 +182,7 @@ void atio_record_node_ok(FILE *f, const char *host, const struct atio_merge *m,
 	atio_json_double(&j, "start_epoch", m->first_start);
 	atio_json_double(&j, "end_epoch", m->first_end);
 	latency_us(&j, "latency_us", &m->total.lat);
+	atio_driver_dirs_json(&j, m);
 	if (d->has_ivals) {
 		atio_json_array_begin(&j, "interval_values");
 		for (size_t k = 0; k < d->nvals; k++)
@@ -222,6 +224,46 @@ static double merge_number(const json_t *m, const char *key)
 	const json_t *v = json_object_get(m, key);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Histogram figures @h (nanoseconds) of a merge document as microseconds in @key. */
+static void merge_us(struct atio_json *j, const char *key, const json_t *h)
+{
+	atio_json_object_begin(j, key);
+	atio_json_double(j, "p50", merge_number(h, "p50") / 1000.0);
+	atio_json_double(j, "p99", merge_number(h, "p99") / 1000.0);
+	atio_json_double(j, "p99.9", merge_number(h, "p99.9") / 1000.0);
+	atio_json_object_end(j);
+}
+
+/*
+ * The figures per direction and of the sync calls of the merge document
+ * @merge, as a node's record has them (atio_driver_dirs_json()): "read"
+ * and "write" null unless --mix, "sync_latency_us" null without syncs.
+ */
+static void merge_dirs(struct atio_json *j, const json_t *merge)
+{
+	const json_t *sync = json_object_get(merge, "sync_latency_ns");
+
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		const json_t *d = json_object_get(merge, atio_dir_name(i));
+
+		if (!json_is_object(d)) {
+			atio_json_null(j, atio_dir_name(i));
+			continue;
+		}
+		atio_json_object_begin(j, atio_dir_name(i));
+		atio_json_double(j, "iops", merge_number(d, "iops"));
+		atio_json_double(j, "mbs", merge_number(d, "mbs"));
+		atio_json_copy(j, "ops", json_object_get(d, "ops"));
+		atio_json_copy(j, "bytes", json_object_get(d, "bytes"));
+		merge_us(j, "latency_us", json_object_get(d, "latency_ns"));
+		atio_json_object_end(j);
+	}
+	if (merge_number(merge, "syncs") > 0 && json_is_object(sync))
+		merge_us(j, "sync_latency_us", sync);
+	else
+		atio_json_null(j, "sync_latency_us");
 }
 
 void atio_record_iteration(FILE *f, const struct atio_iteration_info *info,
@@ -266,6 +308,7 @@ void atio_record_iteration(FILE *f, const struct atio_iteration_info *info,
 	} else {
 		atio_json_null(&j, "latency_us");
 	}
+	merge_dirs(&j, merge);
 	atio_json_copy(&j, "merge", merge);
 	atio_json_array_begin(&j, "nodes");
 	for (size_t i = 0; i < n; i++)
@@ -307,6 +350,18 @@ void atio_record_test(FILE *f, const struct atio_test_info *info,
 	atio_json_double(&j, "min", min);
 	atio_json_double(&j, "max", max);
 	atio_json_double(&j, "stddev", sd);
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		double iops, mbs;
+
+		if (!s || !atio_iterations_dir_average(s, i, &iops, &mbs)) {
+			atio_json_null(&j, atio_dir_name(i));
+			continue;
+		}
+		atio_json_object_begin(&j, atio_dir_name(i));
+		atio_json_double(&j, "average_iops", iops);
+		atio_json_double(&j, "average_mbs", mbs);
+		atio_json_object_end(&j);
+	}
 	atio_json_array_begin(&j, "shares");
 	for (unsigned i = 0; s && s->n && i < s->nvalues; i++) {
 		atio_json_object_begin(&j, NULL);

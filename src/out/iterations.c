@@ -55,7 +55,24 @@ int atio_iterations_add(struct atio_iterations *s, const struct atio_iteration *
 	s->sums[s->n++] = it->sum;
 	for (unsigned i = 0; i < it->nvalues; i++)
 		s->node_sums[i] += it->values[i];
+	if (it->mixed) {
+		s->nmixed++;
+		for (unsigned i = 0; i < ATIO_DIRS; i++) {
+			s->dir_iops[i] += it->dir_iops[i];
+			s->dir_mbs[i] += it->dir_mbs[i];
+		}
+	}
 	return 0;
+}
+
+bool atio_iterations_dir_average(const struct atio_iterations *s, unsigned dir, double *iops,
+				 double *mbs)
+{
+	bool all = s->n && s->nmixed == s->n && dir < ATIO_DIRS;
+
+	*iops = all ? s->dir_iops[dir] / s->n : NAN;
+	*mbs = all ? s->dir_mbs[dir] / s->n : NAN;
+	return all;
 }
 
 static double total(const struct atio_iterations *s)

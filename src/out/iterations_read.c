@@ -36,6 +36,18 @@ static int iteration_from_json(json_t *doc, const char *name, struct atio_iterat
 	snprintf(it->unit, sizeof(it->unit), "%s", json_string_value(u));
 	if (atio_json_get_number(doc, "", "sum", &it->sum, name, e))
 		return -EINVAL;
+	for (unsigned i = 0; i < ATIO_DIRS; i++) {
+		json_t *d = json_object_get(doc, atio_dir_name(i));
+		char where[16];
+
+		if (!json_is_object(d))
+			continue;
+		snprintf(where, sizeof(where), "%s.", atio_dir_name(i));
+		if (atio_json_get_number(d, where, "iops", &it->dir_iops[i], name, e) ||
+		    atio_json_get_number(d, where, "mbs", &it->dir_mbs[i], name, e))
+			return -EINVAL;
+		it->mixed = true;
+	}
 	if (json_array_size(dm) == 0)
 		return BAD("%s: documents_merged: empty", name);
 	it->values = calloc(json_array_size(dm), sizeof(*it->values));

@@ -247,7 +247,8 @@ void atio_merge_text(FILE *f, const struct atio_merge *m)
 	if (capped(m) && !m->sequential)
 		fprintf(f, "cap: %.5f %s summed over %u documents; reached %.1f%%\n",
 			m->target, m->unit, m->ntargets, m->sum / m->target * 100.0);
-	atio_merge_text_latency(f, "latency", &t->lat, m->ndocs);
+	/* Beside the sync calls' own, the latency is that of the write() calls. */
+	atio_merge_text_latency(f, t->syncs ? "write latency" : "latency", &t->lat, m->ndocs);
 	if (t->service.count > 0)
 		atio_merge_text_latency(f, "service", &t->service, m->ndocs);
 	if (t->syncs > 0)

@@ -97,6 +97,65 @@ done
 run_atio merge "$WORK/w.json"
 expect_match "one fdatasync document: sync latency shown" "$OUT" '^sync latency \(usec\): min '
 
+# pyj FILE EXPR: the Python expression EXPR on the JSON document FILE (d).
+pyj() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# --- --mix runs: a read and a write line, each the sum of the documents'
+# own figures for that direction, with the merged latency; the driver's
+# lines (--values) the same sums.
+for k in 1 2; do
+	run_atio --mix 70 --rand -s 4K --iops -p 2 -t 0.5 -u 16M -f "$D" --json
+	expect_code "--mix 70 run $k: exit 0" 0
+	cp "$OUT" "$WORK/m$k.json"
+done
+what="atio merge of two --mix 70 runs"
+run_atio merge --unaligned --json "$WORK/m1.json" "$WORK/m2.json"
+cp "$OUT" "$WORK/mix.json"
+run_atio merge --unaligned --values "$WORK/mix.tsv" "$WORK/m1.json" "$WORK/m2.json"
+expect_code "$what: exit 0" 0
+for dir in read write; do
+	want=$(python3 -c 'import json, sys
+print("%.2f IOPS, %.2f MB/s" % tuple(sum(json.load(open(f))[sys.argv[1]][k] for f in sys.argv[2:])
+				       for k in ("iops", "mbs")))' "$dir" "$WORK/m1.json" "$WORK/m2.json")
+	pct=$(pyj "$WORK/mix.json" "'p50 %.2f, p99 %.2f, p99.9 %.2f' % tuple(d['$dir']['latency_ns'][k] / 1000 for k in ('p50', 'p99', 'p99.9'))")
+	expect_match "$what: the $dir line, the sum of the documents' $dir figures ($want)" "$OUT" \
+		"^$dir: $want, [0-9]+ ops, .* latency \\(usec\\): $pct, max "
+	expect_match "$what: --values: the driver's $dir line ($want, $pct)" "$WORK/mix.tsv" \
+		"^line	$dir: $want, latency \\(usec\\): $pct \\(merged from 2 nodes\\)\$"
+done
+expect_no_match "$what: no write or sync latency without syncs" "$OUT" '^(write|sync) latency'
+expect_no_match "$what: --values: the word rate is on no line" "$WORK/mix.tsv" 'rate'
+
+# --- Runs that sync: the write() calls' latency and the sync calls' apart,
+# named; the sync figures those of the merged sync_latency_ns histograms.
+for k in 1 2; do
+	run_atio --fsync --rand -s 4K --iops -p 1 -t 0.5 -u 16M -f "$D" --json
+	expect_code "fsync run $k: exit 0" 0
+	cp "$OUT" "$WORK/f$k.json"
+done
+what="atio merge of two --fsync runs"
+run_atio merge --unaligned --json "$WORK/f1.json" "$WORK/f2.json"
+cp "$OUT" "$WORK/fsync.json"
+run_atio merge --unaligned --values "$WORK/fsync.tsv" "$WORK/f1.json" "$WORK/f2.json"
+expect_code "$what: exit 0" 0
+wpct=$(pyj "$WORK/fsync.json" "'p50 %.2f, p90 %.2f, p99 %.2f' % tuple(d['latency_ns'][k] / 1000 for k in ('p50', 'p90', 'p99'))")
+spct=$(pyj "$WORK/fsync.json" "'p50 %.2f, p90 %.2f, p99 %.2f' % tuple(d['sync_latency_ns'][k] / 1000 for k in ('p50', 'p90', 'p99'))")
+sdrv=$(pyj "$WORK/fsync.json" "'p50 %.2f, p99 %.2f, p99.9 %.2f' % tuple(d['sync_latency_ns'][k] / 1000 for k in ('p50', 'p99', 'p99.9'))")
+expect_match "$what: the write latency line, named ($wpct)" "$OUT" \
+	"^write latency \\(usec\\): min [0-9.]+, mean [0-9.]+, $wpct, "
+expect_match "$what: the sync latency line, its p50 the merged histograms' ($spct)" "$OUT" \
+	"^sync latency \\(usec\\): min [0-9.]+, mean [0-9.]+, $spct, "
+expect_no_match "$what: no latency line without its name" "$OUT" '^latency'
+expect_match "$what: --values: the driver's write latency line" "$WORK/fsync.tsv" \
+	'^line	write latency \(usec\): p50 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+ \(merged from 2 nodes\)$'
+expect_match "$what: --values: the driver's sync latency line ($sdrv)" "$WORK/fsync.tsv" \
+	"^line	sync latency \\(usec\\): $sdrv \\(merged from 2 nodes\\)\$"
+s1=$(pyj "$WORK/f1.json" "d['sync_latency_ns']['count']")
+s2=$(pyj "$WORK/f2.json" "d['sync_latency_ns']['count']")
+expect_match "$what: the sync histograms merged ($s1 + $s2 calls)" "$WORK/fsync.json" "\"sync_latency_ns\":\\{\"count\":$((s1 + s2)),"
+
 # --- Refused, exit 2, naming the file.
 refused() {
 	local what=$1 file=$2 re=$3

@@ -4,8 +4,9 @@
 # the guide's block sizes, threads and data set sized by each node (auto),
 # the files made by atio --prepare (in 4K blocks; the check step reads in
 # 4M); the tests randrw, expand and
-# dsyncwrite run and sum as the others do; a --rate in ATIO_OPTS is said to
-# cap each node and holds on each; the check step reads every node's data
+# dsyncwrite run and sum as the others do; randrw gives read and write
+# apart, randfsync its write and sync latency, as atio merge has them; a
+# --rate in ATIO_OPTS is said to cap each node and holds on each; the check step reads every node's data
 # and names the node, file and offset of bad data, a FAILURE never summed;
 # ATIO_OPTS=--verify says per node that its reads verified, or that what
 # it wrote read back right, and a node that read bad data is a FAILURE
@@ -105,7 +106,8 @@ expect_match "$what: the -o document names the profile" "$WORK/vhi.json" '"profi
 expect_match "$what: the -o document keeps threads auto" "$WORK/vhi.json" '"threads":\["auto"\]'
 
 # --- at_io with the new tests and a per-node cap of 300 IOPS.
-run_driver TESTS="dsyncwrite randrw" ITERATIONS=1 ATIO_OPTS="--rate 300" "${HOSTS[@]}"
+run_driver TESTS="dsyncwrite randrw randfsync" ITERATIONS=1 ATIO_OPTS="--rate 300" \
+	-o "$WORK/dirs.json" "${HOSTS[@]}"
 what="dsyncwrite and randrw with ATIO_OPTS=--rate 300"
 expect_code "$what: exit 0" 0
 parse_driver_output "$OUT" "${HOSTS[*]}" >"$WORK/parsed"
@@ -122,6 +124,84 @@ for t in "Random dsync write" "Random read/write 70/30"; do
 		not_ok "$what: $t: the sum of 2 capped nodes is at most 2 x 300 (+1%)" "sum '$v'"
 	fi
 done
+
+# --- Per direction and per call: randrw's nodes, sum and average each
+# followed by a read and a write line, randfsync's by a write latency and a
+# sync latency line (no unnamed latency line); each figure that of atio
+# merge of the nodes' documents, which -o keeps (each node's record, and
+# the iteration's merge of them). The at_io_parallel lines stay as they
+# were (parse_driver_output above found every sum the sum of its nodes).
+what="randrw and randfsync, per direction and per call"
+python3 - "$OUT" "$WORK/dirs.json" >"$WORK/dirs.check" <<'PY' || echo "ERR the check failed" >>"$WORK/dirs.check"
+import json, re, sys
+
+out = open(sys.argv[1]).read().split("\n")
+doc = json.load(open(sys.argv[2]))
+tests = {t["test"]: t for r in doc["results"] for t in r["tests"]}
+
+def section(title):
+    """The lines of the driver's section of test TITLE."""
+    start = next(i for i, l in enumerate(out) if l.startswith("---=== " + title + " ("))
+    end = next((i for i in range(start + 1, len(out)) if out[i].startswith("---=== ")
+                and not out[i].startswith("---=== Average")), len(out))
+    return out[start:end]
+
+def us(v):
+    return "p50 %.2f, p99 %.2f, p99.9 %.2f" % (v["p50"], v["p99"], v["p99.9"])
+
+def want(lines, line, what):
+    print(("OK " if line in lines else "ERR ") + what + ": " + line)
+
+def after(lines, first, line, what):
+    """LINE comes after the line that starts with FIRST."""
+    i = next((k for k, l in enumerate(lines) if l.startswith(first)), None)
+    ok = i is not None and line in lines[i + 1:]
+    print(("OK " if ok else "ERR ") + what + ": " + line + " after " + first)
+
+rw = section("Random read/write 70/30")
+it = tests["randrw"]["iterations"][0]
+for n in it["nodes"]:
+    for d in ("read", "write"):
+        x = n[d]
+        line = "%s: %.2f IOPS, %.2f MB/s, latency (usec): %s" % (d, x["iops"], x["mbs"], us(x["latency_us"]))
+        want(rw, line, "randrw: " + n["host"] + "'s " + d + " line")
+for d in ("read", "write"):
+    s = sum(n[d]["iops"] for n in it["nodes"])
+    m = it["merge"][d]
+    print(("OK " if abs(s - m["iops"]) <= 1e-6 * s else "ERR ") +
+          "randrw: the merge's %s IOPS %r is the sum of the nodes' %r" % (d, m["iops"], s))
+    x = it[d]
+    line = "%s: %.2f IOPS, %.2f MB/s, latency (usec): %s (merged from 2 nodes)" % (
+        d, m["iops"], m["mbs"], us({k: m["latency_ns"][k] / 1000 for k in ("p50", "p99", "p99.9")}))
+    after(rw, "Sum value on iteration 1 ", line, "randrw: the sum's " + d + " line")
+    print(("OK " if (x["iops"], x["mbs"]) == (m["iops"], m["mbs"]) else "ERR ") +
+          "randrw: -o's iteration " + d + " is the merge's")
+    a = tests["randrw"][d]
+    line = "%s: average %.2f IOPS, %.2f MB/s over 1 complete iteration" % (d, a["average_iops"], a["average_mbs"])
+    after(rw, "---=== Average value", line, "randrw: the average's " + d + " line")
+print(("ERR " if any("rate" in l for l in rw if re.match(r"(read|write): ", l)) else "OK ") +
+      "randrw: the word rate is on no read or write line")
+
+fs = section("Random fsync")
+it = tests["randfsync"]["iterations"][0]
+for n in it["nodes"]:
+    want(fs, "write latency (usec): " + us(n["latency_us"]), "randfsync: " + n["host"] + "'s write latency")
+    want(fs, "sync latency (usec): " + us(n["sync_latency_us"]), "randfsync: " + n["host"] + "'s sync latency")
+m = it["merge"]
+for name, key in (("write latency", "latency_ns"), ("sync latency", "sync_latency_ns")):
+    line = "%s (usec): %s (merged from 2 nodes)" % (name, us({k: m[key][k] / 1000 for k in ("p50", "p99", "p99.9")}))
+    after(fs, "Sum value on iteration 1 ", line, "randfsync: the sum's " + name)
+print(("OK " if it["sync_latency_us"]["p50"] == m["sync_latency_ns"]["p50"] / 1000 else "ERR ") +
+      "randfsync: -o's iteration sync p50 is the merged histograms'")
+print(("ERR " if any(l.startswith("latency (usec)") for l in fs) else "OK ") +
+      "randfsync: no unnamed latency line")
+print(("OK " if tests["randfsync"]["read"] is None and it["read"] is None else "ERR ") +
+      "randfsync: no figures per direction")
+PY
+grep '^ERR' "$WORK/dirs.check" >"$WORK/dirs.err" || true
+expect_empty "$what: every line there and its figures atio merge's" "$WORK/dirs.err"
+n=$(grep -c '^OK' "$WORK/dirs.check" || true)
+if [ "$n" -ge 20 ]; then ok "$what: $n figures checked"; else not_ok "$what: figures checked" "$n: $(head -c 300 "$WORK/dirs.check")"; fi
 
 # --- The check step, and --verify, over good and then bad data.
 run_driver TESTS="seqwrite check" ITERATIONS=1 "${HOSTS[@]}"

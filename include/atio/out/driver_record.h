@@ -58,7 +58,8 @@ void atio_record_node_failed(FILE *f, const char *host, int status, const char *
 /*
  * A node's record of a run that gave a result, on one line of @f: its
  * value, unit, time, counters, first start and end instant and latency
- * percentiles (microseconds) from @m, the merge of its one document; its
+ * percentiles (microseconds) from @m, the merge of its one document, and
+ * its figures per direction and sync latency (atio_driver_dirs_json()); its
  * --interval values and stalls (null without); "system" and the settings'
  * "filesystem" as its document @doc has them (null where it has none);
  * "stderr" @l's lines.
@@ -87,9 +88,10 @@ struct atio_iteration_info {
  * An iteration's record on one line of @f: @info, the sum, unit, start
  * and end skew and latency (microseconds; null when the merge saw none)
  * from the merge document @merge (NULL: no node gave a result, sum 0 and
- * skews null), @merge itself, and the nodes' records @nodes[@n]. The start
- * skew is rounded to microseconds over more than one document, as the
- * driver compares it.
+ * skews null), its figures per direction and its sync latency ("read",
+ * "write", "sync_latency_us": null where it has none), @merge itself, and
+ * the nodes' records @nodes[@n]. The start skew is rounded to
+ * microseconds over more than one document, as the driver compares it.
  */
 void atio_record_iteration(FILE *f, const struct atio_iteration_info *info,
 			   const json_t *merge, json_t *const *nodes, size_t n);
@@ -107,7 +109,9 @@ struct atio_test_info {
 /*
  * A test's summary on one line of @f: @info and, from @s (NULL: no
  * counted iteration), the average, min, max and stddev of the counted
- * iterations' sums and each host's share of them.
+ * iterations' sums, each host's share of them and, for --mix tests, the
+ * average of the sums per direction ("read", "write": average_iops and
+ * average_mbs; null for other tests).
  */
 void atio_record_test(FILE *f, const struct atio_test_info *info,
 		      const struct atio_iterations *s);

@@ -11,6 +11,7 @@
  * place in the documents (the driver merges its nodes in one order).
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "atio/base/error.h"
@@ -23,6 +24,9 @@ struct atio_iteration {
 	double sum;
 	unsigned nvalues;
 	double *values;            /* [nvalues]: documents_merged[i].value */
+	/* --mix: "read" and "write" are objects (not null) */
+	bool mixed;
+	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* their iops and mbs */
 };
 
 /* The iterations added so far. */
@@ -32,6 +36,8 @@ struct atio_iterations {
 	double *sums;              /* [n] */
 	unsigned nvalues;          /* nodes in every iteration */
 	double *node_sums;         /* [nvalues]: each node's values added up */
+	unsigned nmixed;           /* iterations of --mix runs */
+	double dir_iops[ATIO_DIRS], dir_mbs[ATIO_DIRS]; /* theirs added up */
 };
 
 /*
@@ -61,6 +67,14 @@ int atio_iterations_add(struct atio_iterations *s, const struct atio_iteration *
 /* The mean of the sums; their sample standard deviation, NAN below 2 iterations. */
 double atio_iterations_average(const struct atio_iterations *s);
 double atio_iterations_stddev(const struct atio_iterations *s);
+
+/*
+ * The average over the iterations of the sums of direction @dir's IOPS
+ * (@iops) and MB/s (@mbs), each the sum of the nodes' as atio merge has
+ * it. False, the figures NAN, unless every iteration is of a --mix run.
+ */
+bool atio_iterations_dir_average(const struct atio_iterations *s, unsigned dir, double *iops,
+				 double *mbs);
 
 /* The least and the greatest of the sums of @s (at least one iteration). */
 void atio_iterations_min_max(const struct atio_iterations *s, double *min, double *max);

@@ -191,7 +191,8 @@ int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct 
 /*
  * The merge @m as text: the sum line "Sum value = { X } UNIT;", for --mix
  * runs a "read:" and a "write:" line as atio's own result has them, the
- * start and end skew, the merged latency, the totals, then one line per
+ * start and end skew, the merged latency ("write latency" beside the
+ * "sync latency" of runs that sync), the totals, then one line per
  * document with its share of the sum. Writes to @f only.
  */
 void atio_merge_text(FILE *f, const struct atio_merge *m);

@@ -171,7 +171,11 @@ static void test_node_ok(void **state)
 	rec = CAPTURE(NULL, atio_record_node_ok(f, "node\"1", &m, doc, &l));
 	assert_string_equal(keys(rec, k, sizeof(k)),
 			    "host,ok,value,unit,time_sec,ops,bytes,start_epoch,end_epoch,latency_us,"
-			    "interval_values,stalls,longest_stall_sec,system,filesystem,stderr");
+			    "read,write,sync_latency_us,interval_values,stalls,longest_stall_sec,"
+			    "threads,total_size,system,filesystem,stderr");
+	/* Neither a --mix run nor one that syncs: no figures per direction or call. */
+	assert_true(json_is_null(json_object_get(rec, "read")));
+	assert_true(json_is_null(json_object_get(rec, "sync_latency_us")));
 	assert_string_equal(str(rec, "host"), "node\"1");
 	assert_true(json_is_true(json_object_get(rec, "ok")));
 	assert_true(num(rec, "value") == m.sum);
@@ -251,7 +255,8 @@ static void test_iteration(void **state)
 	rec = CAPTURE(NULL, atio_record_iteration(f, &info, merge, nodes, 2));
 	assert_string_equal(keys(rec, k, sizeof(k)),
 			    "iteration,start_at,complete,concurrent,ok_nodes,sum,unit,skew_sec,"
-			    "end_skew_sec,max_skew_sec,latency_us,merge,nodes");
+			    "end_skew_sec,max_skew_sec,latency_us,read,write,sync_latency_us,merge,"
+			    "nodes");
 	assert_true(num(rec, "iteration") == 2);
 	assert_true(num(rec, "start_at") == 1800000000.5);
 	assert_true(json_is_false(json_object_get(rec, "concurrent")));
@@ -312,7 +317,7 @@ static void test_summary(void **state)
 	add_iteration(&s, 5, 15);
 	sum = CAPTURE(NULL, atio_record_test(f, &info, &s));
 	assert_string_equal(keys(sum, k, sizeof(k)), "threads,test,unit,runs,complete_iterations,"
-			    "average,min,max,stddev,shares");
+			    "average,min,max,stddev,read,write,shares");
 	assert_true(num(sum, "threads") == 8);
 	assert_true(num(sum, "runs") == 3 && num(sum, "complete_iterations") == 2);
 	assert_true(num(sum, "average") == 15 && num(sum, "min") == 10 && num(sum, "max") == 20);
