@@ -153,6 +153,9 @@ int check_main(struct atio_opts *o);
  */
 int run_main(int argc, char **argv);
 
+/* atio --meta: a metadata run of the options @o parsed (src/cmd/cmd_meta.c); its exit status. */
+int meta_main(struct atio_opts *o);
+
 /* atio sweep AXIS=LIST...: a grid of runs, its peak and knees (src/cmd/cmd_sweep.c). */
 int sweep_main(int argc, char **argv);
 

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "atio/base/meta_opts.h"
+
 enum atio_mode {
 	ATIO_MODE_READ,
 	ATIO_MODE_WRITE,
@@ -166,6 +168,7 @@ struct atio_opts {
 	/* --size, --loops: ends of the measured time besides -t (atio/run/limits.h) */
 	uint64_t size;             /* --size: bytes each thread moves; 0 when not given */
 	uint64_t loops;            /* --loops: passes over each thread's share; 0 when not */
+	struct atio_meta_opts meta; /* --meta: a metadata run (meta.nphases > 0) */
 };
 
 /* Whether @o writes reducible data: --compress or --dedup. */
