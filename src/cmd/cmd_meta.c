@@ -223,6 +223,9 @@ static int phases(struct meta_run *mr, struct atio_error *e)
 			for (unsigned t = 0; t < o->threads; t++)
 				if (mr->w[t].failed) {
 					*e = mr->w[t].err;
+					/* stat and read change no file: the tree is as it was. */
+					if (p == ATIO_META_STAT || p == ATIO_META_READ)
+						after(mr, p, NULL);
 					return -EIO;
 				}
 			if (after(mr, p, e))

@@ -213,7 +213,10 @@ int atio_meta_tree_remove(struct atio_meta_tree *t, struct atio_error *e)
 
 	if (!t->exists)
 		return 0;
-	ret = remove_dir(t->top, 0, e);
+	/* Cut short, what is left is part of the files. */
+	ret = atio_meta_tree_state(t, ATIO_META_PARTIAL, e);
+	if (!ret)
+		ret = remove_dir(t->top, 0, e);
 	if (!ret)
 		t->exists = false;
 	return ret;
