@@ -261,6 +261,12 @@ int meta_main(struct atio_opts *o)
 	char top[4096];
 	int status = ATIO_EXIT_OK, ret;
 
+	/* Room for the longest name in the tree: t4095/d1048575/t4095.f4294967295. */
+	if (o->path && strlen(o->path) + sizeof(ATIO_META_TREE) + 48 > sizeof(top)) {
+		say("-f %.64s...: a path of %zu bytes leaves no room for the tree's names "
+		    "(ENAMETOOLONG)", o->path, strlen(o->path));
+		return ATIO_EXIT_USAGE;
+	}
 	snprintf(top, sizeof(top), "%s/%s", o->path ? o->path : ".", ATIO_META_TREE);
 	if (!o->seed_given)
 		o->seed = realtime_ns() ^ ((uint64_t)getpid() << 32);

@@ -236,6 +236,7 @@ bad "--loops without delete" '--loops 2 with --meta create,stat' --meta create,s
 bad "no such directory" "-f $DIR/none: no such directory" --meta create -f "$DIR/none"
 bad "in a plan" '--meta: a metadata run has phases of its own' \
 	--meta create,delete -f "$DIR" --and --read -u 1M -f "$DIR"
+bad "a path too long" 'leaves no room for the tree' --meta create -f "/$(printf 'x%.0s' {1..4080})"
 check "no bad input made a tree" test ! -e "$DIR/atio-meta"
 
 finish
