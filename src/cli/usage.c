@@ -280,6 +280,8 @@ void atio_cli_usage(FILE *f)
 "as atio-parallel.sh does); --sequential takes them as passes run one\n"
 "after another: a table of the passes, no sum (not with --json, --values).\n"
 "An option given twice, trailing data after a document: exit 2.\n"
+"Metadata documents (atio --meta --json, one a node) merge phase by phase:\n"
+"operations added, histograms merged, the time the slowest node's.\n"
 "Plans (--and, --then; one --json document a node) merge job by job, each\n"
 "phase's result line every job's I/O of every node over the phase's\n"
 "time; plans of another shape, or with single runs: exit 2.\n"

@@ -166,6 +166,12 @@ int plan_main(int argc, char **argv);
 int merge_main(int argc, char **argv);
 
 /*
+ * atio merge of metadata documents (src/cmd/cmd_merge_meta.c): -1 when
+ * the first file is none, else the exit status of their merge.
+ */
+int merge_meta_main(int argc, char **argv);
+
+/*
  * atio report [-o FILE] FILE...: @argv[0] is "report". Read the documents,
  * write the page to FILE through a temporary file renamed over it.
  * Returns the exit status; errors are said as "atio: report: ...".

@@ -89,6 +89,28 @@ run_atio --meta stat -p 2 --files 120 -f "$DIR"
 expect_code "stat with no tree: exit 2" 2
 expect_match "stat with no tree: said" "$ERR" 'no tree at .* to stat'
 
+# atio merge: two nodes' documents summed phase by phase, histograms exactly.
+mkdir "$WORK/n1" "$WORK/n2"
+run_atio --meta create,stat,delete -p 2 --files 90 --keep-cache --json -f "$WORK/n1"
+cp "$OUT" "$WORK/n1.json"
+run_atio --meta create,stat,delete -p 3 --files 40 --keep-cache --json -f "$WORK/n2"
+cp "$OUT" "$WORK/n2.json"
+run_atio merge --json "$WORK/n1.json" "$WORK/n2.json"
+expect_code "merge of two metadata documents: exit 0" 0
+ops_are "merge" 300
+expect_json "merge: each phase's histogram holds every operation" 	'[p["latency_ns"]["count"] for p in d["phases"]]' '[300, 300, 300]'
+mx=$(python3 -c 'import json, sys; print([max(json.load(open(f))["phases"][i]["latency_ns"]["max"] for f in sys.argv[1:]) for i in range(3)])' 	"$WORK/n1.json" "$WORK/n2.json")
+expect_json "merge: each phase's max the larger node's" '[p["latency_ns"]["max"] for p in d["phases"]]' "$mx"
+expect_json "merge: the time the slowest node's" 'd["phases"][0]["elapsed_ns"]' 	"$(python3 -c 'import json, sys; print(max(json.load(open(f))["phases"][0]["elapsed_ns"] for f in sys.argv[1:]))' 		"$WORK/n1.json" "$WORK/n2.json")"
+run_atio merge "$WORK/n1.json" "$WORK/n2.json"
+expect_count "merge: one line with the result's word" "$OUT" rate 1
+expect_count "merge: a line a phase" "$OUT" '^(create|stat|delete): .*300 ops in' 3
+run_atio --meta create,delete -p 1 --files 10 --keep-cache --json -f "$WORK/n2"
+cp "$OUT" "$WORK/n3.json"
+run_atio merge "$WORK/n1.json" "$WORK/n3.json"
+expect_code "merge of other phases: exit 2" 2
+expect_match "merge of other phases: said" "$ERR" 'n3.json: other phases than the first'
+
 # --neighbour, --rand and --loops.
 run_atio --meta create,stat,read,delete --neighbour --rand --loops 2 -p 2 --files 80 \
 	--file-size 512 --dirs 2 --verify --keep-cache --json -f "$DIR"
