@@ -196,6 +196,8 @@ static void json_phase(struct atio_json *j, const struct atio_meta_rec *rec, uns
 	atio_json_uint(j, "elapsed_ns", rec->elapsed_ns);
 	atio_json_uint(j, "shortest_pass_ns", rec->shortest_ns);
 	atio_json_bool(j, "too_fast", fast);
+	atio_json_double(j, "cpu_user_sec", atio_report_sec(rec->cpu_user_ns));
+	atio_json_double(j, "cpu_sys_sec", atio_report_sec(rec->cpu_sys_ns));
 	if (fast) {
 		atio_json_null(j, "ops_per_sec");
 		atio_json_null(j, "threads_sum_ops_per_sec");

@@ -20,6 +20,7 @@
 #include "atio/data/meta_tree.h"
 #include "atio/data/stamp.h"
 #include "atio/run/meta.h"
+#include "atio/run/worker.h"
 
 #define PATH_LEN 4096
 
@@ -353,8 +354,10 @@ static void phase(struct atio_meta_worker *w)
 		     (sh->phase == ATIO_META_STAT || sh->phase == ATIO_META_READ);
 	bool ordered = sh->phase == ATIO_META_STAT || sh->phase == ATIO_META_READ;
 	unsigned t = other ? (w->id + 1) % o->threads : w->id;
+	uint64_t user, sys;
 
 	w->ops = 0;
+	user = atio_thread_cpu_ns(&sys);
 	w->start_ns = atio_now_ns();
 	for (uint64_t i = 0; i < o->meta.files; i++) {
 		uint64_t k = ordered && w->order ? w->order[i] : i;
@@ -367,6 +370,8 @@ static void phase(struct atio_meta_worker *w)
 	    !__atomic_load_n(&w->sh->stop, __ATOMIC_RELAXED))
 		sync_dirs(w);
 	w->end_ns = atio_now_ns();
+	w->cpu_user_ns = atio_thread_cpu_ns(&w->cpu_sys_ns) - user;
+	w->cpu_sys_ns -= sys;
 }
 
 void *atio_meta_worker_main(void *arg)
@@ -392,6 +397,8 @@ void atio_meta_gather(struct atio_meta_rec *rec, struct atio_meta_worker *w, uns
 		rec->ops += w[i].ops;
 		rec->thread_ops[i] += w[i].ops;
 		rec->thread_ns[i] += w[i].end_ns - w[i].start_ns;
+		rec->cpu_user_ns += w[i].cpu_user_ns;
+		rec->cpu_sys_ns += w[i].cpu_sys_ns;
 		atio_hist_merge(&rec->lat, &w[i].lat);
 		atio_hist_init(&w[i].lat);
 		if (w[i].start_ns < first)

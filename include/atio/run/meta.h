@@ -67,6 +67,7 @@ struct atio_meta_worker {
 	/* The last phase, for the main thread. */
 	struct atio_hist lat;
 	uint64_t ops, start_ns, end_ns;
+	uint64_t cpu_user_ns, cpu_sys_ns;
 	bool failed;
 	struct atio_error err;
 };
@@ -79,6 +80,7 @@ struct atio_meta_rec {
 	uint64_t shortest_ns;      /* the shortest pass's */
 	unsigned passes;
 	struct atio_hist lat;
+	uint64_t cpu_user_ns, cpu_sys_ns; /* the threads' CPU time in the phase */
 	uint64_t *thread_ops;      /* [threads], over the passes */
 	uint64_t *thread_ns;       /* [threads]: each thread's own time, over the passes */
 };

@@ -127,6 +127,9 @@ static inline bool atio_worker_stopped(const struct atio_worker *w)
 	return __atomic_load_n(&w->sh->stop, __ATOMIC_RELAXED);
 }
 
+/* The calling thread's CPU time so far: user nanoseconds, system ones in *@sys. */
+uint64_t atio_thread_cpu_ns(uint64_t *sys);
+
 /* Thread body: pthread_create(&w->thread, NULL, atio_worker_main, w). */
 void *atio_worker_main(void *arg);
 
