@@ -277,7 +277,12 @@ int meta_main(struct atio_opts *o)
 	if (o->settings_only) {
 		mr.res.cache = o->keep_cache ? "kept between phases (--keep-cache)"
 			: "dropped between phases where atio may (syncfs, drop_caches)";
-		atio_report_meta_header(stdout, &mr.res);
+		/* -a --json: the settings as the result's document has them, no phase run. */
+		mr.res.nrec = 0;
+		if (o->json)
+			atio_report_meta_json(stdout, &mr.res);
+		else
+			atio_report_meta_header(stdout, &mr.res);
 		return flush_stdout("the settings") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
 	if (mr.tg.memory && !o->allow_memory_fs) {

@@ -88,8 +88,9 @@ void atio_report_meta_header(FILE *f, const struct atio_meta_result *r)
 		o->threads_auto ? " (auto: the CPUs atio may run on)" : "");
 	fputs("Testcase: metadata: ", f);
 	atio_report_put_text(f, m->phases_text ? m->phases_text : "?");
-	fprintf(f, " of %" PRIu64 " file(s) of %s a thread in %u director%s of %s under ",
-		m->files, size, m->dirs, m->dirs == 1 ? "y" : "ies",
+	fprintf(f, " of %" PRIu64 " %s%s a thread in %u director%s of %s under ",
+		m->files, m->file_size ? "file(s) of " : "empty file(s)", m->file_size ? size : "",
+		m->dirs, m->dirs == 1 ? "y" : "ies",
 		m->shared ? "one tree all threads share" : "a tree of its own");
 	atio_report_put_text(f, r->tree ? r->tree : "(none)");
 	fprintf(f, "; stat and read %s%s\n", o->random ? "in an order drawn from the seed"

@@ -72,6 +72,14 @@ expect_json "--json: the histogram with its buckets" \
 	'sum(b[2] for b in d["phases"][2]["latency_ns"]["buckets"])' 300
 gone "--json" "$DIR"
 
+# -a: the settings, and nothing made.
+run_atio --meta create,stat,delete -p 2 --files 50 --shared-dir -a -f "$DIR"
+expect_code "-a: exit 0" 0
+expect_match "-a: the Testcase line" "$OUT" '^Testcase: metadata: create,stat,delete of 50 file\(s\) .* one tree all threads share'
+run_atio --meta create,stat,delete -p 2 --files 50 -a --json -f "$DIR"
+expect_json "-a --json: the settings" 'd["settings"]["phases"]' "['create', 'stat', 'delete']"
+check "-a: no tree made" test ! -e "$DIR/atio-meta"
+
 # A tree left by a create, reused by the next run; the figure of --figure.
 run_atio --meta create -p 2 --files 120 --file-size 1K --dirs 3 --keep-cache -f "$DIR"
 expect_code "create alone: exit 0" 0
