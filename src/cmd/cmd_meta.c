@@ -103,6 +103,9 @@ static void plan_cache(struct meta_run *mr)
 
 	if (o->keep_cache) {
 		snprintf(mr->cache, sizeof(mr->cache), "kept between phases (--keep-cache)");
+	} else if (!mr->tree.exists && access("/proc/sys/vm/drop_caches", W_OK) != 0) {
+		snprintf(mr->cache, sizeof(mr->cache), "not dropped: /proc/sys/vm/drop_caches: "
+			 "%s (only root, outside a container, may drop the caches)", strerror(errno));
 	} else if (!mr->tree.exists) {
 		snprintf(mr->cache, sizeof(mr->cache), "the page, dentry and inode caches "
 			 "dropped between phases (syncfs, drop_caches)");

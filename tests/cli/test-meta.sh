@@ -75,7 +75,7 @@ gone "--json" "$DIR"
 # -a: the settings, and nothing made.
 run_atio --meta create,stat,delete -p 2 --files 50 --shared-dir -a -f "$DIR"
 expect_code "-a: exit 0" 0
-expect_match "-a: the Testcase line" "$OUT" '^Testcase: metadata: create,stat,delete of 50 file\(s\) .* one tree all threads share'
+expect_match "-a: the Testcase line" "$OUT" '^Testcase: metadata: create,stat,delete of 50 empty file\(s\) .* one tree all threads share'
 run_atio --meta create,stat,delete -p 2 --files 50 -a --json -f "$DIR"
 expect_json "-a --json: the settings" 'd["settings"]["phases"]' "['create', 'stat', 'delete']"
 check "-a: no tree made" test ! -e "$DIR/atio-meta"
@@ -200,6 +200,21 @@ if [ "$(id -u)" -eq 0 ]; then
 	expect_match "as root: the caches dropped" "$OUT" '^Cache: the page, dentry and inode caches dropped'
 else
 	expect_match "not root: why they are not dropped" "$OUT" '^Cache: not dropped: '
+fi
+
+# Not root: the caches cannot be dropped; the header says why, and a small tree is warned of.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	chmod 711 "$WORK"
+	mkdir -m 777 "$WORK/pub"
+	LAST="setpriv (nobody) atio --meta create,stat,delete -v"
+	RC=0
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$ATIO" --meta create,stat,delete \
+		-p 1 --files 20 -v -f "$WORK/pub" >"$OUT" 2>"$ERR" || RC=$?
+	expect_code "not root: exit 0" 0
+	expect_match "not root: why the caches are not dropped" "$OUT" '^Cache: not dropped: .*drop_caches'
+	expect_match "not root: the small tree warned of" "$ERR" 'fits in the caches'
+else
+	skip_check "the caches of a run not by root" "needs root, setpriv and a user nobody"
 fi
 
 # One shared directory for all threads, on ext4, xfs and btrfs.
