@@ -127,6 +127,35 @@ ops_are "--loops 2 -p 2 --files 80" 320
 expect_json "--loops 2: two passes" 'd["phases"][0]["passes"]' 2
 gone "--loops 2" "$DIR"
 
+# One thread held back: thread 1's first file is a FIFO whose open waits
+# for a writer. Once thread 0 has ended the phase (it waits at the barrier
+# with the main thread, /proc says), the FIFO gets its bytes: the phase's
+# time is thread 1's, and each thread's own figure tells them apart.
+run_atio --meta create -p 2 --files 5 --file-size 512 --keep-cache -f "$DIR"
+rm "$DIR/atio-meta/t1/d0/f0"
+mkfifo "$DIR/atio-meta/t1/d0/f0"
+start_atio --meta read -p 2 --files 5 --file-size 512 --keep-cache --json -f "$DIR"
+held=0
+for ((i = 0; i < 1200; i++)); do
+	w=$(for t in /proc/"$PID"/task/*/wchan; do cat "$t" 2>/dev/null; echo; done |
+		sort | uniq -c | tr -s ' ' | tr '\n' ';') || w=
+	case $w in *" 1 wait_for_partner;"*) case $w in *" 2 futex"*) held=1 && break ;; esac ;; esac
+	kill -0 "$PID" 2>/dev/null || break
+	sleep 0.05
+done
+check "thread 1 held at its FIFO while thread 0 and the main thread wait" test "$held" = 1
+printf '%512s' '' >"$DIR/atio-meta/t1/d0/f0"
+wait_exit 60
+expect_code "one thread held back: exit 0" 0
+expect_json "one thread held back: thread 1 took over twice thread 0's time" \
+	'd["phases"][0]["threads"][1]["elapsed_ns"] > 2 * d["phases"][0]["threads"][0]["elapsed_ns"]' True
+expect_json "one thread held back: the phase's time is the slowest thread's" \
+	'd["phases"][0]["elapsed_ns"] >= d["phases"][0]["threads"][1]["elapsed_ns"]' True
+rm "$DIR/atio-meta/t1/d0/f0"
+: >"$DIR/atio-meta/t1/d0/f0"
+run_atio --meta create,delete -p 1 --files 1 --keep-cache -f "$DIR"
+expect_code "one thread held back: the tree removed after" 0
+
 # --verify: a changed byte in one file is named.
 run_atio --meta create -p 1 --files 20 --file-size 2K --keep-cache -f "$DIR"
 printf 'X' | dd of="$DIR/atio-meta/t0/d0/f7" bs=1 seek=1000 conv=notrunc status=none
