@@ -186,6 +186,8 @@ static int before(struct meta_run *mr, enum atio_meta_phase p, struct atio_error
 	struct atio_meta_mark m = mark_of(mr->o, mr->sh.tree_id);
 
 	if (p == ATIO_META_CREATE) {
+		/* A pass after a rename makes its files at their first names again. */
+		mr->sh.renamed = false;
 		if (atio_meta_tree_make(t, &m, e) || atio_meta_dirs(t->top, mr->o, true, e))
 			return -EIO;
 	}
@@ -199,8 +201,6 @@ static int after(struct meta_run *mr, enum atio_meta_phase p, struct atio_error 
 		return atio_meta_tree_remove(&mr->tree, e);
 	if (p == ATIO_META_RENAME)
 		mr->sh.renamed = !mr->sh.renamed;
-	if (p == ATIO_META_CREATE)
-		mr->sh.renamed = false;
 	return atio_meta_tree_state(&mr->tree, mr->sh.renamed ? ATIO_META_RENAMED
 				    : ATIO_META_FILES, e);
 }

@@ -120,11 +120,13 @@ expect_code "merge of other phases: exit 2" 2
 expect_match "merge of other phases: said" "$ERR" 'n3.json: other phases than the first'
 
 # --neighbour, --rand and --loops.
-run_atio --meta create,stat,read,delete --neighbour --rand --loops 2 -p 2 --files 80 \
+run_atio --meta create,stat,rename,read,delete --neighbour --rand --loops 2 -p 2 --files 80 \
 	--file-size 512 --dirs 2 --verify --keep-cache --json -f "$DIR"
 expect_code "--neighbour --rand --loops 2: exit 0" 0
 ops_are "--loops 2 -p 2 --files 80" 320
 expect_json "--loops 2: two passes" 'd["phases"][0]["passes"]' 2
+expect_json "--loops 2: each pass stats and reads what its create made" \
+	'[p["phase"] for p in d["phases"]]' "['create', 'stat', 'rename', 'read', 'delete']"
 gone "--loops 2" "$DIR"
 
 # One thread held back: thread 1's first file is a FIFO whose open waits
