@@ -28,6 +28,10 @@ Workloads (files of 1 GiB):
   i  a depth sweep: O_DIRECT 4K random read, 1 thread, io_uring, depths
      1, 2, 4 ... 64: the peak of atio sweep iodepth=1-64 against fio's
      best of one run at each depth; TIME is each depth's
+  m  metadata, one thread per CPU, each MFILES files in a directory of its
+     own: create (empty files), stat and delete (files of 4K), atio --meta
+     against fio's filecreate, filestat and filedelete engines; a run's
+     ops/s is its phase's files over its time (TIME is not used)
 
 Every run also reads the target device's counters (/sys/dev/block/M:N/stat)
 before and after, and -v prints its average queue depth (time in queue over
@@ -42,7 +46,8 @@ Settings, from the environment or as NAME=VALUE arguments:
   TIME       seconds per run (default 10; --quick: 3, a smoke test)
   PAIRS      atio/fio pairs per workload, at least 3 (default 5; the
              tool that runs first alternates from pair to pair)
-  WORKLOADS  space-separated subset of "a b c d e f g h i" (default all)
+  WORKLOADS  space-separated subset of "a b c d e f g h i m" (default all)
+  MFILES     files a thread in m (default 20000)
   LEVEL      1 (default): before each run, a helper takes more memory on
              every CPU than the kernel's per-CPU lists of free pages hold
              and keeps it until the run ends, so that both tools' buffers
@@ -60,24 +65,25 @@ for arg; do
 	-h | --help) usage; exit 0 ;;
 	--quick) TIME=3 ;;
 	-v | --verbose) VERBOSE=1 ;;
-	ATIO=* | FIO=* | DIR=* | KEEP=* | TIME=* | PAIRS=* | WORKLOADS=* | LEVEL=*)
+	ATIO=* | FIO=* | DIR=* | KEEP=* | TIME=* | PAIRS=* | WORKLOADS=* | LEVEL=* | MFILES=*)
 		printf -v "${arg%%=*}" '%s' "${arg#*=}" ;;
 	*) die "unknown argument '$arg' (see --help)" ;;
 	esac
 done
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 : "${ATIO:=$TOP/build/atio}" "${FIO:=fio}" "${DIR:=}" "${KEEP:=0}" "${TIME:=10}"
-: "${PAIRS:=5}" "${WORKLOADS:=a b c d e f g h i}" "${LEVEL:=1}"
+: "${PAIRS:=5}" "${WORKLOADS:=a b c d e f g h i m}" "${LEVEL:=1}" "${MFILES:=20000}"
 has() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 case $TIME in '' | *[!0-9]* | 0*) die "TIME='$TIME': need whole seconds, at least 1" ;; esac
 case $PAIRS in '' | *[!0-9]* | 0*) die "PAIRS='$PAIRS': need a whole number" ;; esac
 [ "$PAIRS" -ge 3 ] || die "PAIRS=$PAIRS: need at least 3 pairs for a median"
 for w in $WORKLOADS; do
-	case $w in [a-i]) ;; *) die "WORKLOADS: unknown workload '$w' (use a b c d e f g h i)" ;; esac
+	case $w in [a-i] | m) ;; *) die "WORKLOADS: unknown workload '$w' (use a b c d e f g h i m)" ;; esac
 done
 [ -n "${WORKLOADS// /}" ] || die "WORKLOADS is empty"
 case $LEVEL in 0 | 1) ;; *) die "LEVEL='$LEVEL': need 0 or 1" ;; esac
+case $MFILES in '' | *[!0-9]* | 0*) die "MFILES='$MFILES': need a whole number" ;; esac
 [ -x "$ATIO" ] || die "no atio binary at $ATIO: build it with scripts/build.sh, or set ATIO"
 command -v "$FIO" >/dev/null 2>&1 ||
 	die "fio not found ($FIO): install it (apt-get install fio, or dnf install fio), or set FIO"
@@ -158,6 +164,10 @@ if kind == "atio":
     if d.get("interrupted"):
         sys.exit("atio run was interrupted")
     r = d["result"]
+    if d["settings"].get("workload") == "meta":
+        # a metadata run: the phase of its result line
+        r = [p for p in d["phases"] if p["phase"] == r["phase"]][0]
+        r["time_sec"] = r["elapsed_ns"] / 1e9
     ops, sec, usr, sy = r["ops"], r["time_sec"], r["cpu_user_sec"], r["cpu_sys_sec"]
 elif kind == "fio":
     ops, sec, usr, sy = 0, 0.0, 0.0, 0.0
@@ -440,6 +450,18 @@ summarise() {
 	printf '%s\t%s\n' "$1" "$row" >>"$TABLE"
 }
 
+# fio_meta_jobs DIR: one job a CPU, each with a directory of its own under DIR
+fio_meta_jobs() {
+	local i
+	for ((i = 0; i < NCPU; i++)); do
+		printf '%s\n' "--name=j$i" "--directory=$1/c$i"
+	done
+}
+# fresh_dirs DIR CMD...: DIR emptied, its job directories made, then CMD
+# (fio's filecreate makes files where none are; fio measures itself)
+# shellcheck disable=SC2016 # expanded by the bash -c that runs it
+FRESH='rm -rf -- "$0" && mkdir -p "$0" && for i in $(seq 0 $(($(nproc) - 1))); do mkdir "$0/c$i"; done && exec "$@"'
+
 R1=$DIR/r1 # 1 x 1 GiB: a, b
 R2=$DIR/r2 # 2 x 1 GiB: d, e
 W4=$DIR/w4 # 4 x 1 GiB: f
@@ -564,6 +586,30 @@ workloads() {
 			--norandommap "${J1[@]}")
 		bench_sweep i "depth sweep 1-64: O_DIRECT 4K random read, 1 thread, io_uring" 1.00
 	fi
+	# Metadata: the same files and threads, both keeping the caches
+	# (atio --keep-cache, fio --invalidate=0). fio's filecreate makes empty files;
+	# filestat and filedelete lay out 4K files first, outside their time.
+	# atio's create and delete runs also make and remove their tree
+	# outside the phase on the result line; stat reuses the tree made once.
+	if has m; then
+		A_META=("$ATIO" -p "$NCPU" --files "$MFILES" --dirs 1 --keep-cache --json)
+		F_META=("$FIO" --thread --group_reporting --output-format=json --openfiles=1
+			--filesize=4k --bs=4k "--nrfiles=$MFILES" --invalidate=0)
+		mapfile -t JM < <(fio_meta_jobs "$DIR/fm")
+		A_CMD=("${A_META[@]}" --meta "create,delete" --figure create -f "$DIR/am")
+		F_CMD=(bash -c "$FRESH" "$DIR/fm" "${F_META[@]}" --ioengine=filecreate
+			--create_on_open=1 --fallocate=none "${JM[@]}")
+		bench m-create "metadata: create $MFILES empty files a thread, $NCPU threads" 1.0 -
+		A_CMD=("${A_META[@]}" --meta stat --file-size 4K -f "$DIR/as")
+		F_CMD=("${F_META[@]}" --ioengine=filestat "${JM[@]}")
+		[ "$CHECK" = 1 ] || run "$WORK/prep.out" "${A_META[@]}" --meta create --file-size 4K -f "$DIR/as"
+		[ "$CHECK" = 1 ] || run "$WORK/prep.out" bash -c "$FRESH" "$DIR/fm" "${F_META[@]}" \
+			--ioengine=filestat "${JM[@]}"
+		bench m-stat "metadata: stat $MFILES files a thread, $NCPU threads" 1.0 -
+		A_CMD=("${A_META[@]}" --meta "create,delete" --figure delete --file-size 4K -f "$DIR/ad")
+		F_CMD=("${F_META[@]}" --ioengine=filedelete "${JM[@]}")
+		bench m-delete "metadata: delete $MFILES files of 4K a thread, $NCPU threads" 1.0 -
+	fi
 }
 
 printf '# bench-vs-fio.sh, %s\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
@@ -582,6 +628,7 @@ if has a || has b || has i; then prepare "$R1" 1 1G; fi
 if has d || has e; then prepare "$R2" 2 2G; fi
 if has f; then prepare "$W4" 4 4G; fi
 if has g || has h; then prepare "$RN" "$NCPU" "${NCPU}G"; fi
+if has m; then mkdir -p "$DIR/am" "$DIR/as" "$DIR/ad" "$DIR/fm"; fi
 note "checking the command lines"
 CHECK=1
 workloads

@@ -56,6 +56,11 @@ static const char *value_hint(int id)
 	case OPT_ROUND: return "seconds a round lasts, or with s, m or h";
 	case OPT_ROUNDS: return "the most rounds to run, 5 or more";
 	case OPT_ARRIVALS: return "uniform or exponential";
+	case OPT_META: return "phases, e.g. create,stat,read,rename,delete";
+	case OPT_FILES: return "files a thread, e.g. 10000";
+	case OPT_FILE_SIZE: return "bytes each file holds, e.g. 4K or 0";
+	case OPT_DIRS: return "directories a tree, e.g. 100";
+	case OPT_FIGURE: return "the phase on the result line, e.g. stat";
 	}
 	return "see --help";
 }
@@ -285,6 +290,9 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_LOOPS: return atio_cli_loops(arg, &o->loops, e);
 	case OPT_STEADY: case OPT_ROUND: case OPT_ROUNDS: case OPT_PRECONDITION:
 		return atio_cli_steady(id, arg, o, e);
+	case OPT_META: case OPT_FILES: case OPT_FILE_SIZE: case OPT_DIRS: case OPT_FIGURE:
+	case OPT_SHARED_DIR: case OPT_NEIGHBOUR: case OPT_FSYNC_FILES: case OPT_FSYNC_DIR:
+		return atio_cli_meta(id, arg, o, e);
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

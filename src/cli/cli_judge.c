@@ -221,6 +221,9 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 	char a[24], b[24], who[32] = "the thread";
 	int r;
 
+	/* --meta: a metadata run, judged apart; without it, its options refused (cli_meta.c). */
+	if ((r = atio_cli_meta_judge(o, st, e)) != 0 || o->meta.nphases)
+		return r;
 	o->mode = st->mode == OPT_WRITE ? ATIO_MODE_WRITE
 		: st->mode == OPT_FSYNC ? ATIO_MODE_FSYNC
 		: st->mode == OPT_FDATASYNC ? ATIO_MODE_FDATASYNC

@@ -56,6 +56,15 @@ const struct option atio_cli_longopts[] = {
 	{ "rounds",     required_argument, NULL, OPT_ROUNDS },
 	{ "precondition", no_argument,     NULL, OPT_PRECONDITION },
 	{ "arrivals",   required_argument, NULL, OPT_ARRIVALS },
+	{ "meta",       required_argument, NULL, OPT_META },
+	{ "files",      required_argument, NULL, OPT_FILES },
+	{ "file-size",  required_argument, NULL, OPT_FILE_SIZE },
+	{ "dirs",       required_argument, NULL, OPT_DIRS },
+	{ "shared-dir", no_argument,       NULL, OPT_SHARED_DIR },
+	{ "neighbour",  no_argument,       NULL, OPT_NEIGHBOUR },
+	{ "fsync-files", no_argument,      NULL, OPT_FSYNC_FILES },
+	{ "fsync-dir",  no_argument,       NULL, OPT_FSYNC_DIR },
+	{ "figure",     required_argument, NULL, OPT_FIGURE },
 	{ NULL, 0, NULL, 0 },
 };
 

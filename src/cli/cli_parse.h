@@ -46,6 +46,8 @@ enum {
 	OPT_LOOPS,
 	OPT_STEADY, OPT_ROUND, OPT_ROUNDS, OPT_PRECONDITION,
 	OPT_ARRIVALS,
+	OPT_META, OPT_FILES, OPT_FILE_SIZE, OPT_DIRS, OPT_SHARED_DIR, OPT_NEIGHBOUR,
+	OPT_FSYNC_FILES, OPT_FSYNC_DIR, OPT_FIGURE,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 
@@ -112,5 +114,13 @@ int atio_cli_steady(int id, const char *arg, struct atio_opts *o, struct atio_er
  * their defaults, and --steady against -w, --prepare and --check.
  */
 int atio_cli_steady_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
+
+/*
+ * --meta and the options of a metadata run (cli_meta.c): option @id of
+ * value @arg into o->meta; once every option is known, the metadata run
+ * judged against the others (and its options refused without --meta).
+ */
+int atio_cli_meta(int id, const char *arg, struct atio_opts *o, struct atio_error *e);
+int atio_cli_meta_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e);
 
 #endif

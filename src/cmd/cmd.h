@@ -153,6 +153,9 @@ int check_main(struct atio_opts *o);
  */
 int run_main(int argc, char **argv);
 
+/* atio --meta: a metadata run of the options @o parsed (src/cmd/cmd_meta.c); its exit status. */
+int meta_main(struct atio_opts *o);
+
 /* atio sweep AXIS=LIST...: a grid of runs, its peak and knees (src/cmd/cmd_sweep.c). */
 int sweep_main(int argc, char **argv);
 
@@ -161,6 +164,12 @@ int plan_main(int argc, char **argv);
 
 /* atio merge ...: @argv[0] is "merge". Returns the exit status. */
 int merge_main(int argc, char **argv);
+
+/*
+ * atio merge of metadata documents (src/cmd/cmd_merge_meta.c): -1 when
+ * the first file is none, else the exit status of their merge.
+ */
+int merge_meta_main(int argc, char **argv);
 
 /*
  * atio report [-o FILE] FILE...: @argv[0] is "report". Read the documents,

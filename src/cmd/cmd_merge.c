@@ -294,6 +294,8 @@ int merge_main(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--iterations") == 0)
 			return iterations_main(argc, argv);
+	if ((ret = merge_meta_main(argc, argv)) >= 0)
+		return ret;
 	doc = malloc(sizeof(*doc));
 	seen = calloc((size_t)argc, sizeof(*seen));
 	if (!doc || !seen) {

@@ -122,6 +122,8 @@ int run_main(int argc, char **argv)
 		printf("atio %s\n", ATIO_VERSION);
 		return flush_stdout("the version") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
+	if (o.meta.nphases)
+		return meta_main(&o);
 	status = run_setup(&o, &engine, &tg);
 	if (status)
 		return status;

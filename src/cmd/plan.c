@@ -382,6 +382,10 @@ int plan_read(struct plan *p, int argc, char **argv, struct atio_error *e)
 				return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
 						      "%s: --help and --version go alone",
 						      jb->where);
+			if (jb->o.meta.nphases)
+				return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: --meta: a "
+						      "metadata run has phases of its own: it "
+						      "goes alone, not in a plan", jb->where);
 			ret = judge_job(jb, k == 0 && j == 0, ph, e);
 		}
 	}

@@ -44,6 +44,9 @@ int sweep_setup_points(const struct sweep *sw, struct sweep_point *pts, unsigned
 			    : pts[i].o.settings_only ? "-a" : pts[i].o.check ? "--check"
 			    : "--prepare");
 			status = ATIO_EXIT_USAGE;
+		} else if (pts[i].o.meta.nphases) {
+			say("atio sweep: --meta: a metadata run has phases of its own; run it alone");
+			status = ATIO_EXIT_USAGE;
 		} else if ((status = run_setup(&pts[i].o, &pts[i].engine, &pts[i].tg)) != 0) {
 			say("(at point %s)", name);
 		}

@@ -281,6 +281,14 @@ static void put_latency(FILE *f, const char *name, const struct atio_hist *h)
 		(double)h->max / 1000.0);
 }
 
+/* See report.h. */
+void atio_report_result_line(FILE *f, uint64_t elapsed_ns, const char *word, double value,
+			     const char *unit)
+{
+	fprintf(f, "time: %f sec; %s: { %.5f } %s;\n", atio_report_sec(elapsed_ns), word, value,
+		unit);
+}
+
 /*
  * The text result: the at_io_iops result line first and exactly in its
  * format, then what at_io_iops never showed (interruption, latency, CPU,
@@ -299,8 +307,8 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		fprintf(f, "seed: %" PRIu64 "\n", o->seed);
 		return;
 	}
-	fprintf(f, "time: %f sec; %s: { %.5f } %s;\n", atio_report_sec(r->elapsed_ns),
-		r->in_jobs ? "value" : "rate", atio_result_value(r), atio_unit_name(o));
+	atio_report_result_line(f, r->elapsed_ns, r->in_jobs ? "value" : "rate",
+				atio_result_value(r), atio_unit_name(o));
 	/* --mix: the value above counts both; each direction below it. */
 	for (unsigned i = 0; r->dir && i < ATIO_DIRS; i++)
 		atio_report_dir_text(f, atio_dir_name(i), &r->dir[i], t->ops,

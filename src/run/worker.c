@@ -33,7 +33,8 @@
 #include "atio/run/sync.h"
 #include "atio/run/worker.h"
 
-static uint64_t thread_cpu_ns(uint64_t *sys)
+/* See worker.h. */
+uint64_t atio_thread_cpu_ns(uint64_t *sys)
 {
 	struct rusage ru;
 
@@ -118,7 +119,7 @@ void *atio_worker_main(void *arg)
 	atio_ival_rec_start(&w->iv, start);
 	end = o->time_ns ? start + o->time_ns : ATIO_LIMITS_NO_END;
 	atio_limits_start(w, &c);
-	user0 = thread_cpu_ns(&sys0);
+	user0 = atio_thread_cpu_ns(&sys0);
 	/*
 	 * --rate: a thread that did every I/O due before the end (and synced)
 	 * waits for the end, and its time is the whole time: it did all the
@@ -134,7 +135,7 @@ void *atio_worker_main(void *arg)
 	if (c.idle && !w->failed)
 		end_ns = atio_pace_idle(end, &sh->stop) && end_ns < end ? end : atio_now_ns();
 	__atomic_store_n(&w->end_ns, end_ns, __ATOMIC_RELEASE);
-	user1 = thread_cpu_ns(&sys1);
+	user1 = atio_thread_cpu_ns(&sys1);
 	/*
 	 * An idle --rate thread had nothing in flight at its end; a thread
 	 * whose final flush completed ended with it: the flush's intervals

@@ -3,7 +3,8 @@
 
 The commands are those of the ```sh blocks (continued lines joined; each
 part of a && or ; or | chain) and the inline `atio ...` spans of the text
-that hold no placeholder in capitals (`-s SIZE`). A run's command is run
+that hold no placeholder in capitals (`-s SIZE`) and more than an
+option's name (`atio --meta`). A run's command is run
 with -a, which parses it, checks its values and prints its settings
 without any I/O: exit 0 wanted. A plan (--and, --then) is checked job by
 job, as -a takes one job. The other commands (merge, report, sweep,
@@ -40,7 +41,8 @@ def inline_commands(text):
     """The inline `atio ...` spans outside fenced blocks, without placeholders."""
     prose = re.sub(r'^```.*?^```', '', text, flags=re.M | re.S)
     spans = re.findall(r'`((?:build/)?atio [^`]+)`', prose)
-    return [s for s in spans if not PLACEHOLDER.search(s)]
+    # `atio --meta` alone names an option, it is no command
+    return [s for s in spans if not PLACEHOLDER.search(s) and len(s.split()) > 2]
 
 
 def atio_argvs(line):

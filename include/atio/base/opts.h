@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "atio/base/meta_opts.h"
+
 enum atio_mode {
 	ATIO_MODE_READ,
 	ATIO_MODE_WRITE,
@@ -180,6 +182,7 @@ struct atio_opts {
 	uint64_t round_ns;         /* --round */
 	unsigned rounds;           /* --rounds: at most this many */
 	bool precondition;         /* --precondition: 2x the dataset in 128K writes first */
+	struct atio_meta_opts meta; /* --meta: a metadata run (meta.nphases > 0) */
 };
 
 /* Whether @o writes reducible data: --compress or --dedup. */

@@ -140,6 +140,14 @@ void atio_report_settings_json(FILE *f, const struct atio_opts *o, const char *v
 void atio_report_text(FILE *f, const struct atio_result *r);
 
 /*
+ * The result line alone: "time: %f sec; WORD: { %.5f } UNIT;" (@word
+ * "rate" for a run's, "value" for a job's), for the runs that print it
+ * with their own lines below (a metadata run's, src/out/report_meta.c).
+ */
+void atio_report_result_line(FILE *f, uint64_t elapsed_ns, const char *word, double value,
+			     const char *unit);
+
+/*
  * One JSON document: settings, totals, per-thread results, latency
  * percentiles and histogram buckets, start and end wall-clock times. When
  * nothing was measured, "measured" is false, "result" is null and there

@@ -135,6 +135,8 @@ static inline bool atio_worker_stopped(const struct atio_worker *w)
  * allocation; a long run's arrays grow when an interval closes, never per I/O.
  */
 size_t atio_worker_expected_ivals(const struct atio_opts *o);
+/* The calling thread's CPU time so far: user nanoseconds, system ones in *@sys. */
+uint64_t atio_thread_cpu_ns(uint64_t *sys);
 
 /* Thread body: pthread_create(&w->thread, NULL, atio_worker_main, w). */
 void *atio_worker_main(void *arg);

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_META_TREE_H
+#define ATIO_META_TREE_H
+
+/*
+ * The tree of a metadata run (--meta) and its ownership.
+ *
+ * The tree is the directory DIR/atio-meta under -f DIR, made by atio and
+ * marked with the extended attribute user.atio (the mark of atio's data
+ * files, atio/data/owner.h) holding "atio-meta 1 ID STATE THREADS FILES
+ * DIRS SIZE SHARED SEED": ID the tree's random 64-bit id (16 lowercase
+ * hexadecimal digits, in the tags of the stamps of its files' data),
+ * STATE what it holds (empty, files, renamed or partial: a phase began
+ * and did not end), then the shape its files were made with. In it, each
+ * thread's tree t0, t1 ... (or with --shared-dir one tree, shared) holds
+ * the directories d0 .. dDIRS-1, which hold the files: fK or, renamed,
+ * rK (with --shared-dir tI.fK and tI.rK, I the thread), file K of a
+ * thread in directory K % DIRS.
+ *
+ * atio works only in a tree that carries its mark: an atio-meta without
+ * it is foreign and is neither used nor changed. It removes only the
+ * names of that layout, and leaves a directory holding anything else.
+ * The tree is locked as a dataset is (atio/data/lock.h), through
+ * DIR/atio-meta.lock, so that two atio never work on it at once.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "atio/base/error.h"
+#include "atio/data/lock.h"
+
+#define ATIO_META_TREE "atio-meta"
+
+enum atio_meta_state {
+	ATIO_META_EMPTY,           /* the directories, no files */
+	ATIO_META_FILES,           /* every file, at its first name */
+	ATIO_META_RENAMED,         /* every file, renamed */
+	ATIO_META_PARTIAL,         /* a phase began and did not end */
+};
+
+/* What the mark of a tree says. */
+struct atio_meta_mark {
+	uint64_t id;
+	enum atio_meta_state state;
+	unsigned threads;
+	uint64_t files;            /* a thread */
+	unsigned dirs;
+	uint64_t file_size;
+	bool shared;
+	uint64_t seed;
+};
+
+struct atio_meta_tree {
+	char *top;                 /* DIR/atio-meta */
+	struct atio_lock lock;
+	bool exists;               /* the tree was there (ours), or atio made it */
+	struct atio_meta_mark mark;/* what its mark says, once it exists */
+};
+
+/* "empty", "files", "renamed", "partial". */
+const char *atio_meta_state_name(enum atio_meta_state s);
+
+/* The mark's text of @m into @buf; what snprintf returns. */
+int atio_meta_mark_format(char *buf, size_t len, const struct atio_meta_mark *m);
+
+/* Parse the mark's text @text into @m: 0, or -EINVAL when it is no mark of this format. */
+int atio_meta_mark_parse(const char *text, struct atio_meta_mark *m);
+
+/*
+ * Lock the tree under directory @dir and look at it: absent, or atio's
+ * (t->exists, t->mark read). Returns 0; -errno with @e filled when the
+ * lock is held by another atio (exit 1), @dir is no directory or the
+ * tree is foreign (exit 2).
+ */
+int atio_meta_tree_open(struct atio_meta_tree *t, const char *dir, struct atio_error *e);
+
+/* Make the tree's top directory with mark @m (state empty): 0 or -errno with @e. */
+int atio_meta_tree_make(struct atio_meta_tree *t, const struct atio_meta_mark *m,
+			struct atio_error *e);
+
+/* Write @state into the tree's mark: 0 or -errno with @e. */
+int atio_meta_tree_state(struct atio_meta_tree *t, enum atio_meta_state state,
+			 struct atio_error *e);
+
+/*
+ * Whether @name is a file name of the layout above (fK, rK, tI.fK, tI.rK)
+ * or, with @dir, a directory name (tI, shared, dK).
+ */
+bool atio_meta_tree_name(const char *name, bool dir);
+
+/*
+ * Remove the tree whole: its files, directories and top, only names of
+ * its layout. Returns 0; -errno with @e filled when something else is in
+ * it (left there, with the directories that hold it) or a removal failed.
+ */
+int atio_meta_tree_remove(struct atio_meta_tree *t, struct atio_error *e);
+
+/* Release the lock and free @t. */
+void atio_meta_tree_close(struct atio_meta_tree *t);
+
+/*
+ * Drop the caches of what the tree holds: its filesystem synced
+ * (syncfs), then the kernel's page, dentry and inode caches dropped
+ * (/proc/sys/vm/drop_caches: every filesystem's, as no narrower drop of
+ * dentries and inodes exists). Returns 0 or -errno (-EACCES: not root)
+ * with @why saying what could not be done.
+ */
+int atio_meta_tree_drop(const struct atio_meta_tree *t, char *why, size_t len);
+
+#endif

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atio --meta PHASES: a metadata run (atio/run/meta.h). Lock and look at
+ * the tree under -f (atio/data/meta_tree.h): a tree a run left is removed
+ * before a create, or reused by a run that begins with another phase;
+ * then the threads go through the phases, each between two barriers, the
+ * main thread keeping the tree's mark and dropping the caches between
+ * them; then the result (atio/out/report_meta.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "atio/base/clock.h"
+#include "atio/base/node.h"
+#include "atio/base/units.h"
+#include "atio/data/meta_tree.h"
+#include "atio/data/owner.h"
+#include "atio/data/target.h"
+#include "atio/out/report_meta.h"
+#include "atio/run/meta.h"
+
+/* A file and its dentry and inode take about this much of the kernel's caches. */
+#define CACHED_PER_FILE 1024u
+
+struct meta_run {
+	struct atio_opts *o;
+	struct atio_meta_tree tree;
+	struct atio_meta_shared sh;
+	struct atio_meta_worker *w;
+	struct atio_meta_rec *rec;
+	struct atio_meta_result res;
+	struct atio_target tg;
+	char cache[256];
+	bool drop;                 /* the caches are dropped between phases */
+	unsigned started;          /* threads started */
+	bool barriers;             /* the barriers are made: finish() is due */
+};
+
+/* The tree's shape as the mark says it, for @o. */
+static struct atio_meta_mark mark_of(const struct atio_opts *o, uint64_t id)
+{
+	return (struct atio_meta_mark){ .id = id, .threads = o->threads,
+		.files = o->meta.files, .dirs = o->meta.dirs, .file_size = o->meta.file_size,
+		.shared = o->meta.shared, .seed = o->seed };
+}
+
+/*
+ * A tree that is there: removed when the run begins with create, else
+ * reused when it holds every file, made with this run's shape.
+ */
+static int judge_tree(struct meta_run *mr, struct atio_error *e)
+{
+	const struct atio_opts *o = mr->o;
+	struct atio_meta_tree *t = &mr->tree;
+	struct atio_meta_mark want = mark_of(o, t->mark.id), *m = &t->mark;
+	const char *first = atio_meta_phase_name(o->meta.phase[0]);
+
+	if (o->meta.phase[0] == ATIO_META_CREATE) {
+		if (!t->exists)
+			return 0;
+		say("%s: removing the tree a run left (%s)", t->top, atio_meta_state_name(m->state));
+		return atio_meta_tree_remove(t, e);
+	}
+	if (!t->exists)
+		return atio_error_set(e, ATIO_EXIT_USAGE, ENOENT, "--meta %s: no tree at %s to "
+				      "%s: begin with create, or run a create first", o->meta.phases_text,
+				      t->top, first);
+	if (m->state != ATIO_META_FILES && m->state != ATIO_META_RENAMED)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--meta %s: the tree at %s "
+				      "holds %s: a run was cut or removed its files; begin with "
+				      "create (which removes it first), or remove it with "
+				      "--meta create,delete", o->meta.phases_text, t->top,
+				      m->state == ATIO_META_EMPTY ? "no files" : "part of its files");
+	if (m->threads != want.threads || m->files != want.files || m->dirs != want.dirs ||
+	    m->file_size != want.file_size || m->shared != want.shared)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--meta %s: the tree at %s was "
+				      "made with -p %u --files %" PRIu64 " --dirs %u --file-size %"
+				      PRIu64 "%s: give the same to %s its files", o->meta.phases_text,
+				      t->top, m->threads, m->files, m->dirs, m->file_size,
+				      m->shared ? " --shared-dir" : "", first);
+	mr->sh.renamed = m->state == ATIO_META_RENAMED;
+	return 0;
+}
+
+/*
+ * Whether the caches are dropped between phases (the first drop tried
+ * now), in words for the header; and a warning when they are not and the
+ * tree fits in them.
+ */
+static void plan_cache(struct meta_run *mr)
+{
+	const struct atio_opts *o = mr->o;
+	uint64_t files = o->meta.files * o->threads, ram = atio_node_meminfo("MemTotal");
+	uint64_t bytes = files * (CACHED_PER_FILE + (o->meta.file_size + 4095) / 4096 * 4096);
+	char why[200];
+
+	if (o->keep_cache) {
+		snprintf(mr->cache, sizeof(mr->cache), "kept between phases (--keep-cache)");
+	} else if (!mr->tree.exists && access("/proc/sys/vm/drop_caches", W_OK) != 0) {
+		snprintf(mr->cache, sizeof(mr->cache), "not dropped: /proc/sys/vm/drop_caches: "
+			 "%s (only root, outside a container, may drop the caches)", strerror(errno));
+	} else if (!mr->tree.exists) {
+		snprintf(mr->cache, sizeof(mr->cache), "the page, dentry and inode caches "
+			 "dropped between phases (syncfs, drop_caches)");
+		mr->drop = true;
+	} else if (atio_meta_tree_drop(&mr->tree, why, sizeof(why)) == 0) {
+		snprintf(mr->cache, sizeof(mr->cache), "the page, dentry and inode caches "
+			 "dropped before and between phases (syncfs, drop_caches)");
+		mr->drop = true;
+	} else {
+		snprintf(mr->cache, sizeof(mr->cache), "not dropped: %s", why);
+	}
+	if (!mr->drop && ram && bytes < ram / 2)
+		say("warning: the tree (%" PRIu64 " files, about %.2f MiB with their inodes and "
+		    "dentries) fits in the caches of the %.2f MiB of RAM, which are not dropped "
+		    "between phases: stat and read may measure memory", files, atio_mib(bytes),
+		    atio_mib(ram));
+}
+
+/* The threads, set up and started; they wait at the first barrier. */
+static int start(struct meta_run *mr, struct atio_error *e)
+{
+	const struct atio_opts *o = mr->o;
+	int err;
+
+	mr->w = calloc(o->threads, sizeof(*mr->w));
+	mr->rec = calloc(o->meta.nphases, sizeof(*mr->rec));
+	if (!mr->w || !mr->rec)
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	for (unsigned i = 0; i < o->meta.nphases; i++) {
+		mr->rec[i].phase = o->meta.phase[i];
+		atio_hist_init(&mr->rec[i].lat);
+		mr->rec[i].thread_ops = calloc(o->threads, sizeof(uint64_t));
+		mr->rec[i].thread_ns = calloc(o->threads, sizeof(uint64_t));
+		if (!mr->rec[i].thread_ops || !mr->rec[i].thread_ns)
+			return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	}
+	for (unsigned i = 0; i < o->threads; i++)
+		if (atio_meta_worker_setup(&mr->w[i], &mr->sh, i)) {
+			*e = mr->w[i].err;
+			return -ENOMEM;
+		}
+	/* The barriers count the threads there are: they wait at the gate meanwhile. */
+	pthread_mutex_lock(&mr->sh.gate);
+	for (; mr->started < o->threads; mr->started++) {
+		err = pthread_create(&mr->w[mr->started].thread, NULL, atio_meta_worker_main,
+				     &mr->w[mr->started]);
+		if (err)
+			break;
+	}
+	pthread_barrier_init(&mr->sh.start, NULL, mr->started + 1);
+	pthread_barrier_init(&mr->sh.end, NULL, mr->started + 1);
+	mr->barriers = true;
+	pthread_mutex_unlock(&mr->sh.gate);
+	if (mr->started < o->threads)
+		return atio_error_set(e, ATIO_EXIT_FAIL, err, "cannot start thread %u of %u: %s",
+				      mr->started + 1, o->threads, strerror(err));
+	return 0;
+}
+
+/* The threads told to return, and joined. */
+static void finish(struct meta_run *mr)
+{
+	if (!mr->barriers)
+		return;
+	mr->sh.quit = true;
+	pthread_barrier_wait(&mr->sh.start);
+	for (unsigned i = 0; i < mr->started; i++)
+		pthread_join(mr->w[i].thread, NULL);
+	pthread_barrier_destroy(&mr->sh.start);
+	pthread_barrier_destroy(&mr->sh.end);
+	mr->barriers = false;
+}
+
+/* Before phase @p: its directories made for create, the mark saying a phase is on. */
+static int before(struct meta_run *mr, enum atio_meta_phase p, struct atio_error *e)
+{
+	struct atio_meta_tree *t = &mr->tree;
+	struct atio_meta_mark m = mark_of(mr->o, mr->sh.tree_id);
+
+	if (p == ATIO_META_CREATE) {
+		/* A pass after a rename makes its files at their first names again. */
+		mr->sh.renamed = false;
+		if (atio_meta_tree_make(t, &m, e) || atio_meta_dirs(t->top, mr->o, true, e))
+			return -EIO;
+	}
+	return atio_meta_tree_state(t, ATIO_META_PARTIAL, e);
+}
+
+/* After phase @p: the mark saying what the tree holds; after delete, the tree removed. */
+static int after(struct meta_run *mr, enum atio_meta_phase p, struct atio_error *e)
+{
+	if (p == ATIO_META_DELETE)
+		return atio_meta_tree_remove(&mr->tree, e);
+	if (p == ATIO_META_RENAME)
+		mr->sh.renamed = !mr->sh.renamed;
+	return atio_meta_tree_state(&mr->tree, mr->sh.renamed ? ATIO_META_RENAMED
+				    : ATIO_META_FILES, e);
+}
+
+/* Every pass of every phase. Returns 0 or -errno with @e filled. */
+static int phases(struct meta_run *mr, struct atio_error *e)
+{
+	const struct atio_opts *o = mr->o;
+	uint64_t passes = o->loops ? o->loops : 1;
+	char why[200];
+
+	for (uint64_t l = 0; l < passes; l++) {
+		for (unsigned i = 0; i < o->meta.nphases; i++) {
+			enum atio_meta_phase p = o->meta.phase[i];
+			bool last = l + 1 == passes && i + 1 == o->meta.nphases;
+
+			if (before(mr, p, e))
+				return -EIO;
+			mr->sh.phase = p;
+			pthread_barrier_wait(&mr->sh.start);
+			pthread_barrier_wait(&mr->sh.end);
+			atio_meta_gather(&mr->rec[i], mr->w, o->threads);
+			for (unsigned t = 0; t < o->threads; t++)
+				if (mr->w[t].failed) {
+					*e = mr->w[t].err;
+					/* stat and read change no file: the tree is as it was. */
+					if (p == ATIO_META_STAT || p == ATIO_META_READ)
+						after(mr, p, NULL);
+					return -EIO;
+				}
+			if (after(mr, p, e))
+				return -EIO;
+			if (mr->drop && !last && mr->tree.exists &&
+			    atio_meta_tree_drop(&mr->tree, why, sizeof(why)))
+				say("warning: the caches could not be dropped after %s: %s",
+				    atio_meta_phase_name(p), why);
+		}
+		mr->res.passes++;
+	}
+	return 0;
+}
+
+static void free_run(struct meta_run *mr)
+{
+	for (unsigned i = 0; mr->w && i < mr->o->threads; i++)
+		atio_meta_worker_teardown(&mr->w[i]);
+	for (unsigned i = 0; mr->rec && i < mr->o->meta.nphases; i++) {
+		free(mr->rec[i].thread_ops);
+		free(mr->rec[i].thread_ns);
+	}
+	free(mr->w);
+	free(mr->rec);
+	atio_meta_tree_close(&mr->tree);
+}
+
+/* See cmd.h. */
+int meta_main(struct atio_opts *o)
+{
+	struct meta_run mr = { .o = o, .tree = { .lock = { .fd = -1 } } };
+	struct atio_error e = { 0 };
+	char top[4096];
+	int status = ATIO_EXIT_OK, ret;
+
+	/* Room for the longest name in the tree: t4095/d1048575/t4095.f4294967295. */
+	if (o->path && strlen(o->path) + sizeof(ATIO_META_TREE) + 48 > sizeof(top)) {
+		say("-f %.64s...: a path of %zu bytes leaves no room for the tree's names "
+		    "(ENAMETOOLONG)", o->path, strlen(o->path));
+		return ATIO_EXIT_USAGE;
+	}
+	snprintf(top, sizeof(top), "%s/%s", o->path ? o->path : ".", ATIO_META_TREE);
+	if (!o->seed_given)
+		o->seed = realtime_ns() ^ ((uint64_t)getpid() << 32);
+	mr.res = (struct atio_meta_result){ .opts = o, .version = ATIO_VERSION, .tree = top,
+					    .nrec = o->meta.nphases };
+	if (o->path && atio_target_identify(&mr.tg, o->path, &e) == 0 && mr.tg.fstype[0])
+		mr.res.fstype = mr.tg.fstype;
+	if (o->settings_only) {
+		mr.res.cache = o->keep_cache ? "kept between phases (--keep-cache)"
+			: "dropped between phases where atio may (syncfs, drop_caches)";
+		/* -a --json: the settings as the result's document has them, no phase run. */
+		mr.res.nrec = 0;
+		if (o->json)
+			atio_report_meta_json(stdout, &mr.res);
+		else
+			atio_report_meta_header(stdout, &mr.res);
+		return flush_stdout("the settings") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
+	}
+	if (mr.tg.memory && !o->allow_memory_fs) {
+		say("-f %s: a memory filesystem (%s): a metadata run there measures RAM; give "
+		    "--allow-memory-fs to run anyway", o->path, mr.tg.fstype);
+		return ATIO_EXIT_USAGE;
+	}
+	atio_clock_init();
+	ret = atio_meta_tree_open(&mr.tree, o->path, &e);
+	if (!ret)
+		ret = judge_tree(&mr, &e);
+	if (ret) {
+		free_run(&mr);
+		return fail(&e);
+	}
+	mr.sh = (struct atio_meta_shared){ .o = o, .top = mr.tree.top,
+					   .tree_id = mr.tree.mark.id, .renamed = mr.sh.renamed,
+					   .gate = PTHREAD_MUTEX_INITIALIZER };
+	if (!mr.tree.exists && atio_owner_new_id(&mr.sh.tree_id))
+		mr.sh.tree_id = realtime_ns() | 1;
+	plan_cache(&mr);
+	mr.res.cache = mr.cache;
+	if (o->verbose && !o->json) {
+		atio_report_meta_header(stdout, &mr.res);
+		fflush(stdout);
+	}
+	mr.res.wall_start = ns_to_ts(realtime_ns());
+	ret = start(&mr, &e);
+	if (!ret)
+		ret = phases(&mr, &e);
+	if (ret)
+		status = fail(&e);
+	finish(&mr);
+	mr.res.wall_end = ns_to_ts(realtime_ns());
+	mr.res.rec = mr.rec;
+	/* --remove: what is left of the tree goes, only names of its layout. */
+	if (o->remove && mr.tree.exists && atio_meta_tree_remove(&mr.tree, &e) && !status)
+		status = fail(&e);
+	if (!status) {
+		if (o->json)
+			atio_report_meta_json(stdout, &mr.res);
+		else
+			atio_report_meta_text(stdout, &mr.res);
+	}
+	free_run(&mr);
+	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
+		status = ATIO_EXIT_FAIL;
+	return status;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* The tree of a metadata run: its mark, its lock, its removal (atio/data/meta_tree.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "atio/data/meta_tree.h"
+#include "atio/data/owner.h"
+
+#define MARK_WORD "atio-meta 1 "
+
+static const char *const states[] = {
+	[ATIO_META_EMPTY] = "empty",
+	[ATIO_META_FILES] = "files",
+	[ATIO_META_RENAMED] = "renamed",
+	[ATIO_META_PARTIAL] = "partial",
+};
+
+const char *atio_meta_state_name(enum atio_meta_state s)
+{
+	return (unsigned)s <= ATIO_META_PARTIAL ? states[s] : "?";
+}
+
+int atio_meta_mark_format(char *buf, size_t len, const struct atio_meta_mark *m)
+{
+	return snprintf(buf, len, MARK_WORD "%016" PRIx64 " %s %u %" PRIu64 " %u %" PRIu64
+			" %d %" PRIu64, m->id, atio_meta_state_name(m->state), m->threads,
+			m->files, m->dirs, m->file_size, m->shared ? 1 : 0, m->seed);
+}
+
+int atio_meta_mark_parse(const char *text, struct atio_meta_mark *m)
+{
+	char state[16], check[256];
+	int shared, n = -1;
+
+	if (strncmp(text, MARK_WORD, strlen(MARK_WORD)) != 0)
+		return -EINVAL;
+	if (sscanf(text + strlen(MARK_WORD), "%16" SCNx64 " %15s %u %" SCNu64 " %u %" SCNu64
+		   " %d %" SCNu64 "%n", &m->id, state, &m->threads, &m->files, &m->dirs,
+		   &m->file_size, &shared, &m->seed, &n) != 8 || n < 0 || text[strlen(MARK_WORD) + n])
+		return -EINVAL;
+	m->shared = shared == 1;
+	for (unsigned s = 0; s <= ATIO_META_PARTIAL; s++)
+		if (strcmp(state, states[s]) == 0) {
+			m->state = (enum atio_meta_state)s;
+			/* Only what this function writes is a mark: the same text again. */
+			atio_meta_mark_format(check, sizeof(check), m);
+			return strcmp(check, text) == 0 && (shared == 0 || shared == 1) ? 0 : -EINVAL;
+		}
+	return -EINVAL;
+}
+
+static int write_mark(const char *top, const struct atio_meta_mark *m, struct atio_error *e)
+{
+	char text[256];
+	int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", top, strerror(errno));
+	atio_meta_mark_format(text, sizeof(text), m);
+	if (fsetxattr(fd, ATIO_OWNER_XATTR, text, strlen(text), 0) != 0)
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot mark the tree as "
+				     "atio's (%s): %s", top, ATIO_OWNER_XATTR,
+				     errno == EOPNOTSUPP ? "the filesystem keeps no user "
+				     "extended attributes" : strerror(errno));
+	close(fd);
+	return ret;
+}
+
+int atio_meta_tree_open(struct atio_meta_tree *t, const char *dir, struct atio_error *e)
+{
+	char prefix[4096 + 16], text[256];
+	struct stat st;
+	ssize_t n;
+	int fd, ret;
+
+	*t = (struct atio_meta_tree){ .lock = { .fd = -1 } };
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return atio_error_set(e, ATIO_EXIT_USAGE, errno ? errno : ENOTDIR,
+				      "-f %s: %s: a metadata run makes its tree in a directory",
+				      dir, errno == ENOENT ? "no such directory" : "not a directory");
+	if (asprintf(&t->top, "%s/%s", dir, ATIO_META_TREE) < 0) {
+		t->top = NULL;
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	}
+	snprintf(prefix, sizeof(prefix), "%s.", t->top);
+	ret = atio_lock_take(&t->lock, prefix, false, true, e);
+	if (ret)
+		return ret;
+	fd = open(t->top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0)
+		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s: %s: not a tree atio made; "
+				      "it is left as it is", t->top, strerror(errno));
+	n = fgetxattr(fd, ATIO_OWNER_XATTR, text, sizeof(text) - 1);
+	close(fd);
+	if (n >= 0)
+		text[n] = '\0';
+	if (n < 0 || atio_meta_mark_parse(text, &t->mark))
+		return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST, "%s: a directory atio did not "
+				      "make (no mark of atio's metadata tree): it is left as it "
+				      "is; give -f another directory, or remove it", t->top);
+	t->exists = true;
+	return 0;
+}
+
+int atio_meta_tree_make(struct atio_meta_tree *t, const struct atio_meta_mark *m,
+			struct atio_error *e)
+{
+	if (mkdir(t->top, 0755) != 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: mkdir: %s", t->top,
+				      strerror(errno));
+	t->mark = *m;
+	t->mark.state = ATIO_META_EMPTY;
+	t->exists = true;
+	if (write_mark(t->top, &t->mark, e)) {
+		rmdir(t->top);
+		t->exists = false;
+		return -EIO;
+	}
+	return 0;
+}
+
+int atio_meta_tree_state(struct atio_meta_tree *t, enum atio_meta_state state,
+			 struct atio_error *e)
+{
+	t->mark.state = state;
+	return write_mark(t->top, &t->mark, e);
+}
+
+/* A run of decimal digits from @s to its end (or to @end), no leading zero but "0". */
+static bool number(const char *s, const char *end)
+{
+	if (!end)
+		end = s + strlen(s);
+	if (s == end || (s[0] == '0' && end - s > 1))
+		return false;
+	for (; s < end; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+bool atio_meta_tree_name(const char *name, bool dir)
+{
+	const char *dot;
+
+	if (dir)
+		return strcmp(name, "shared") == 0 ||
+		       ((name[0] == 't' || name[0] == 'd') && number(name + 1, NULL));
+	dot = strchr(name, '.');
+	if (dot) {
+		if (name[0] != 't' || !number(name + 1, dot))
+			return false;
+		name = dot + 1;
+	}
+	return (name[0] == 'f' || name[0] == 'r') && number(name + 1, NULL);
+}
+
+/*
+ * Remove directory @path and what it holds, of the tree's names: @depth 0
+ * the top (thread trees in it), 1 a thread's tree (directories), 2 a
+ * directory (files).
+ */
+static int remove_dir(const char *path, int depth, struct atio_error *e)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char sub[4096];
+	int ret = 0;
+
+	if (!d)
+		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", path, strerror(errno));
+	while (!ret && (errno = 0, de = readdir(d)) != NULL) {
+		bool isdir = depth < 2;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		if (!atio_meta_tree_name(de->d_name, isdir) ||
+		    (depth == 0 && de->d_name[0] == 'd') || (depth == 1 && de->d_name[0] != 'd'))
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOTEMPTY, "%s: not a name atio "
+					     "gives in its metadata tree: left there, with the "
+					     "directories that hold it", sub);
+		else if (isdir)
+			ret = remove_dir(sub, depth + 1, e);
+		else if (unlink(sub) != 0)
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: unlink: %s", sub,
+					     strerror(errno));
+	}
+	if (!ret && errno)
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: readdir: %s", path,
+				     strerror(errno));
+	closedir(d);
+	if (!ret && rmdir(path) != 0)
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: rmdir: %s", path,
+				     strerror(errno));
+	return ret;
+}
+
+int atio_meta_tree_remove(struct atio_meta_tree *t, struct atio_error *e)
+{
+	int ret;
+
+	if (!t->exists)
+		return 0;
+	/* Cut short, what is left is part of the files. */
+	ret = atio_meta_tree_state(t, ATIO_META_PARTIAL, e);
+	if (!ret)
+		ret = remove_dir(t->top, 0, e);
+	if (!ret)
+		t->exists = false;
+	return ret;
+}
+
+void atio_meta_tree_close(struct atio_meta_tree *t)
+{
+	atio_lock_release(&t->lock);
+	free(t->top);
+	t->top = NULL;
+}
+
+int atio_meta_tree_drop(const struct atio_meta_tree *t, char *why, size_t len)
+{
+	int fd = open(t->top, O_RDONLY | O_DIRECTORY | O_CLOEXEC), dc, err = 0;
+
+	if (fd >= 0 && syncfs(fd) != 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || err) {
+		snprintf(why, len, "%s: syncfs: %s", t->top, strerror(fd < 0 ? errno : err));
+		return -(fd < 0 ? errno : err);
+	}
+	dc = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (dc < 0 || write(dc, "3\n", 2) != 2) {
+		err = errno;
+		snprintf(why, len, "/proc/sys/vm/drop_caches: %s%s", strerror(err),
+			 err == EACCES || err == EPERM || err == EROFS ? " (only root, outside "
+			 "a container, may drop the caches)" : "");
+		if (dc >= 0)
+			close(dc);
+		return -err;
+	}
+	close(dc);
+	return 0;
+}
