@@ -125,6 +125,12 @@ static void rate_of(FILE *f, const struct atio_rrun *r)
 
 static void summary(FILE *f, const struct atio_rfile *files, unsigned n)
 {
+	unsigned runs = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		runs += files[i].nruns;
+	if (!runs)
+		return;
 	fputs("<h2>Summary</h2>\n<table><tr><th>document</th><th>test</th><th>rate</th>"
 	      "<th>rate is</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>intervals</th>"
 	      "<th>stalls</th><th>longest stall</th></tr>\n", f);
@@ -395,6 +401,15 @@ static unsigned hist_bins(const struct atio_hist *h, double *x, double *y)
 	return n;
 }
 
+/* True when the documents' runs were put on one timeline. */
+static bool aligned(const struct atio_rfile *files, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (files[i].aligned)
+			return true;
+	return false;
+}
+
 /* The three charts of the runs with key @key (index @k), overlaid. */
 static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const char *key,
 		  unsigned k)
@@ -461,32 +476,51 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 			      "intervals.</p>\n", f);
 		}
 	if (timed) {
-		for (unsigned i = 0; i < n; i++) {
-			if (!r[i] || !r[i]->nint)
-				continue;
-			add(l, str(NULL, timed == 1 && r[i]->nnodes ? "cluster sum" : files[i].name),
-			    r[i]->nint, r[i]->mid, r[i]->rate, true);
-			for (unsigned s = 0; s < r[i]->nstall_list && l->nbands < l->bcap; s++)
-				l->bands[l->nbands++] = (struct atio_svg_band){
-					r[i]->stall_start[s], r[i]->stall_start[s] + r[i]->stall_len[s] };
-			for (unsigned d = 0; timed == 1 && d < r[i]->nnodes; d++)
-				add(l, str(NULL, r[i]->nodes[d].name), r[i]->nint, r[i]->mid,
-				    r[i]->nodes[d].rate, false);
-		}
-		snprintf(id, sizeof(id), "rate-%u", k);
-		snprintf(title, sizeof(title), "Rate over time%s%s", key[0] ? ": " : "", key);
-		char ylabel[64];
+		/* One rate chart per unit: IOPS and MB/s never share an axis. */
+		const char *units[n], *xl = aligned(files, n) ? "time since the earliest start (s)"
+							     : "time since the measured start (s)";
+		unsigned nu = 0;
+		struct atio_svg_chart c;
 
-		snprintf(ylabel, sizeof(ylabel), "rate (%s)", unit);
-		struct atio_svg_chart c = {
-			.id = id, .title = title, .nseries = l->n, .series = l->s,
-			.x = { .label = "time since the measured start (s)", .zero = true },
-			.y = { .label = ylabel, .zero = true },
-			.nbands = l->nbands, .bands = l->bands,
-			.band_name = "stall: no I/O completed",
-		};
-		atio_svg_line_chart(f, &c);
-		lines_free(l);
+		for (unsigned i = 0; i < n; i++) {
+			unsigned u;
+
+			for (u = 0; u < nu && r[i] && strcmp(units[u], r[i]->unit) != 0; u++)
+				;
+			if (r[i] && r[i]->nint && u == nu)
+				units[nu++] = r[i]->unit;
+		}
+		for (unsigned u = 0; u < nu; u++) {
+			for (unsigned i = 0; i < n; i++) {
+				if (!r[i] || !r[i]->nint || strcmp(r[i]->unit, units[u]) != 0)
+					continue;
+				add(l, str(NULL, timed == 1 && r[i]->nnodes ? "cluster sum"
+									    : files[i].name),
+				    r[i]->nint, r[i]->mid, r[i]->rate, true);
+				for (unsigned s = 0; s < r[i]->nstall_list && l->nbands < l->bcap; s++)
+					l->bands[l->nbands++] = (struct atio_svg_band){
+						r[i]->stall_start[s],
+						r[i]->stall_start[s] + r[i]->stall_len[s] };
+				for (unsigned d = 0; timed == 1 && d < r[i]->nnodes; d++)
+					add(l, str(NULL, r[i]->nodes[d].name), r[i]->nint, r[i]->mid,
+					    r[i]->nodes[d].rate, false);
+			}
+			snprintf(id, sizeof(id), u ? "rate-%u-%u" : "rate-%u", k, u);
+			snprintf(title, sizeof(title), "Rate over time%s%s%s%s%s", key[0] ? ": " : "",
+				 key, nu > 1 ? " (" : "", nu > 1 ? units[u] : "", nu > 1 ? ")" : "");
+			char ylabel[64];
+
+			snprintf(ylabel, sizeof(ylabel), "rate (%s)", units[u]);
+			c = (struct atio_svg_chart){
+				.id = id, .title = title, .nseries = l->n, .series = l->s,
+				.x = { .label = xl, .zero = true },
+				.y = { .label = ylabel, .zero = true },
+				.nbands = l->nbands, .bands = l->bands,
+				.band_name = "stall: no I/O completed",
+			};
+			atio_svg_line_chart(f, &c);
+			lines_free(l);
+		}
 		for (unsigned i = 0; i < n; i++)
 			for (unsigned p = 0; r[i] && r[i]->nint && p < ATIO_RPCT; p++)
 				add(l, str(timed > 1 ? files[i].name : NULL, pct_name[p]),
@@ -496,7 +530,7 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 			 key[0] ? ": " : "", key);
 		c = (struct atio_svg_chart){
 			.id = id, .title = title, .nseries = l->n, .series = l->s,
-			.x = { .label = "time since the measured start (s)", .zero = true },
+			.x = { .label = xl, .zero = true },
 			.y = { .label = "latency (log scale)", .log = true, .fmt = ATIO_SVG_NS },
 		};
 		atio_svg_line_chart(f, &c);
@@ -546,7 +580,8 @@ static const char *kind_name(enum atio_rkind k)
 {
 	return k == ATIO_RDOC_RUN ? "atio --json run" :
 	       k == ATIO_RDOC_MERGE ? "atio merge --json" :
-	       k == ATIO_RDOC_PLAN ? "plan: jobs and phases" : "atio-parallel.sh -o matrix";
+	       k == ATIO_RDOC_PLAN ? "plan: jobs and phases" :
+	       k == ATIO_RDOC_SWEEP ? "atio sweep --json" : "atio-parallel.sh -o matrix";
 }
 
 int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version)
@@ -578,6 +613,10 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
 	ratios(out, files, n, key, nkeys);
 	if (matrix(out, files, n))
 		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++)
+		if (files[i].kind == ATIO_RDOC_SWEEP && atio_report_sweep(out, &files[i], i))
+			return -ENOMEM;
+	atio_report_wallclock(out, files, n);
 	for (unsigned k = 0; k < nkeys; k++)
 		if (charts(out, files, n, key[k], k))
 			return -ENOMEM;

@@ -43,6 +43,7 @@ struct atio_svg_series {
 	const double *x, *y;
 	unsigned style;            /* colour, dash and marker index */
 	bool thick;                /* drawn wider (a cluster's sum) */
+	bool mark;                 /* no line: a ring round each point (a chosen point) */
 };
 
 /* An interval of x to shade, e.g. a stall. */
@@ -78,6 +79,20 @@ struct atio_svg_bars {
 };
 
 void atio_svg_bar_chart(FILE *f, const struct atio_svg_bars *b);
+
+/*
+ * A heat map (svg_heat.c): @nrows rows of @ncols cells, cell (r, c) of
+ * value values[r * ncols + c] (NaN: no cell), labelled with it and
+ * coloured from light (the lowest) to dark (the highest).
+ */
+struct atio_svg_heat {
+	const char *id, *title, *xlabel, *ylabel;
+	unsigned ncols, nrows;
+	const char *const *cols, *const *rows;
+	const double *values;
+};
+
+void atio_svg_heat_map(FILE *f, const struct atio_svg_heat *h);
 
 /* @s on @f with &, <, >, " and ' escaped for HTML text and attributes. */
 void atio_html_escape(FILE *f, const char *s);
