@@ -208,8 +208,8 @@ static int heat(FILE *f, json_t *doc, const char *unit, unsigned index)
 	}
 	snprintf(id, sizeof(id), "heat-%u", index);
 	snprintf(title, sizeof(title), "Value (%s) per point of the grid", unit);
-	snprintf(xl, sizeof(xl), "%s", n0);
-	snprintf(yl, sizeof(yl), "%s", n1);
+	snprintf(xl, sizeof(xl), "%s (%s)", n0, json_string_value(json_object_get(a0, "option")) ?: "");
+	snprintf(yl, sizeof(yl), "%s (%s)", n1, json_string_value(json_object_get(a1, "option")) ?: "");
 	struct atio_svg_heat h = {
 		.id = id, .title = title, .xlabel = xl, .ylabel = yl, .ncols = nc, .nrows = nr,
 		.cols = cols, .rows = rows, .values = val,
