@@ -13,6 +13,12 @@
 #include "atio/out/report_page.h"
 #include "atio/out/svg.h"
 
+#define W 760.0                    /* the spans' chart: as wide as the others */
+#define LEFT 190.0                 /* room for the documents' names */
+#define RIGHT 18.0
+#define TOP 34.0
+#define ROW 26.0
+
 /* The run of document @f that can be placed on the wall clock, or NULL. */
 static struct atio_rrun *timed(const struct atio_rfile *f)
 {
@@ -83,9 +89,43 @@ void atio_report_wallclock(FILE *f, const struct atio_rfile *files, unsigned n)
 	}
 	fputs("<p>The runs overlapped in time: their charts share one axis, seconds since the "
 	      "earliest measured start, and each run's span is drawn below.</p>\n", f);
-	double x[2 * n], y[2 * n];
-	struct atio_svg_series s[n];
+	double end = 0;
 
+	for (unsigned i = 0; i < n; i++)
+		if (timed(&files[i]) && files[i].aligned)
+			end = fmax(end, files[i].at + timed(&files[i])->end_epoch -
+					timed(&files[i])->start_epoch);
+	double step = atio_svg_nice_step(end > 0 ? end : 1, 8), top = ceil(end / step) * step;
+	double scale = (W - LEFT - RIGHT) / (top > 0 ? top : 1);
+
+	fprintf(f, "<svg class=\"chart\" data-chart=\"spans\" xmlns=\"http://www.w3.org/2000/svg\" "
+		"viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
+		"aria-label=\"Each run's measured time\">\n<text class=\"title\" x=\"%.1f\" y=\"20\" "
+		"text-anchor=\"middle\">Each run's measured time</text>\n", W, TOP + ROW * ntimed + 40,
+		W, TOP + ROW * ntimed + 40, W / 2);
+	for (double t = 0; t <= top + step / 2; t += step)
+		fprintf(f, "<path class=\"grid\" d=\"M%.1f %.1fV%.1f\"/><text class=\"tick\" "
+			"x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", LEFT + t * scale,
+			TOP, TOP + ROW * ntimed, LEFT + t * scale, TOP + ROW * ntimed + 14, t);
+	for (unsigned i = 0; i < n; i++) {
+		const struct atio_rrun *r = timed(&files[i]);
+		double x0, x1;
+
+		if (!r || !files[i].aligned)
+			continue;
+		x0 = files[i].at;
+		x1 = x0 + (r->end_epoch - r->start_epoch);
+		fprintf(f, "<rect class=\"span\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%.1f\" fill=\"#9ecae1\" stroke=\"#08306b\"/><text class=\"legend\" "
+			"x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LEFT + x0 * scale, TOP + ROW * k + 4,
+			fmax((x1 - x0) * scale, 1), ROW - 8, LEFT - 6, TOP + ROW * k + ROW / 2 + 4);
+		atio_html_escape(f, files[i].name);
+		fputs("</text>\n", f);
+		k++;
+	}
+	fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time since "
+		"the earliest start (s)</text>\n</svg>\n", LEFT + (W - LEFT - RIGHT) / 2,
+		TOP + ROW * ntimed + 34);
 	fputs("<table><tr><th>document</th><th>starts at</th><th>ends at</th><th>unit</th>"
 	      "</tr>\n", f);
 	for (unsigned i = 0; i < n; i++) {
@@ -93,24 +133,12 @@ void atio_report_wallclock(FILE *f, const struct atio_rfile *files, unsigned n)
 
 		if (!r || !files[i].aligned)
 			continue;
-		x[2 * k] = files[i].at;
-		x[2 * k + 1] = files[i].at + (r->end_epoch - r->start_epoch);
-		y[2 * k] = y[2 * k + 1] = k + 1;
-		s[k] = (struct atio_svg_series){ .name = files[i].name, .n = 2, .x = &x[2 * k],
-						 .y = &y[2 * k], .style = k, .thick = true };
 		fputs("<tr><td class=\"k\">", f);
 		atio_html_escape(f, files[i].name);
 		fprintf(f, "</td><td class=\"n\">%.3f s</td><td class=\"n\">%.3f s</td><td>",
-			x[2 * k], x[2 * k + 1]);
+			files[i].at, files[i].at + r->end_epoch - r->start_epoch);
 		atio_html_escape(f, r->unit);
 		fputs("</td></tr>\n", f);
-		k++;
 	}
 	fputs("</table>\n", f);
-	struct atio_svg_chart c = {
-		.id = "spans", .title = "Each run's measured time", .nseries = k, .series = s,
-		.x = { .label = "time since the earliest start (s)", .zero = true },
-		.y = { .label = "run", .zero = true },
-	};
-	atio_svg_line_chart(f, &c);
 }

@@ -372,6 +372,10 @@ void atio_svg_line_chart(FILE *f, const struct atio_svg_chart *c)
 				take(&ylo, &yhi, s->y[k], &yany);
 		}
 	}
+	if (c->x.cover[1] > c->x.cover[0]) {
+		take(&xlo, &xhi, c->x.cover[0], &xany);
+		take(&xlo, &xhi, c->x.cover[1], &xany);
+	}
 	for (unsigned i = 0; i < c->nbands; i++) {
 		take(&xlo, &xhi, c->bands[i].x0, &xany);
 		take(&xlo, &xhi, c->bands[i].x1, &xany);

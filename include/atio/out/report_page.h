@@ -130,6 +130,16 @@ void atio_rfile_free(struct atio_rfile *f);
  */
 int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version);
 
+/* The run of document @fl with key @key, or NULL (report_summary.c). */
+const struct atio_rrun *atio_rfile_find(const struct atio_rfile *fl, const char *key);
+
+/*
+ * The summary table of the page and, with several documents, the ratios
+ * of each to the first over the tests of @key (report_summary.c).
+ */
+void atio_report_summary(FILE *out, const struct atio_rfile *files, unsigned n, const char **key,
+			 unsigned nkeys);
+
 /*
  * The record of the page (report_record.c): every scalar member of the
  * documents, one column per document, on @out. Returns 0 or -ENOMEM.

@@ -34,6 +34,7 @@ struct atio_svg_axis {
 	bool log;                  /* logarithmic (values <= 0 are left out) */
 	bool zero;                 /* a linear axis that starts at 0 at most */
 	enum atio_svg_fmt fmt;
+	double cover[2];           /* a range shown at least, when cover[1] > cover[0] */
 };
 
 /* One line: @n points; a y that is NaN leaves a gap. */
