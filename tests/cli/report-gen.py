@@ -140,7 +140,7 @@ class Counter(html.parser.HTMLParser):
             self.depth -= 1
         if tag == "text" and self.text is not None:
             if self.text[1] is None:
-                self.xticks.append((self.text[0], float(self.text[2])))
+                self.xticks.append((self.text[0], self.text[2]))
             else:
                 self.legend.append(tuple(self.text))
             self.text = None
@@ -179,6 +179,7 @@ def firstx(page, chart):
     """firstx PAGE CHART: each series' first x, in the x axis' units (from its ticks)."""
     c = parsed(page, chart)
     (p0, v0), (p1, v1) = c.xticks[0], c.xticks[-1]
+    v0, v1 = float(v0), float(v1)
     print(" ".join("%.2f" % (v0 + (p - p0) * (v1 - v0) / (p1 - p0)) for p in c.first))
 
 
