@@ -117,6 +117,8 @@ int report_main(int argc, char **argv)
 	if (status == ATIO_EXIT_OK) {
 		struct page p = { files, n };
 
+		atio_report_align(files, n);
+
 		if (atio_out_file_write(out, write_page, &p, &e))
 			status = refuse(e.exit, "-o %s", e.msg);
 	}

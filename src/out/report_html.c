@@ -3,10 +3,9 @@
  * The page of atio report: one HTML file with its CSS inline and its
  * charts as inline SVG (svg.c), nothing fetched and no script, so that it
  * opens from a mail attachment. In order: the documents, a summary table
- * (each rate said for what it is: a run's result, a merge's sum, a
- * driver's test's average; with several documents the ratios of each to
- * the first), the
- * matrix of a driver's document as bars, then for each run (or test of a
+ * and the ratios of each to the first (report_summary.c), the matrix of a
+ * driver's document as bars, each sweep (report_sweep.c), the runs' spans
+ * on the wall clock when they overlapped (report_timeline.c), then for each run (or test of a
  * matrix) its rate over time with the stalls marked, its latency
  * percentiles over time and its latency histogram, the documents' runs
  * overlaid; last the record: everything the documents say about settings,
@@ -43,31 +42,6 @@ static void esc(FILE *f, const char *s)
 	atio_html_escape(f, s);
 }
 
-/* A figure in a table cell. */
-static void cell_num(FILE *f, double v, const char *unit)
-{
-	if (!isfinite(v)) {
-		fputs("<td class=\"n\">-</td>", f);
-		return;
-	}
-	fprintf(f, "<td class=\"n\">%.2f%s", v, unit ? " " : "");
-	if (unit)
-		esc(f, unit);
-	fputs("</td>", f);
-}
-
-static void cell_time(FILE *f, double ns)
-{
-	char buf[32];
-
-	if (!isfinite(ns)) {
-		fputs("<td class=\"n\">-</td>", f);
-		return;
-	}
-	atio_svg_time(buf, sizeof(buf), ns);
-	fprintf(f, "<td class=\"n\">%s</td>", buf);
-}
-
 /* The keys of the runs of every document, each once, in order of appearance. */
 static unsigned keys(const struct atio_rfile *files, unsigned n, const char **out, unsigned max)
 {
@@ -83,119 +57,6 @@ static unsigned keys(const struct atio_rfile *files, unsigned n, const char **ou
 				out[k++] = files[i].runs[r].key;
 		}
 	return k;
-}
-
-/* The run of document @fl with key @key, or NULL. */
-static const struct atio_rrun *find(const struct atio_rfile *fl, const char *key)
-{
-	for (unsigned r = 0; r < fl->nruns; r++)
-		if (strcmp(fl->runs[r].key, key) == 0)
-			return &fl->runs[r];
-	return NULL;
-}
-
-/*
- * What the rate of @r is, for the summary: a run's result, a merge's sum,
- * or a driver's test's average over its counted iterations, with the
- * iteration that its charts show and that iteration's sum.
- */
-static void rate_of(FILE *f, const struct atio_rrun *r)
-{
-	if (r->combined) {
-		fputs("the phase's: every job's I/O over its time", f);
-		return;
-	}
-	if (!r->iteration) {
-		if (r->ndocs)
-			fprintf(f, "sum of %u document%s", r->ndocs, r->ndocs == 1 ? "" : "s");
-		else
-			fputs("the run's result", f);
-		return;
-	}
-	if (!isfinite(r->value))
-		fputs("no average: no iteration was counted", f);
-	else if (r->counted)
-		fprintf(f, "average of %u iteration%s (of %u run)", r->counted,
-			r->counted == 1 ? "" : "s", r->runs);
-	else
-		fputs("the driver's average", f);
-	fprintf(f, "; the charts: iteration %u, sum %.2f ", r->iteration, r->iter_value);
-	esc(f, r->unit);
-}
-
-static void summary(FILE *f, const struct atio_rfile *files, unsigned n)
-{
-	fputs("<h2>Summary</h2>\n<table><tr><th>document</th><th>test</th><th>rate</th>"
-	      "<th>rate is</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>intervals</th>"
-	      "<th>stalls</th><th>longest stall</th></tr>\n", f);
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned k = 0; k < files[i].nruns; k++) {
-			const struct atio_rrun *r = &files[i].runs[k];
-
-			fputs("<tr><td class=\"k\">", f);
-			esc(f, files[i].name);
-			fputs("</td><td>", f);
-			esc(f, r->key[0] ? r->key : "-");
-			fputs("</td>", f);
-			cell_num(f, r->value, r->unit);
-			fputs("<td>", f);
-			rate_of(f, r);
-			fputs("</td>", f);
-			for (unsigned p = 0; p < ATIO_RPCT; p++)
-				cell_time(f, r->has_pct ? r->pct[p] : NAN);
-			fprintf(f, "<td class=\"n\">%u</td>", r->nint);
-			if (r->timeline)
-				fprintf(f, "<td class=\"n\">%u</td><td class=\"n\">%.3f s</td></tr>\n",
-					r->stalls, r->longest_stall);
-			else
-				fputs("<td class=\"n\">-</td><td class=\"n\">-</td></tr>\n", f);
-		}
-	fputs("</table>\n", f);
-}
-
-/* With several documents: each one's rate and p99 over the first's. */
-static void ratios(FILE *f, const struct atio_rfile *files, unsigned n, const char **key,
-		   unsigned nkeys)
-{
-	unsigned rows = 0;
-
-	for (unsigned k = 0; k < nkeys; k++)
-		for (unsigned i = 1; i < n; i++)
-			rows += find(&files[0], key[k]) && find(&files[i], key[k]);
-	if (!rows) {
-		if (n > 1)
-			fputs("<p class=\"note\">No test is in the first document and another: "
-			      "no ratios.</p>\n", f);
-		return;
-	}
-	fputs("<h2>Ratios to ", f);
-	esc(f, files[0].name);
-	fputs("</h2>\n<table><tr><th>test</th><th>document</th><th>rate ratio</th>"
-	      "<th>p99 ratio</th><th>p99.9 ratio</th></tr>\n", f);
-	for (unsigned k = 0; k < nkeys; k++) {
-		const struct atio_rrun *a = find(&files[0], key[k]);
-
-		for (unsigned i = 1; i < n; i++) {
-			const struct atio_rrun *b = find(&files[i], key[k]);
-
-			if (!a || !b)
-				continue;
-			fputs("<tr><td>", f);
-			esc(f, key[k][0] ? key[k] : "-");
-			fputs("</td><td class=\"k\">", f);
-			esc(f, files[i].name);
-			fputs("</td>", f);
-			cell_num(f, strcmp(a->unit, b->unit) == 0 && a->value > 0 ?
-				 b->value / a->value : NAN, NULL);
-			cell_num(f, a->has_pct && b->has_pct && a->pct[1] > 0 ?
-				 b->pct[1] / a->pct[1] : NAN, NULL);
-			cell_num(f, a->has_pct && b->has_pct && a->pct[2] > 0 ?
-				 b->pct[2] / a->pct[2] : NAN, NULL);
-			fputs("</tr>\n", f);
-		}
-	}
-	fputs("</table>\n<p class=\"note\">Above 1: the document has the higher rate (or "
-	      "latency) than the first.</p>\n", f);
 }
 
 /* The matrices of the driver's documents: one bar chart per unit. */
@@ -395,6 +256,15 @@ static unsigned hist_bins(const struct atio_hist *h, double *x, double *y)
 	return n;
 }
 
+/* True when the documents' runs were put on one timeline. */
+static bool aligned(const struct atio_rfile *files, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (files[i].aligned)
+			return true;
+	return false;
+}
+
 /* The three charts of the runs with key @key (index @k), overlaid. */
 static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const char *key,
 		  unsigned k)
@@ -407,7 +277,7 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 	int ret = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		r[i] = find(&files[i], key);
+		r[i] = atio_rfile_find(&files[i], key);
 		/* A plan's phase as a whole: a row of the summary, no charts. */
 		if (r[i] && r[i]->combined)
 			r[i] = NULL;
@@ -461,32 +331,57 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 			      "intervals.</p>\n", f);
 		}
 	if (timed) {
-		for (unsigned i = 0; i < n; i++) {
-			if (!r[i] || !r[i]->nint)
-				continue;
-			add(l, str(NULL, timed == 1 && r[i]->nnodes ? "cluster sum" : files[i].name),
-			    r[i]->nint, r[i]->mid, r[i]->rate, true);
-			for (unsigned s = 0; s < r[i]->nstall_list && l->nbands < l->bcap; s++)
-				l->bands[l->nbands++] = (struct atio_svg_band){
-					r[i]->stall_start[s], r[i]->stall_start[s] + r[i]->stall_len[s] };
-			for (unsigned d = 0; timed == 1 && d < r[i]->nnodes; d++)
-				add(l, str(NULL, r[i]->nodes[d].name), r[i]->nint, r[i]->mid,
-				    r[i]->nodes[d].rate, false);
-		}
-		snprintf(id, sizeof(id), "rate-%u", k);
-		snprintf(title, sizeof(title), "Rate over time%s%s", key[0] ? ": " : "", key);
-		char ylabel[64];
+		/* One rate chart per unit: IOPS and MB/s never share an axis. */
+		const char *units[n], *xl = aligned(files, n) ? "time since the earliest start (s)"
+							     : "time since the measured start (s)";
+		unsigned nu = 0;
+		struct atio_svg_chart c;
+		double lo = INFINITY, hi = -INFINITY;
 
-		snprintf(ylabel, sizeof(ylabel), "rate (%s)", unit);
-		struct atio_svg_chart c = {
-			.id = id, .title = title, .nseries = l->n, .series = l->s,
-			.x = { .label = "time since the measured start (s)", .zero = true },
-			.y = { .label = ylabel, .zero = true },
-			.nbands = l->nbands, .bands = l->bands,
-			.band_name = "stall: no I/O completed",
-		};
-		atio_svg_line_chart(f, &c);
-		lines_free(l);
+		/* Charts of one timeline show one span of it. */
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned t = 0; aligned(files, n) && r[i] && t < r[i]->nint; t++)
+				lo = fmin(lo, r[i]->mid[t]), hi = fmax(hi, r[i]->mid[t]);
+
+		for (unsigned i = 0; i < n; i++) {
+			unsigned u;
+
+			for (u = 0; u < nu && r[i] && strcmp(units[u], r[i]->unit) != 0; u++)
+				;
+			if (r[i] && r[i]->nint && u == nu)
+				units[nu++] = r[i]->unit;
+		}
+		for (unsigned u = 0; u < nu; u++) {
+			for (unsigned i = 0; i < n; i++) {
+				if (!r[i] || !r[i]->nint || strcmp(r[i]->unit, units[u]) != 0)
+					continue;
+				add(l, str(NULL, timed == 1 && r[i]->nnodes ? "cluster sum"
+									    : files[i].name),
+				    r[i]->nint, r[i]->mid, r[i]->rate, true);
+				for (unsigned s = 0; s < r[i]->nstall_list && l->nbands < l->bcap; s++)
+					l->bands[l->nbands++] = (struct atio_svg_band){
+						r[i]->stall_start[s],
+						r[i]->stall_start[s] + r[i]->stall_len[s] };
+				for (unsigned d = 0; timed == 1 && d < r[i]->nnodes; d++)
+					add(l, str(NULL, r[i]->nodes[d].name), r[i]->nint, r[i]->mid,
+					    r[i]->nodes[d].rate, false);
+			}
+			snprintf(id, sizeof(id), u ? "rate-%u-%u" : "rate-%u", k, u);
+			snprintf(title, sizeof(title), "Rate over time%s%s%s%s%s", key[0] ? ": " : "",
+				 key, nu > 1 ? " (" : "", nu > 1 ? units[u] : "", nu > 1 ? ")" : "");
+			char ylabel[64];
+
+			snprintf(ylabel, sizeof(ylabel), "rate (%s)", units[u]);
+			c = (struct atio_svg_chart){
+				.id = id, .title = title, .nseries = l->n, .series = l->s,
+				.x = { .label = xl, .zero = true, .cover = { lo, hi } },
+				.y = { .label = ylabel, .zero = true },
+				.nbands = l->nbands, .bands = l->bands,
+				.band_name = "stall: no I/O completed",
+			};
+			atio_svg_line_chart(f, &c);
+			lines_free(l);
+		}
 		for (unsigned i = 0; i < n; i++)
 			for (unsigned p = 0; r[i] && r[i]->nint && p < ATIO_RPCT; p++)
 				add(l, str(timed > 1 ? files[i].name : NULL, pct_name[p]),
@@ -496,7 +391,7 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 			 key[0] ? ": " : "", key);
 		c = (struct atio_svg_chart){
 			.id = id, .title = title, .nseries = l->n, .series = l->s,
-			.x = { .label = "time since the measured start (s)", .zero = true },
+			.x = { .label = xl, .zero = true, .cover = { lo, hi } },
 			.y = { .label = "latency (log scale)", .log = true, .fmt = ATIO_SVG_NS },
 		};
 		atio_svg_line_chart(f, &c);
@@ -546,7 +441,8 @@ static const char *kind_name(enum atio_rkind k)
 {
 	return k == ATIO_RDOC_RUN ? "atio --json run" :
 	       k == ATIO_RDOC_MERGE ? "atio merge --json" :
-	       k == ATIO_RDOC_PLAN ? "plan: jobs and phases" : "atio-parallel.sh -o matrix";
+	       k == ATIO_RDOC_PLAN ? "plan: jobs and phases" :
+	       k == ATIO_RDOC_SWEEP ? "atio sweep --json" : "atio-parallel.sh -o matrix";
 }
 
 int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version)
@@ -574,10 +470,13 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
 		fprintf(out, "</code> (%s)</li>\n", kind_name(files[i].kind));
 	}
 	fputs("</ul>\n", out);
-	summary(out, files, n);
-	ratios(out, files, n, key, nkeys);
+	atio_report_summary(out, files, n, key, nkeys);
 	if (matrix(out, files, n))
 		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++)
+		if (files[i].kind == ATIO_RDOC_SWEEP && atio_report_sweep(out, &files[i], i))
+			return -ENOMEM;
+	atio_report_wallclock(out, files, n);
 	for (unsigned k = 0; k < nkeys; k++)
 		if (charts(out, files, n, key[k], k))
 			return -ENOMEM;

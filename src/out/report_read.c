@@ -201,6 +201,8 @@ static int read_run(json_t *doc, struct atio_rrun *r, const char *name, struct a
 		return ret;
 	hist_pct(r->hist, r->pct);
 	r->has_pct = true;
+	r->start_epoch = num(doc, "start_epoch");
+	r->end_epoch = num(doc, "end_epoch");
 	return read_intervals(doc, r, false, name, e) ?: read_timeline(doc, r, name, e);
 }
 
@@ -453,7 +455,10 @@ int atio_rfile_read(const char *path, struct atio_rfile *f, struct atio_error *e
 	f->doc = doc;
 	if (!json_is_object(doc))
 		return BAD("%s: not one of atio's documents (a JSON object is)", path);
-	if (json_is_object(json_object_get(doc, "plan"))) {
+	if (json_is_object(json_object_get(doc, "sweep"))) {
+		f->kind = ATIO_RDOC_SWEEP;
+		return atio_rsweep_check(doc, path, e);
+	} else if (json_is_object(json_object_get(doc, "plan"))) {
 		f->kind = ATIO_RDOC_PLAN;
 		return read_plan(doc, f, e);
 	} else if (json_is_object(json_object_get(doc, "atio"))) {

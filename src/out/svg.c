@@ -19,7 +19,8 @@
 #define TOP 34.0                   /* room for the title */
 #define BOTTOM 46.0                /* room for the x ticks and label */
 #define LEGEND_ROW 20.0
-#define LEGEND_COLS 4
+#define LEGEND_COLS 4              /* at most, when the names are short */
+#define LEGEND_CHAR 7.2            /* a character of the legend's 12px sans-serif, at its widest */
 #define MARKER_MAX 40              /* series with more points get no markers */
 
 /*
@@ -285,29 +286,61 @@ static void stroke(FILE *f, const char *id, unsigned s, bool thick, bool markers
 			"marker-end=\"url(#%s-m%u)\"", id, s, id, s, id, s);
 }
 
-/* One legend entry @k of the chart's legend (row, column from @k). */
-static void legend_item(FILE *f, const char *id, unsigned k, const char *name, int style,
-			bool thick, bool markers)
+/* The characters of @s (UTF-8: its bytes that begin one). */
+static unsigned chars(const char *s)
 {
-	double x = LEFT + (double)(k % LEGEND_COLS) * ((W - LEFT) / LEGEND_COLS);
-	double y = TOP + PLOT_H + BOTTOM + 8 + (double)(k / LEGEND_COLS) * LEGEND_ROW;
+	unsigned n = 0;
 
-	if (style < 0)
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * The columns of a legend whose longest name has @longest characters,
+ * after a sample @sample wide: as many as fit side by side without one
+ * name running into the next, at most LEGEND_COLS, at least one.
+ */
+static unsigned legend_cols(unsigned longest, double sample)
+{
+	unsigned cols = (unsigned)((W - LEFT) / (sample + 6 + longest * LEGEND_CHAR + 12));
+
+	return cols < 1 ? 1 : cols > LEGEND_COLS ? LEGEND_COLS : cols;
+}
+
+/* Where legend entry @k goes in a legend of @cols columns. */
+static void legend_at(unsigned k, unsigned cols, double *x, double *y)
+{
+	*x = LEFT + (double)(k % cols) * ((W - LEFT) / cols);
+	*y = TOP + PLOT_H + BOTTOM + 8 + (double)(k / cols) * LEGEND_ROW;
+}
+
+/* One legend entry @k of the chart's legend of @cols columns. */
+static void legend_item(FILE *f, const char *id, unsigned k, unsigned cols,
+			const struct atio_svg_series *s, const char *band_name)
+{
+	double x, y;
+
+	legend_at(k, cols, &x, &y);
+	if (!s)
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"28\" height=\"10\" "
 			"fill=\"url(#%s-hatch)\"/>", x, y - 5, id);
+	else if (s->mark)
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"2\"/>", x + 14, y, colour[s->style % NCOLOUR]);
 	else {
 		fprintf(f, "<path d=\"M%.1f %.1fh14h14\"", x, y);
-		stroke(f, id, (unsigned)style, thick, markers);
+		stroke(f, id, s->style, s->thick, s->n <= MARKER_MAX);
 		fputs("/>", f);
 	}
 	fprintf(f, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">", x + 34, y + 4);
-	atio_html_escape(f, name);
+	atio_html_escape(f, s ? s->name : band_name);
 	fputs("</text>\n", f);
 }
 
-static double legend_height(unsigned items)
+static double legend_height(unsigned items, unsigned cols)
 {
-	return items ? 10 + (double)((items + LEGEND_COLS - 1) / LEGEND_COLS) * LEGEND_ROW : 0;
+	return items ? 10 + (double)((items + cols - 1) / cols) * LEGEND_ROW : 0;
 }
 
 static void svg_open(FILE *f, const char *id, const char *title, double height)
@@ -326,7 +359,7 @@ void atio_svg_line_chart(FILE *f, const struct atio_svg_chart *c)
 	struct scale y = { .a = &c->y, .p0 = TOP + PLOT_H, .p1 = TOP };
 	double xlo = 0, xhi = 0, ylo = 0, yhi = 0, height;
 	bool xany = false, yany = false;
-	unsigned items = c->nseries + (c->nbands ? 1 : 0);
+	unsigned items = c->nseries + (c->nbands ? 1 : 0), longest = 0, cols;
 
 	for (unsigned i = 0; i < c->nseries; i++) {
 		const struct atio_svg_series *s = &c->series[i];
@@ -339,13 +372,22 @@ void atio_svg_line_chart(FILE *f, const struct atio_svg_chart *c)
 				take(&ylo, &yhi, s->y[k], &yany);
 		}
 	}
+	if (c->x.cover[1] > c->x.cover[0]) {
+		take(&xlo, &xhi, c->x.cover[0], &xany);
+		take(&xlo, &xhi, c->x.cover[1], &xany);
+	}
 	for (unsigned i = 0; i < c->nbands; i++) {
 		take(&xlo, &xhi, c->bands[i].x0, &xany);
 		take(&xlo, &xhi, c->bands[i].x1, &xany);
 	}
+	for (unsigned i = 0; i < c->nseries; i++)
+		longest = chars(c->series[i].name) > longest ? chars(c->series[i].name) : longest;
+	if (c->nbands && chars(c->band_name ? c->band_name : "marked") > longest)
+		longest = chars(c->band_name ? c->band_name : "marked");
+	cols = legend_cols(longest, 28);
 	fit(&x, xlo, xhi, xany);
 	fit(&y, ylo, yhi, yany);
-	height = TOP + PLOT_H + BOTTOM + legend_height(items);
+	height = TOP + PLOT_H + BOTTOM + legend_height(items, cols);
 	svg_open(f, c->id, c->title, height);
 	defs(f, c->id, c->nseries);
 	frame(f, c->title, &x, &y);
@@ -357,7 +399,7 @@ void atio_svg_line_chart(FILE *f, const struct atio_svg_chart *c)
 			"fill=\"url(#%s-hatch)\" fill-opacity=\"0.7\"/>\n", a, TOP,
 			b - a < 2 ? 2 : b - a, PLOT_H, c->id);
 	}
-	for (unsigned i = 0; i < c->nseries; i++) {
+	for (unsigned i = 0, marks = 0; i < c->nseries; i++) {
 		const struct atio_svg_series *s = &c->series[i];
 		bool pen_up = true;
 
@@ -374,19 +416,30 @@ void atio_svg_line_chart(FILE *f, const struct atio_svg_chart *c)
 			pen_up = false;
 		}
 		fputs("\"", f);
-		stroke(f, c->id, s->style, s->thick, s->n <= MARKER_MAX);
-		fputs("/></g>\n", f);
+		if (s->mark)
+			fputs(" fill=\"none\" stroke=\"none\"", f);
+		else
+			stroke(f, c->id, s->style, s->thick, s->n <= MARKER_MAX);
+		fputs("/>", f);
+		/* A mark: a ring round each point, each mark of the chart a size larger. */
+		for (unsigned k = 0; s->mark && k < s->n; k++)
+			if (usable(&c->x, s->x[k]) && usable(&c->y, s->y[k]))
+				fprintf(f, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"%u\" "
+					"fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>",
+					px(&x, s->x[k]), px(&y, s->y[k]), 7 + 3 * (marks % 5),
+					colour[s->style % NCOLOUR]);
+		marks += s->mark;
+		fputs("</g>\n", f);
 	}
 	fputs("</g>\n", f);
 	if (!yany)
 		fprintf(f, "<text class=\"nodata\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
 			"no data</text>\n", W / 2, TOP + PLOT_H / 2);
 	for (unsigned i = 0; i < c->nseries; i++)
-		legend_item(f, c->id, i, c->series[i].name, (int)c->series[i].style,
-			    c->series[i].thick, c->series[i].n <= MARKER_MAX);
+		legend_item(f, c->id, i, cols, &c->series[i], NULL);
 	if (c->nbands)
-		legend_item(f, c->id, c->nseries, c->band_name ? c->band_name : "marked", -1,
-			    false, false);
+		legend_item(f, c->id, c->nseries, cols, NULL,
+			    c->band_name ? c->band_name : "marked");
 	fputs("</svg>\n", f);
 }
 
@@ -415,7 +468,7 @@ void atio_svg_bar_chart(FILE *f, const struct atio_svg_bars *b)
 	struct scale y = { .a = &yax, .p0 = TOP + PLOT_H, .p1 = TOP };
 	double lo = 0, hi = 0, gw, bw, height;
 	bool any = false;
-	unsigned nb = b->ngroups * b->nsets;
+	unsigned nb = b->ngroups * b->nsets, longest = 0, cols;
 
 	yax.label = b->ylabel;
 	for (unsigned i = 0; i < nb; i++) {
@@ -425,7 +478,10 @@ void atio_svg_bar_chart(FILE *f, const struct atio_svg_bars *b)
 			take(&lo, &hi, b->max[i], &any);
 	}
 	fit(&y, lo, hi, any);
-	height = TOP + PLOT_H + BOTTOM + legend_height(b->nsets);
+	for (unsigned s = 0; s < b->nsets; s++)
+		longest = chars(b->sets[s]) > longest ? chars(b->sets[s]) : longest;
+	cols = legend_cols(longest, 24);
+	height = TOP + PLOT_H + BOTTOM + legend_height(b->nsets, cols);
 	svg_open(f, b->id, b->title, height);
 	bar_patterns(f, b->id, b->nsets);
 	frame(f, b->title, NULL, &y);
@@ -476,9 +532,9 @@ void atio_svg_bar_chart(FILE *f, const struct atio_svg_bars *b)
 		}
 	}
 	for (unsigned s = 0; s < b->nsets; s++) {
-		double x = LEFT + (double)(s % LEGEND_COLS) * ((W - LEFT) / LEGEND_COLS);
-		double ly = TOP + PLOT_H + BOTTOM + 8 + (double)(s / LEGEND_COLS) * LEGEND_ROW;
+		double x, ly;
 
+		legend_at(s, cols, &x, &ly);
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"24\" height=\"12\" "
 			"fill=\"url(#%s-p%u)\" stroke=\"#222\"/><text class=\"legend\" x=\"%.1f\" "
 			"y=\"%.1f\">", x, ly - 6, b->id, s, x + 30, ly + 4);

@@ -17,7 +17,14 @@ document: one test, two iterations, its nodes and a failed one.
 report-gen.py count PAGE CHART prints what chart CHART of a page (or of
 the DOM Chromium dumps of it) holds: series, points per series, marked
 bands, bars, whiskers. report-gen.py intervals DOC prints how many
-intervals a document has.
+intervals a document has. report-gen.py marks PAGE CHART prints a
+chart's heat-map cells and ringed marks, then each mark's name;
+report-gen.py legend PAGE CHART its legend entries and how many pairs of
+them overlap, each entry's box from its sample to the end of its name at
+LEGEND_CHAR pixels a character (the widest a 12px sans-serif draws one).
+report-gen.py shift DOC OUT SECONDS [mbs] writes DOC with its start and
+end moved by SECONDS (and with mbs, its rates given as MB/s): a run that
+began that much later on the wall clock.
 
 Latency values are placed in atio's histogram buckets (sub_bits 7) with the
 bucket formula of include/atio/stats/hist.h; no percentile is computed here: the
@@ -88,6 +95,8 @@ class Counter(html.parser.HTMLParser):
         super().__init__()
         self.chart, self.depth, self.found = chart, 0, False
         self.points, self.bands, self.bars, self.whiskers = [], 0, 0, 0
+        self.cells, self.marks, self.names, self.legend, self.text = 0, 0, [], [], None
+        self.xticks, self.first = [], []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -101,8 +110,20 @@ class Counter(html.parser.HTMLParser):
         cls = a.get("class", "")
         if tag == "path" and cls == "line":
             self.points[-1] += len(re.findall(r"[ML]", a.get("d", "")))
+            m = re.match(r"M([0-9.]+) ", a.get("d", ""))
+            self.first.append(float(m.group(1)) if m else None)
         elif tag == "g" and cls == "series":
             self.points.append(0)
+            self.names.append(a.get("data-name", ""))
+        elif tag == "rect" and cls == "cell":
+            self.cells += 1
+        elif tag == "circle" and cls == "mark":
+            self.marks += 1
+            self.names[-1] = "mark:" + self.names[-1]
+        elif tag == "text" and cls == "legend":
+            self.text = [float(a["x"]), float(a["y"]), ""]
+        elif tag == "text" and cls == "tick" and a.get("text-anchor") == "middle":
+            self.text = [float(a["x"]), None, ""]
         elif tag == "rect" and cls == "band":
             self.bands += 1
         elif tag == "rect" and cls == "bar":
@@ -110,9 +131,70 @@ class Counter(html.parser.HTMLParser):
         elif tag == "path" and cls == "whisker":
             self.whiskers += 1
 
+    def handle_data(self, data):
+        if self.text is not None:
+            self.text[2] += data
+
     def handle_endtag(self, tag):
         if self.depth and tag == "svg":
             self.depth -= 1
+        if tag == "text" and self.text is not None:
+            if self.text[1] is None:
+                self.xticks.append((self.text[0], self.text[2]))
+            else:
+                self.legend.append(tuple(self.text))
+            self.text = None
+
+
+def parsed(page, chart):
+    c = Counter(chart)
+    with open(page) as f:
+        c.feed(f.read())
+    return c
+
+
+LEGEND_CHAR = 7.2
+LEGEND_SAMPLE = 34
+
+
+def marks(page, chart):
+    """marks PAGE CHART: "cells=N marks=M", then the names of the ringed series."""
+    c = parsed(page, chart)
+    print("cells=%d marks=%d" % (c.cells, c.marks))
+    for n in c.names:
+        if n.startswith("mark:"):
+            print(n[5:])
+
+
+def legend(page, chart):
+    """legend PAGE CHART: "items=N overlaps=K" over the legend's entries."""
+    c = parsed(page, chart)
+    box = [(x - LEGEND_SAMPLE, x + len(t) * LEGEND_CHAR, y) for x, y, t in c.legend]
+    over = sum(1 for i in range(len(box)) for j in range(i + 1, len(box))
+               if abs(box[i][2] - box[j][2]) < 14 and box[i][0] < box[j][1] and box[j][0] < box[i][1])
+    print("items=%d overlaps=%d" % (len(box), over))
+
+
+def firstx(page, chart):
+    """firstx PAGE CHART: each series' first x, in the x axis' units (from its ticks)."""
+    c = parsed(page, chart)
+    (p0, v0), (p1, v1) = c.xticks[0], c.xticks[-1]
+    v0, v1 = float(v0), float(v1)
+    print(" ".join("%.2f" % (v0 + (p - p0) * (v1 - v0) / (p1 - p0)) for p in c.first))
+
+
+def shift(src, dest, seconds, mbs):
+    with open(src) as f:
+        d = json.load(f)
+    d["start_epoch"] += seconds
+    d["end_epoch"] += seconds
+    if mbs:
+        d["result"]["unit"] = "MB/s"
+        d["result"]["value"] = d["result"]["mbs"]
+        for i in d["intervals"]:
+            i["value"] = i["mbs"]
+    with open(dest, "w") as f:
+        json.dump(d, f)
 
 
 def count(page, chart):
@@ -180,6 +262,12 @@ def main():
         return
     if sys.argv[1] == "count":
         count(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] in ("marks", "legend", "firstx"):
+        {"marks": marks, "legend": legend, "firstx": firstx}[sys.argv[1]](sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "shift":
+        shift(sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5:] == ["mbs"])
         return
     if sys.argv[1] == "intervals":
         intervals(sys.argv[2])

@@ -29,6 +29,7 @@ enum atio_rkind {
 	ATIO_RDOC_MERGE,           /* atio merge --json */
 	ATIO_RDOC_DRIVER,          /* atio-parallel.sh -o */
 	ATIO_RDOC_PLAN,            /* atio --and/--then --json, or its atio merge --json */
+	ATIO_RDOC_SWEEP,           /* atio sweep --json: drawn by report_sweep.c */
 };
 
 /* One node's rate per interval, lined up with its run's intervals. */
@@ -82,6 +83,8 @@ struct atio_rrun {
 	 * table of nodes; NULL otherwise.
 	 */
 	json_t *node_records;
+	/* A run's measured time on the wall clock (NaN when the document has none). */
+	double start_epoch, end_epoch;
 };
 
 /* One cell of a driver's matrix: a test at a thread count, over its iterations. */
@@ -103,6 +106,12 @@ struct atio_rfile {
 	struct atio_rrun *runs;
 	unsigned ncells;
 	struct atio_rcell *cells;
+	/*
+	 * Set by atio_report_align(): the run's times were moved to the
+	 * study's timeline, at seconds from the earliest start.
+	 */
+	bool aligned;
+	double at;
 };
 
 /*
@@ -121,6 +130,16 @@ void atio_rfile_free(struct atio_rfile *f);
  */
 int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version);
 
+/* The run of document @fl with key @key, or NULL (report_summary.c). */
+const struct atio_rrun *atio_rfile_find(const struct atio_rfile *fl, const char *key);
+
+/*
+ * The summary table of the page and, with several documents, the ratios
+ * of each to the first over the tests of @key (report_summary.c).
+ */
+void atio_report_summary(FILE *out, const struct atio_rfile *files, unsigned n, const char **key,
+			 unsigned nkeys);
+
 /*
  * The record of the page (report_record.c): every scalar member of the
  * documents, one column per document, on @out. Returns 0 or -ENOMEM.
@@ -132,6 +151,30 @@ int atio_report_record(FILE *out, const struct atio_rfile *files, unsigned n);
  * charts show (src/out/report_nodes.c); nothing for other runs.
  */
 void atio_report_nodes(FILE *out, const char *doc_name, const struct atio_rrun *r);
+
+/*
+ * One study on one timeline (report_timeline.c): when two or more run
+ * documents overlap in wall-clock time, every run document's intervals
+ * and stalls are moved to seconds since the earliest start_epoch and
+ * marked aligned. Returns how many documents were aligned (0: none, each
+ * stays at its own start).
+ */
+unsigned atio_report_align(struct atio_rfile *files, unsigned n);
+
+/*
+ * The timeline section (report_timeline.c): each run document's span on
+ * the wall clock, or a note that they do not overlap; nothing for one run.
+ */
+void atio_report_wallclock(FILE *out, const struct atio_rfile *files, unsigned n);
+
+/*
+ * A sweep document (report_sweep.c): check @doc's form when read (0, or
+ * -EINVAL with @e naming @path and the member); and its section of the
+ * page: the throughput-latency chart with the peak, knees and target
+ * marked, a heat map for a two-axis grid, and the table of the points.
+ */
+int atio_rsweep_check(json_t *doc, const char *path, struct atio_error *e);
+int atio_report_sweep(FILE *out, const struct atio_rfile *f, unsigned index);
 
 /*
  * For tests: how many times the last atio_report_record() compared a

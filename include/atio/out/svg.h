@@ -34,6 +34,7 @@ struct atio_svg_axis {
 	bool log;                  /* logarithmic (values <= 0 are left out) */
 	bool zero;                 /* a linear axis that starts at 0 at most */
 	enum atio_svg_fmt fmt;
+	double cover[2];           /* a range shown at least, when cover[1] > cover[0] */
 };
 
 /* One line: @n points; a y that is NaN leaves a gap. */
@@ -43,6 +44,7 @@ struct atio_svg_series {
 	const double *x, *y;
 	unsigned style;            /* colour, dash and marker index */
 	bool thick;                /* drawn wider (a cluster's sum) */
+	bool mark;                 /* no line: a ring round each point (a chosen point) */
 };
 
 /* An interval of x to shade, e.g. a stall. */
@@ -78,6 +80,20 @@ struct atio_svg_bars {
 };
 
 void atio_svg_bar_chart(FILE *f, const struct atio_svg_bars *b);
+
+/*
+ * A heat map (svg_heat.c): @nrows rows of @ncols cells, cell (r, c) of
+ * value values[r * ncols + c] (NaN: no cell), labelled with it and
+ * coloured from light (the lowest) to dark (the highest).
+ */
+struct atio_svg_heat {
+	const char *id, *title, *xlabel, *ylabel;
+	unsigned ncols, nrows;
+	const char *const *cols, *const *rows;
+	const double *values;
+};
+
+void atio_svg_heat_map(FILE *f, const struct atio_svg_heat *h);
 
 /* @s on @f with &, <, >, " and ' escaped for HTML text and attributes. */
 void atio_html_escape(FILE *f, const char *s);
