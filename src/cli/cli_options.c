@@ -35,6 +35,8 @@ const struct option atio_cli_longopts[] = {
 	{ "osync",      no_argument,       NULL, OPT_OSYNC },
 	{ "prepare",    no_argument,       NULL, OPT_PREPARE },
 	{ "check",      no_argument,       NULL, OPT_CHECK },
+	/* --cap first: messages name the option by it (atio_cli_optname()). */
+	{ "cap",        required_argument, NULL, OPT_RATE },
 	{ "rate",       required_argument, NULL, OPT_RATE },
 	{ "verify",     no_argument,       NULL, OPT_VERIFY },
 	{ "expand",     no_argument,       NULL, OPT_EXPAND },

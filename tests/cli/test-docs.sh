@@ -61,7 +61,9 @@ agree() {
 run_atio --help
 expect_code "atio --help: exit 0" 0
 cp "$OUT" "$WORK/atio.help"
-agree atio "$WORK/atio.help" "$SRCDIR/man/atio.1" "$SRCDIR/completions/atio" "$SRCDIR/README.md"
+# The README and the guides under doc/ together.
+cat "$SRCDIR/README.md" "$SRCDIR"/doc/*.md >"$WORK/docs.md"
+agree atio "$WORK/atio.help" "$SRCDIR/man/atio.1" "$SRCDIR/completions/atio" "$WORK/docs.md"
 
 "$DRIVER" --help >"$WORK/driver.help" 2>&1 || die "atio-parallel.sh --help failed"
 agree atio-parallel.sh "$WORK/driver.help" "$SRCDIR/man/atio-parallel.sh.1" \
