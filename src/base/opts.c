@@ -192,7 +192,7 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		add_opt(&l, "--engine", o->engine);
 	if (o->iodepth > 1)
 		add(&l, " --iodepth %u", o->iodepth);
-	if (!o->iodepth_batch_auto && o->iodepth_batch)
+	if (!o->iodepth_batch_auto && o->iodepth_batch && o->iodepth > 1)
 		add(&l, " --iodepth-batch %u", o->iodepth_batch);
 	if (!o->thp)
 		add(&l, " --no-thp");
@@ -203,6 +203,8 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 		add(&l, " --seed %" PRIu64, o->seed);
 	if (o->interval_text)
 		add_opt(&l, "--interval", o->interval_text);
+	if (o->pct_text)
+		add_opt(&l, "--percentiles", o->pct_text);
 	return (int)l.at;
 }
 

@@ -53,6 +53,7 @@ const struct option atio_cli_longopts[] = {
 	{ "dedup-unit", required_argument, NULL, OPT_DEDUP_UNIT },
 	{ "size",       required_argument, NULL, OPT_SIZE },
 	{ "loops",      required_argument, NULL, OPT_LOOPS },
+	{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
 	{ NULL, 0, NULL, 0 },
 };
 

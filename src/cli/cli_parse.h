@@ -44,6 +44,7 @@ enum {
 	OPT_DEDUP_UNIT,
 	OPT_SIZE,
 	OPT_LOOPS,
+	OPT_PERCENTILES,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 

@@ -23,6 +23,8 @@
 #include "atio/out/check_report.h"
 #include "atio/run/expand.h"
 #include "atio/stats/interval.h"
+#include "atio/out/cpu.h"
+#include "atio/out/pct.h"
 #include "atio/out/report.h"
 #include "atio/base/units.h"
 #include "report_figures.h"
@@ -254,24 +256,21 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 }
 
 /*
- * One latency line: "NAME (usec): min A, mean B, p50 ..., max G", or
- * "NAME (usec): none" when nothing completed. Percentiles are the
- * histogram's (within 0.39% of the true value); min, max and mean are
- * exact.
+ * One latency line: "NAME (usec): min A, mean B, p50 ..., max G, stdev S"
+ * (the points of --percentiles), or "NAME (usec): none" when nothing
+ * completed. Percentiles are the histogram's (within 0.39% of the true
+ * value); min, max and mean are exact.
  */
-static void put_latency(FILE *f, const char *name, const struct atio_hist *h)
+static void put_latency(FILE *f, const char *name, const struct atio_hist *h,
+			const struct atio_opts *o)
 {
 	if (h->count == 0) {
 		fprintf(f, "%s (usec): none\n", name);
 		return;
 	}
-	fprintf(f, "%s (usec): min %.2f, mean %.2f, p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f\n",
-		name, (double)h->min / 1000.0, atio_hist_mean(h) / 1000.0,
-		(double)atio_hist_percentile(h, 50.0) / 1000.0,
-		(double)atio_hist_percentile(h, 90.0) / 1000.0,
-		(double)atio_hist_percentile(h, 99.0) / 1000.0,
-		(double)atio_hist_percentile(h, 99.9) / 1000.0,
-		(double)h->max / 1000.0);
+	fprintf(f, "%s (usec): ", name);
+	atio_pct_text(f, h, o);
+	putc('\n', f);
 }
 
 /*
@@ -298,7 +297,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	for (unsigned i = 0; r->dir && i < ATIO_DIRS; i++)
 		atio_report_dir_text(f, atio_dir_name(i), &r->dir[i], t->ops,
 				     atio_report_per_sec(r->dir[i].ops, r->elapsed_ns),
-				     atio_report_mb_per_sec(r->dir[i].bytes, r->elapsed_ns));
+				     atio_report_mb_per_sec(r->dir[i].bytes, r->elapsed_ns), o);
 
 	if (r->interrupted) {
 		atio_format_time(t_sec, sizeof(t_sec), o->time_ns);
@@ -326,13 +325,25 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		fprintf(f, "cap: %s %s per run, %s per thread; reached %.1f%%%s\n", run,
 			atio_unit_name(o), thread, atio_report_reached(r) * 100.0,
 			atio_report_reached(r) < BEHIND ? ": the storage fell behind" : "");
-		put_latency(f, "latency from intended start", &t->lat);
-		put_latency(f, "service", &t->service);
+		put_latency(f, "latency from intended start", &t->lat, o);
+		put_latency(f, "service", &t->service, o);
 	} else {
-		put_latency(f, "latency", &t->lat);
+		put_latency(f, "latency", &t->lat, o);
 	}
 	if (t->syncs > 0)
-		put_latency(f, "sync latency", &t->sync_lat);
+		put_latency(f, "sync latency", &t->sync_lat, o);
+	/* -v: how the latencies spread, as fio's lat (usec) lines. */
+	if (o->verbose >= 1) {
+		atio_pct_dist_text(f, "latency", &t->lat);
+		for (unsigned i = 0; r->dir && i < ATIO_DIRS; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s latency", atio_dir_name(i));
+			atio_pct_dist_text(f, name, &r->dir[i].lat);
+		}
+		if (t->syncs > 0)
+			atio_pct_dist_text(f, "sync latency", &t->sync_lat);
+	}
 	if (r->timeline)
 		atio_ival_text(f, r->timeline, atio_unit_name(o));
 	if (r->readback)
@@ -340,8 +351,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	else if (o->verify)
 		fprintf(f, "verify: every block read checked against its stamps: %.2f MiB, "
 			"none bad\n", atio_mib(t->bytes));
-	fprintf(f, "cpu (sec): user %.3f, system %.3f\n",
-		atio_report_sec(t->cpu_user_ns), atio_report_sec(t->cpu_sys_ns));
+	atio_cpu_text(f, t, r->elapsed_ns);
 	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
 		t->ops, o->mode == ATIO_MODE_READ ? "reads" : atio_mode_two_way(o->mode) ? "ops" : "writes",
 		t->bytes, atio_mib(t->bytes), t->syncs);

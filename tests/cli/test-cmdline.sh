@@ -101,6 +101,7 @@ rerun "a mix of sizes, uncached" noseed --read --rand -s 4K/50,64K --mbs -p 3 -n
 rerun "--rewrite" noseed --rewrite --rand -s 4K -u 8M -t 1
 rerun "--expand" noseed --expand --seq -s 1M -p 2 -u 8M -t 1 --osync
 rerun "the null engine" --engine null --read --rand -s 4K --seed 3
+rerun "--percentiles" noseed --read --rand -s 4K --percentiles 50,99.9,99.99
 if [ -n "$QUEUED" ]; then
 	rerun "$QUEUED with a queue" noseed --engine "$QUEUED" --iodepth 16 --iodepth-batch 4 \
 		--read --rand -s 4K --uncached -u 8M -t 1

@@ -91,6 +91,7 @@ struct atio_bsmix {
 #define ATIO_MAX_IODEPTH   65536u
 #define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
 #define ATIO_MAX_LOOPS     1000000u
+#define ATIO_PCT_MAX       32u    /* points of a --percentiles list */
 
 struct atio_opts {
 	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
@@ -166,6 +167,10 @@ struct atio_opts {
 	/* --size, --loops: ends of the measured time besides -t (atio/run/limits.h) */
 	uint64_t size;             /* --size: bytes each thread moves; 0 when not given */
 	uint64_t loops;            /* --loops: passes over each thread's share; 0 when not */
+	/* --percentiles: the points the text gives, ascending; npct 0 for the default */
+	double pct[ATIO_PCT_MAX];
+	unsigned npct;
+	const char *pct_text;      /* as given, NULL when not */
 };
 
 /* Whether @o writes reducible data: --compress or --dedup. */

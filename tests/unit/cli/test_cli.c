@@ -897,6 +897,7 @@ static void test_usage(void **state)
 		"MB/s counts the bytes, IOPS each I/O of any size",
 		"-q 32", "--rewrite", "--fadvise ADVICE",
 		"--size SIZE", "--loops N", "\n  --cap N ", "the same as --cap N",
+		"--percentiles LIST",
 	};
 	char *text = NULL, *line, *save;
 	size_t len = 0;
@@ -1285,6 +1286,40 @@ static void test_iodepth_batch(void **state)
 	(void)state;
 }
 
+/*
+ * --percentiles: the points as given, ascending, on the command line; a
+ * bad list refused with the point named: empty, 0, 100 and above, not a
+ * plain decimal, a duplicate, out of order, a comma too many, too many.
+ */
+static void test_percentiles(void **state)
+{
+	struct atio_opts o;
+	char buf[ATIO_CMDLINE_MAX], many[200] = "1";
+
+	(void)state;
+	parse_ok("--read -f /d", &o);
+	assert_int_equal(o.npct, 0);
+	parse_ok("--read -f /d --percentiles 50,99,99.9,99.99", &o);
+	assert_int_equal(o.npct, 4);
+	assert_true(o.pct[0] == 50.0 && o.pct[3] == 99.99);
+	atio_opts_cmdline(buf, sizeof(buf), &o);
+	assert_non_null(strstr(buf, " --percentiles 50,99,99.9,99.99"));
+	parse_ok("--read -f /d --percentiles .5", &o);
+	assert_true(o.npct == 1 && o.pct[0] == 0.5);
+	expect_error("--read -f /d --percentiles 0", "--percentiles 0: 0: a percentile is above 0");
+	expect_error("--read -f /d --percentiles 50,100", "--percentiles 50,100: 100: ");
+	expect_error("--read -f /d --percentiles 101", "101: a percentile is above 0 and below 100");
+	expect_error("--read -f /d --percentiles 50,abc", "--percentiles 50,abc: abc: not a percentile");
+	expect_error("--read -f /d --percentiles 1e2", "1e2: not a percentile");
+	expect_error("--read -f /d --percentiles 50,50", "50: given twice");
+	expect_error("--read -f /d --percentiles 99,50", "50: below the point before it");
+	expect_error("--read -f /d --percentiles 50,", "an empty point");
+	expect_error("--read -f /d --percentiles ,50", "an empty point");
+	for (unsigned i = 2; i <= ATIO_PCT_MAX + 1; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), ",%u", i);
+	expect_error(strcat(strcpy(buf, "--read -f /d --percentiles "), many), "more than 32 points");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1319,6 +1354,7 @@ int main(void)
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_cmdline_complete),
+		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_iodepth_batch),
 		cmocka_unit_test(test_bsmix),
