@@ -53,6 +53,7 @@ static const char *value_hint(int id)
 	case OPT_SIZE: return "bytes each thread moves, e.g. 1G";
 	case OPT_LOOPS: return "passes over each thread's share, e.g. 2";
 	case OPT_PERCENTILES: return "percentiles, ascending, e.g. 50,99,99.9";
+	case OPT_CSV: return "a file for the figures as CSV, or - for stdout";
 	}
 	return "see --help";
 }
@@ -281,6 +282,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_SIZE: return atio_cli_size(arg, &o->size, e);
 	case OPT_LOOPS: return atio_cli_loops(arg, &o->loops, e);
 	case OPT_PERCENTILES: return atio_cli_percentiles(arg, o, e);
+	case OPT_CSV: o->csv = arg; return 0;
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

@@ -312,6 +312,8 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 			     o->rate_text);
 	if (o->rate_text && (r = check_rate(o, e)) != 0)
 		return r;
+	if ((r = atio_cli_csv(o, e)) != 0)
+		return r;
 	/*
 	 * --verify: every block read checked; with writes, every block written
 	 * read back after the run (atio/run/readback.h), never two I/Os of one

@@ -54,6 +54,7 @@ const struct option atio_cli_longopts[] = {
 	{ "size",       required_argument, NULL, OPT_SIZE },
 	{ "loops",      required_argument, NULL, OPT_LOOPS },
 	{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
+	{ "csv",        required_argument, NULL, OPT_CSV },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -45,6 +45,7 @@ enum {
 	OPT_SIZE,
 	OPT_LOOPS,
 	OPT_PERCENTILES,
+	OPT_CSV,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 

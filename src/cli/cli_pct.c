@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* --percentiles LIST: the points the text gives (see atio/cli/cli.h). Nothing here prints. */
+/* --percentiles LIST and --csv FILE: what the output holds (see atio/cli/cli.h). Nothing here prints. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,5 +57,21 @@ int atio_cli_percentiles(const char *arg, struct atio_opts *o, struct atio_error
 	}
 	o->npct = n;
 	o->pct_text = arg;
+	return 0;
+}
+
+/* See cli.h. */
+int atio_cli_csv(const struct atio_opts *o, struct atio_error *e)
+{
+	const char *other = o->settings_only ? "-a" : o->prepare ? "--prepare"
+		: o->check ? "--check" : NULL;
+
+	if (!o->csv)
+		return 0;
+	if (other)
+		return USAGE("--csv %s with %s: %s measures no run to write", o->csv, other, other);
+	if (o->json && (strcmp(o->csv, "-") == 0 || strcmp(o->csv, "stdout") == 0))
+		return USAGE("--csv %s with --json: both would be on stdout; give --csv a file",
+			     o->csv);
 	return 0;
 }

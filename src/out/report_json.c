@@ -223,6 +223,7 @@ static void json_result(struct atio_json *j, const struct atio_result *r)
 	atio_json_double(j, "value", atio_result_value(r));
 	atio_json_string(j, "unit", atio_unit_name(r->opts));
 	atio_json_double(j, "mbs", atio_report_mb_per_sec(t->bytes, r->elapsed_ns));
+	atio_json_double(j, "bytes_per_sec", atio_report_per_sec(t->bytes, r->elapsed_ns));
 	atio_json_double(j, "iops", atio_report_per_sec(t->ops, r->elapsed_ns));
 	atio_json_double(j, "syncs_per_sec", atio_report_per_sec(t->syncs, r->elapsed_ns));
 	atio_json_uint(j, "ops", t->ops);

@@ -171,6 +171,7 @@ struct atio_opts {
 	double pct[ATIO_PCT_MAX];
 	unsigned npct;
 	const char *pct_text;      /* as given, NULL when not */
+	const char *csv;           /* --csv FILE ("-", "stdout": standard output), NULL when not */
 };
 
 /* Whether @o writes reducible data: --compress or --dedup. */

@@ -76,6 +76,13 @@ bool atio_cli_plain_decimal(const char *s);
 int atio_cli_percentiles(const char *arg, struct atio_opts *o, struct atio_error *e);
 
 /*
+ * --csv FILE against the rest: it takes a run's figures, which -a,
+ * --prepare and --check have none of, and "-" (stdout) takes stdout, which
+ * --json takes too. Returns 0, or a usage error naming the value.
+ */
+int atio_cli_csv(const struct atio_opts *o, struct atio_error *e);
+
+/*
  * --fadvise's value: random, sequential, normal or none (atio_fadvise_name()).
  * Returns 0, or -EINVAL with @e filled (bad usage) naming the value.
  */
