@@ -29,10 +29,13 @@ static void warn_cache(const struct atio_opts *o)
 {
 	uint64_t ram = atio_node_meminfo("MemTotal");
 
+	char total[24];
+
+	atio_format_mib(total, sizeof(total), o->total);
 	if (!o->direct && !o->total_auto && ram && o->total < 2 * ram)
-		say("warning: the dataset (-u %.2f MiB) is smaller than twice the RAM "
+		say("warning: the dataset (-u %s) is smaller than twice the RAM "
 		    "(%.2f MiB): the page cache may serve part of this --cached test; "
-		    "use a larger -u or --uncached", atio_mib(o->total), atio_mib(ram));
+		    "use a larger -u or --uncached", total, atio_mib(ram));
 }
 
 struct progress {

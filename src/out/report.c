@@ -250,6 +250,8 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	atio_report_put_text(f, o->fstype ? o->fstype : "unknown");
 	putc('\n', f);
 	header_extras(f, o);
+	fputs("Units: MB/s is 2^20 bytes a second (MiB/s), as at_io_iops counts it; "
+	      "latency in usec\n", f);
 	atio_report_limits_header(f, o);
 	if (o->rate > 0)
 		put_cap_header(f, o);
@@ -283,7 +285,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 {
 	const struct atio_opts *o = r->opts;
 	const struct atio_stats *t = &r->total;
-	char t_sec[32], sig[32];
+	char t_sec[32], sig[32], mib[24];
 
 	if (r->nothing_measured) {
 		fprintf(f, "interrupted: by %s before the measured time began; nothing was "
@@ -352,9 +354,10 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		fprintf(f, "verify: every block read checked against its stamps: %.2f MiB, "
 			"none bad\n", atio_mib(t->bytes));
 	atio_cpu_text(f, t, r->elapsed_ns);
-	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
+	atio_format_mib(mib, sizeof(mib), t->bytes);
+	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%s, %.2f MB), %" PRIu64 " syncs\n",
 		t->ops, o->mode == ATIO_MODE_READ ? "reads" : atio_mode_two_way(o->mode) ? "ops" : "writes",
-		t->bytes, atio_mib(t->bytes), t->syncs);
+		t->bytes, mib, (double)t->bytes / 1e6, t->syncs);
 	if (o->mode == ATIO_MODE_EXPAND)
 		fprintf(f, "expand: %" PRIu64 " truncations to zero of files full at %.2f MiB\n",
 			t->truncations, atio_mib(atio_expand_max_size(o)));

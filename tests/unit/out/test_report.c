@@ -512,7 +512,7 @@ static void test_text_lines(void **state)
 		 (double)x->r.elapsed_ns / 1e9);
 	assert_string_equal(line, want);
 	assert_true(nth_line(t, 4, line, sizeof(line)));
-	assert_string_equal(line, "io: 8000 writes, 32768000 bytes (31.25 MiB), 2000 syncs");
+	assert_string_equal(line, "io: 8000 writes, 32768000 bytes (31.25 MiB, 32.77 MB), 2000 syncs");
 	assert_true(nth_line(t, 5, line, sizeof(line)));
 	assert_string_equal(line, "seed: 42");
 	assert_int_equal(count_lines(t), 6);
@@ -528,7 +528,7 @@ static void test_text_lines(void **state)
 	t = render(atio_report_text, &x->r);
 	assert_null(strstr(t, "sync latency"));
 	assert_true(nth_line(t, 3, line, sizeof(line)));
-	assert_string_equal(line, "io: 8000 reads, 32768000 bytes (31.25 MiB), 0 syncs");
+	assert_string_equal(line, "io: 8000 reads, 32768000 bytes (31.25 MiB, 32.77 MB), 0 syncs");
 	assert_int_equal(count_lines(t), 5);
 	free(t);
 
@@ -624,6 +624,7 @@ static void test_header_defaults(void **state)
 		"Buffers: transparent huge pages where 2M or more",
 		"Seed: 42",
 		"Filesystem: unknown",
+		"Units: MB/s is 2^20 bytes a second (MiB/s), as at_io_iops counts it; latency in usec",
 	};
 	struct atio_opts o;
 	char line[512];
@@ -635,7 +636,7 @@ static void test_header_defaults(void **state)
 		assert_true(nth_line(t, i, line, sizeof(line)));
 		assert_string_equal(line, want[i]);
 	}
-	assert_int_equal(count_lines(t), 11);
+	assert_int_equal(count_lines(t), 12);
 	assert_null(strstr(t, "rate"));
 	free(t);
 
@@ -735,7 +736,7 @@ static void test_header_hostile_path(void **state)
 	o.path = "/mnt/generated\ntime: 1 sec; rate: { 9 } MB/s;\tseparate";
 	t = render_opts(atio_report_header, &o);
 	assert_null(strstr(t, "rate"));
-	assert_int_equal(count_lines(t), 11);
+	assert_int_equal(count_lines(t), 12);
 	assert_non_null(strstr(t, "named /mnt/gene"));
 	free(t);
 	(void)state;
