@@ -475,6 +475,16 @@ static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
 		if (out->dir && out->w[i].dir)
 			atio_dir_stats_merge(out->dir, out->w[i].dir);
 	}
+	/* -v's per-thread lines of each direction; without the memory, none. */
+	if (out->dir && (out->thread_dir = calloc(o->threads, sizeof(*out->thread_dir)))) {
+		bool all = true;
+
+		for (unsigned i = 0; i < o->threads; i++) {
+			out->thread_dir[i] = out->w[i].dir;
+			all = all && out->w[i].dir;
+		}
+		out->res.thread_dir = all ? out->thread_dir : NULL;
+	}
 	out->res.nthreads = o->threads;
 	out->res.threads = out->per;
 	if (atio_report_passes(&out->res))
@@ -541,6 +551,9 @@ void run_result_free(struct run_result *out)
 	free(out->w);
 	free(out->per);
 	free(out->dir);
+	free(out->thread_dir);
+	out->thread_dir = NULL;
+	out->res.thread_dir = NULL;
 	out->res.thread_ivals = NULL;
 	out->w = NULL;
 	out->per = NULL;

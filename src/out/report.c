@@ -374,6 +374,15 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 			i, s->ops, atio_report_mb_per_sec(s->bytes, ns), atio_report_per_sec(s->ops, ns),
 			s->syncs, (double)atio_hist_percentile(&s->lat, 99.0) / 1000.0,
 			atio_report_sec(ns));
+		/* --mix: the thread's reads and writes apart, over its time. */
+		for (unsigned d = 0; r->thread_dir && d < ATIO_DIRS; d++) {
+			const struct atio_dir_stats *ds = &r->thread_dir[i][d];
+
+			fprintf(f, "thread %u %s: %" PRIu64 " ops, %.2f MB/s, %.2f IOPS, p99 %.2f "
+				"usec\n", i, atio_dir_name(d), ds->ops,
+				atio_report_mb_per_sec(ds->bytes, ns), atio_report_per_sec(ds->ops, ns),
+				(double)atio_hist_percentile(&ds->lat, 99.0) / 1000.0);
+		}
 	}
 }
 

@@ -86,6 +86,16 @@ for name in latency "read latency" "write latency"; do
 	fi
 done
 
+# --- -v: each thread's reads and writes apart, adding up to the thread's ---
+sums=$(awk '/^thread [0-9]+: / { t[$2 + 0] = $3 } /^thread [0-9]+ (read|write): / { d[$2] += $4 }
+	END { for (i in t) printf "%s %s\n", t[i], d[i] }' "$OUT")
+if [ -n "$sums" ] && [ "$(grep -c '^thread [0-9]* read: ' "$OUT")" -ge 1 ] &&
+	! awk '$1 != $2 { bad = 1 } END { exit !bad }' <<<"$sums"; then
+	ok "-v --mix: a read and a write line a thread, adding up to its ops"
+else
+	not_ok "-v --mix: a read and a write line a thread, adding up to its ops" "$(grep '^thread' "$OUT")"
+fi
+
 # --- The CPU line: seconds, percent of the measured time, context switches ---
 expect_match "the cpu line: seconds, percent, context switches" "$OUT" \
 	'^cpu \(sec\): user [0-9.]+, system [0-9.]+ \(user [0-9.]+%, system [0-9.]+% of [0-9.]+ sec\); context switches: [0-9]+ voluntary, [0-9]+ involuntary$'

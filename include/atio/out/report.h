@@ -37,6 +37,8 @@ struct atio_result {
 	bool in_final_sync;        /* interrupted after -t, in the final sync */
 	/* --mix */
 	const struct atio_dir_stats *dir; /* [ATIO_DIRS]: reads, writes; NULL otherwise */
+	/* [nthreads], each [ATIO_DIRS]: each thread's reads and writes; NULL otherwise */
+	const struct atio_dir_stats *const *thread_dir;
 	/* --interval */
 	struct atio_ival_series **thread_ivals; /* [opts->threads]: each thread's, or NULL */
 	struct atio_ival_series *timeline; /* their merge (atio_report_timeline()), or NULL */
