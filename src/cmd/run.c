@@ -58,7 +58,7 @@ static void progress_tick(struct progress *pg)
 {
 	size_t ready = SIZE_MAX;
 	unsigned late = 0;
-	char line[256];
+	char line[512];
 	uint64_t now = atio_now_ns();
 
 	if (pg->o->verbose < 2)

@@ -96,6 +96,17 @@ else
 	not_ok "-v --mix: a read and a write line a thread, adding up to its ops" "$(grep '^thread' "$OUT")"
 fi
 
+# --- -vv: each interval's line gives the reads and writes apart ---
+run_atio -vv --engine null --mix 70 --rand -t 1.5
+line=$(grep -m1 '^atio: 1 s: ' "$ERR" || true)
+if [[ $line =~ ,\ ([0-9]+)\ IOPS,.*\;\ read:\ [0-9.]+\ MB/s,\ ([0-9]+)\ IOPS,\ p99\ [0-9.]+\ usec\;\ write:\ [0-9.]+\ MB/s,\ ([0-9]+)\ IOPS,\ p99\ [0-9.]+\ usec$ ]] &&
+	[ $((BASH_REMATCH[1] - BASH_REMATCH[2] - BASH_REMATCH[3])) -ge -1 ] &&
+	[ $((BASH_REMATCH[1] - BASH_REMATCH[2] - BASH_REMATCH[3])) -le 1 ]; then
+	ok "-vv --mix: the interval line gives read and write, adding up to its IOPS"
+else
+	not_ok "-vv --mix: the interval line gives read and write, adding up to its IOPS" "${line:-no line for 1 s}"
+fi
+
 # --- The CPU line: seconds, percent of the measured time, context switches ---
 expect_match "the cpu line: seconds, percent, context switches" "$OUT" \
 	'^cpu \(sec\): user [0-9.]+, system [0-9.]+ \(user [0-9.]+%, system [0-9.]+% of [0-9.]+ sec\); context switches: [0-9]+ voluntary, [0-9]+ involuntary$'
