@@ -43,9 +43,9 @@ void atio_report_dir_json(struct atio_json *j, const char *key, const struct ati
 	atio_json_uint(j, "bytes", d->bytes);
 	atio_json_double(j, "iops", iops);
 	atio_json_double(j, "mbs", mbs);
-	/* MB/s is 2^20 bytes a second: scaling by a power of two is exact. */
-	atio_json_double(j, "bytes_per_sec", mbs * 1048576.0);
 	atio_json_double(j, "share", share(d->ops, total_ops));
 	atio_report_json_latency(j, "latency_ns", &d->lat, buckets, o);
+	/* MB/s is 2^20 bytes a second: scaling by a power of two is exact. */
+	atio_json_double(j, "bytes_per_sec", mbs * 1048576.0);
 	atio_json_object_end(j);
 }
