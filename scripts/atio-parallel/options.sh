@@ -122,7 +122,7 @@ randwrite randrw expand", each test with -p N -t TIME -u FILE_SIZE -S
   dsyncwrite --write --rand -s BLOCKSIZE --dsync --iops
 check: atio --check of every node's files (no common start, no sum): each
 node's summary line, or a FAILURE naming the bad file and offset.
-A --rate N in ATIO_OPTS caps each node, not the cluster: the summary
+A --cap N (or --rate N) in ATIO_OPTS caps each node, not the cluster: the summary
 says so. With --verify in ATIO_OPTS each node says that its reads
 verified, or that every block it wrote read back right after the run, and
 a node whose data was bad is a FAILURE naming the file and offset.
@@ -401,8 +401,8 @@ validate() {
 	NODE_CAP=""
 	for n in "${!ATIO_EXTRA[@]}"; do
 		case ${ATIO_EXTRA[n]} in
-		--rate) NODE_CAP=${ATIO_EXTRA[n + 1]:-} ;;
-		--rate=*) NODE_CAP=${ATIO_EXTRA[n]#--rate=} ;;
+		--cap | --rate) NODE_CAP=${ATIO_EXTRA[n + 1]:-} ;;
+		--cap=* | --rate=*) NODE_CAP=${ATIO_EXTRA[n]#--*=} ;;
 		--and | --then | --jobs | --jobs=*)
 			die "ATIO_OPTS (--atio-opts) $(shown "$ATIO_OPTS"): ${ATIO_EXTRA[n]%%=*} makes a plan of jobs or phases, and plans are not yet run by the driver: run atio --json with it on each node and sum the documents with atio merge" ;;
 		esac

@@ -215,3 +215,13 @@ int atio_parse_seconds(const char *s, uint64_t *whole, uint32_t *nanos)
 	*nanos = f;
 	return 0;
 }
+
+/* See units.h: 0.005 MiB and more round to at least 0.01 MiB; nothing is 0.00 MiB. */
+int atio_format_mib(char *buf, size_t len, uint64_t bytes)
+{
+	if (bytes >= 5243 || bytes == 0)
+		return snprintf(buf, len, "%.2f MiB", atio_mib((double)bytes));
+	if (bytes >= 1024)
+		return snprintf(buf, len, "%.2f KiB", (double)bytes / 1024.0);
+	return snprintf(buf, len, "%" PRIu64 " bytes", bytes);
+}

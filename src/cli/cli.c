@@ -61,6 +61,8 @@ static const char *value_hint(int id)
 	case OPT_FILE_SIZE: return "bytes each file holds, e.g. 4K or 0";
 	case OPT_DIRS: return "directories a tree, e.g. 100";
 	case OPT_FIGURE: return "the phase on the result line, e.g. stat";
+	case OPT_PERCENTILES: return "percentiles, ascending, e.g. 50,99,99.9";
+	case OPT_CSV: return "a file for the figures as CSV, or - for stdout";
 	}
 	return "see --help";
 }
@@ -293,6 +295,8 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_META: case OPT_FILES: case OPT_FILE_SIZE: case OPT_DIRS: case OPT_FIGURE:
 	case OPT_SHARED_DIR: case OPT_NEIGHBOUR: case OPT_FSYNC_FILES: case OPT_FSYNC_DIR:
 		return atio_cli_meta(id, arg, o, e);
+	case OPT_PERCENTILES: return atio_cli_percentiles(arg, o, e);
+	case OPT_CSV: o->csv = arg; return 0;
 	case OPT_RATE:
 		o->rate_text = arg;
 		return atio_cli_rate(arg, &o->rate, e);

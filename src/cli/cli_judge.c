@@ -120,9 +120,9 @@ static int check_opts(struct atio_opts *o, const struct pstate *st, struct atio_
 }
 
 /*
- * --rate N against the settings that turn it into one thread's interval
- * between two I/Os: the unit, the block size (MB/s), the writes per sync
- * (sync/s) and the threads. An interval below 1 ns cannot be scheduled by
+ * --cap N (or --rate N) against the settings that turn it into one
+ * thread's interval between two I/Os: the unit, the block size (MB/s), the
+ * writes per sync (sync/s) and the threads. An interval below 1 ns cannot be scheduled by
  * any clock atio reads; one above an hour is almost surely a slip of the
  * unit. Sets o->rate_interval_ns.
  */
@@ -134,11 +134,11 @@ static int check_rate(struct atio_opts *o, struct atio_error *e)
 					  sync ? o->qsync : 1, o->threads);
 
 	if (ns < ATIO_PACE_MIN_NS)
-		return USAGE("--rate %s: too high: %u thread(s) would each start an I/O every "
+		return USAGE("--cap %s: too high: %u thread(s) would each start an I/O every "
 			     "%.3g ns, below the 1 ns a schedule can hold", o->rate_text,
 			     o->threads, ns);
 	if (ns > ATIO_PACE_MAX_NS)
-		return USAGE("--rate %s: too low: %u thread(s) would each start an I/O every "
+		return USAGE("--cap %s: too low: %u thread(s) would each start an I/O every "
 			     "%.3g s, more than an hour apart", o->rate_text, o->threads,
 			     ns / 1e9);
 	o->rate_interval_ns = ns;
@@ -311,14 +311,16 @@ int atio_cli_finish(struct atio_opts *o, const struct pstate *st, struct atio_er
 			     st->total ? "" : " (the default)", who, a, b);
 	}
 	if (o->rate_text && o->mode == ATIO_MODE_REWRITE)
-		return USAGE("--rate %s with --rewrite: a schedule paces single I/Os, and "
-			     "--rewrite's write waits for its read: leave --rate out",
+		return USAGE("--cap %s with --rewrite: a schedule paces single I/Os, and "
+			     "--rewrite's write waits for its read: leave --cap out",
 			     o->rate_text);
 	if (o->rate_text && (r = check_rate(o, e)) != 0)
 		return r;
 	if (st->given[OPT_ARRIVALS] && !o->rate_text)
-		return USAGE("--arrivals %s: spaces the I/Os of a cap: give --rate N too",
+		return USAGE("--arrivals %s: spaces the I/Os of a cap: give --cap N too",
 			     st->given[OPT_ARRIVALS]);
+	if ((r = atio_cli_csv(o, e)) != 0)
+		return r;
 	/*
 	 * --verify: every block read checked; with writes, every block written
 	 * read back after the run (atio/run/readback.h), never two I/Os of one

@@ -35,6 +35,8 @@ const struct option atio_cli_longopts[] = {
 	{ "osync",      no_argument,       NULL, OPT_OSYNC },
 	{ "prepare",    no_argument,       NULL, OPT_PREPARE },
 	{ "check",      no_argument,       NULL, OPT_CHECK },
+	/* --cap first: messages name the option by it (atio_cli_optname()). */
+	{ "cap",        required_argument, NULL, OPT_RATE },
 	{ "rate",       required_argument, NULL, OPT_RATE },
 	{ "verify",     no_argument,       NULL, OPT_VERIFY },
 	{ "expand",     no_argument,       NULL, OPT_EXPAND },
@@ -65,6 +67,8 @@ const struct option atio_cli_longopts[] = {
 	{ "fsync-files", no_argument,      NULL, OPT_FSYNC_FILES },
 	{ "fsync-dir",  no_argument,       NULL, OPT_FSYNC_DIR },
 	{ "figure",     required_argument, NULL, OPT_FIGURE },
+	{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
+	{ "csv",        required_argument, NULL, OPT_CSV },
 	{ NULL, 0, NULL, 0 },
 };
 

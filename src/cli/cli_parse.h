@@ -48,6 +48,8 @@ enum {
 	OPT_ARRIVALS,
 	OPT_META, OPT_FILES, OPT_FILE_SIZE, OPT_DIRS, OPT_SHARED_DIR, OPT_NEIGHBOUR,
 	OPT_FSYNC_FILES, OPT_FSYNC_DIR, OPT_FIGURE,
+	OPT_PERCENTILES,
+	OPT_CSV,
 	OPT_COUNT,                 /* the number of ids, for tables by id */
 };
 

@@ -69,11 +69,11 @@ int atio_cli_rate(const char *arg, double *rate, struct atio_error *e)
 	bool number = end != arg && !*end && v == v;
 
 	if (number && !(v > 0.0))
-		return USAGE("--rate %s: the cap must be more than 0", arg);
+		return USAGE("--cap %s: the cap must be more than 0", arg);
 	if (!atio_cli_plain_decimal(arg))
-		return USAGE("--rate %s: %s (give the cap in the unit of the result in plain "
-			     "digits, e.g. --rate 1000 or --rate 2.5)", arg,
-			     number ? "a number in a form --rate does not take" : "not a number");
+		return USAGE("--cap %s: %s (give the cap in the unit of the result in plain "
+			     "digits, e.g. --cap 1000 or --cap 2.5)", arg,
+			     number ? "a number in a form --cap does not take" : "not a number");
 	*rate = v;
 	return 0;
 }

@@ -219,6 +219,7 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 {
 	struct atio_fill_stats fs = { 0 };
 	struct fill_arg fa = { .ds = ds, .o = o, .wt = wt };
+	char each[24], writing[24];
 	pthread_t th;
 	unsigned nfill;
 	uint64_t t0;
@@ -250,9 +251,11 @@ int prepare(struct atio_dataset *ds, const struct atio_opts *o, struct watch *wt
 			   ATIO_FILL_CHUNK, "fill buffers", e);
 	if (ret)
 		return ret;
-	say("preparing %u file(s) of %.2f MiB: %u new, %u to resume, %u reused, %u truncated, "
-	    "%u taken over; writing %.2f MiB", ds->nfiles, atio_mib(ds->file_size), fs.created,
-	    fs.resumed, fs.reused, fs.truncated, fs.taken, atio_mib(fs.to_write));
+	atio_format_mib(each, sizeof(each), ds->file_size);
+	atio_format_mib(writing, sizeof(writing), fs.to_write);
+	say("preparing %u file(s) of %s: %u new, %u to resume, %u reused, %u truncated, "
+	    "%u taken over; writing %s", ds->nfiles, each, fs.created, fs.resumed,
+	    fs.reused, fs.truncated, fs.taken, writing);
 	if (fs.older > fs.strays)
 		say("%u file(s) made by an older atio (stamp version 1, which this atio does "
 		    "not check) are made again", fs.older - fs.strays);

@@ -19,13 +19,31 @@
 #include "atio/cli/cli.h"
 #include "atio/data/target.h"
 #include "atio/out/check_report.h"
+#include "atio/out/csv.h"
 
-static void print_result(const struct atio_result *res)
+/* --csv - or --csv stdout: the CSV is stdout's, alone. */
+static bool csv_on_stdout(const struct atio_opts *o)
 {
-	if (res->opts->json)
+	return o->csv && (strcmp(o->csv, "-") == 0 || strcmp(o->csv, "stdout") == 0);
+}
+
+/*
+ * The result on stdout, as JSON or text, and with --csv as CSV too: into
+ * its file, or instead of the text when its file is stdout. Returns 0, or
+ * the exit status of a CSV that could not be written.
+ */
+static int print_result(const struct atio_result *res)
+{
+	const struct atio_opts *o = res->opts;
+	struct atio_error e = { 0 };
+
+	if (o->json)
 		atio_report_json(stdout, res);
-	else
+	else if (!csv_on_stdout(o))
 		atio_report_text(stdout, res);
+	if (o->csv && atio_csv_write(res, &e))
+		return fail(&e);
+	return 0;
 }
 
 /*
@@ -60,7 +78,7 @@ static int run_once(struct atio_opts *o, const struct atio_engine_ops *engine,
 		/* A signal in the fill: nothing measured, said as for the warm-up. */
 		if (r.wt.signo && e.exit == ATIO_EXIT_INTERRUPTED && !o->prepare) {
 			run_unmeasured(&r, &rr.res);
-			print_result(&rr.res);
+			(void)print_result(&rr.res);
 		}
 		goto out;
 	}
@@ -82,8 +100,9 @@ static int run_once(struct atio_opts *o, const struct atio_engine_ops *engine,
 		    rr.sh.start_ns <= r.wt.sig_ns ? "in the warm-up" : r.wt.sig_phase);
 	else if (o->steady)
 		steady_warn(&rr);
-	print_result(&rr.res);
-	status = r.wt.signo ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
+	status = print_result(&rr.res);
+	if (!status)
+		status = r.wt.signo ? ATIO_EXIT_INTERRUPTED : ATIO_EXIT_OK;
 	if (rr.rb.bad || rr.rb.err)
 		status = fail(&rr.rb.e);
 	if (rr.flush_ret)
@@ -136,7 +155,7 @@ int run_main(int argc, char **argv)
 			atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
 		return flush_stdout("the settings") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
-	if (o.verbose && !o.json && !o.prepare) {
+	if (o.verbose && !o.json && !o.prepare && !csv_on_stdout(&o)) {
 		atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
 		fflush(stdout);
 	}

@@ -246,7 +246,7 @@ static void summary_text(const struct sweep *sw, const struct sweep_point *pts, 
 		snprintf(t, sizeof(t), "target %s", sw->target_text);
 		print_choice(sw, pts, t, c->target, "no point stays within it");
 	}
-	/* Off grep rate as the header's Cmdline is: the cap's option as --r\x61te. */
+	/* The cap's option is --cap on it, as on the header's Cmdline: off grep rate. */
 	if (use) {
 		fputs("use: ", stdout);
 		atio_report_put_text(stdout, use);

@@ -306,6 +306,11 @@ static int judge_job(const struct plan_job *jb, bool first, const struct plan_ph
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
 				      "%s: %s: a plan of jobs and phases runs tests; run %s "
 				      "on its own", jb->where, what, what);
+	if (o->csv)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
+				      "%s: --csv %s: a plan's figures are not written as CSV "
+				      "yet; use --json and atio merge, or run the jobs apart",
+				      jb->where, o->csv);
 	if (!first && (o->json || o->start_at_ns || o->start_at_stdin))
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
 				      "%s: %s: the output's form and the start instant are "

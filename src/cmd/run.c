@@ -31,10 +31,13 @@ static void warn_cache(const struct atio_opts *o)
 {
 	uint64_t ram = atio_node_meminfo("MemTotal");
 
+	char total[24];
+
+	atio_format_mib(total, sizeof(total), o->total);
 	if (!o->direct && !o->total_auto && ram && o->total < 2 * ram)
-		say("warning: the dataset (-u %.2f MiB) is smaller than twice the RAM "
+		say("warning: the dataset (-u %s) is smaller than twice the RAM "
 		    "(%.2f MiB): the page cache may serve part of this --cached test; "
-		    "use a larger -u or --uncached", atio_mib(o->total), atio_mib(ram));
+		    "use a larger -u or --uncached", total, atio_mib(ram));
 }
 
 /* The measured start: after -w's time, or where --steady's rounds ended (none yet: UINT64_MAX). */
@@ -68,7 +71,7 @@ static void progress_tick(struct progress *pg)
 {
 	size_t ready = SIZE_MAX;
 	unsigned late = 0;
-	char line[256];
+	char line[512];
 	uint64_t now = atio_now_ns();
 
 	/* --steady: the rounds judged; -vv's lines once every thread measures. */
@@ -525,6 +528,16 @@ static int measure_end(struct run *r, struct run_result *out, struct watch *wt,
 		if (out->dir && out->w[i].dir)
 			atio_dir_stats_merge(out->dir, out->w[i].dir);
 	}
+	/* -v's per-thread lines of each direction; without the memory, none. */
+	if (out->dir && (out->thread_dir = calloc(o->threads, sizeof(*out->thread_dir)))) {
+		bool all = true;
+
+		for (unsigned i = 0; i < o->threads; i++) {
+			out->thread_dir[i] = out->w[i].dir;
+			all = all && out->w[i].dir;
+		}
+		out->res.thread_dir = all ? out->thread_dir : NULL;
+	}
 	out->res.nthreads = o->threads;
 	out->res.threads = out->per;
 	if (atio_report_passes(&out->res))
@@ -596,6 +609,9 @@ void run_result_free(struct run_result *out)
 	free(out->dev);
 	out->dev = NULL;
 	out->res.device = NULL;
+	free(out->thread_dir);
+	out->thread_dir = NULL;
+	out->res.thread_dir = NULL;
 	out->res.thread_ivals = NULL;
 	out->w = NULL;
 	out->per = NULL;

@@ -51,6 +51,7 @@ struct run_result {
 	struct atio_worker *w;     /* [threads]: kept for res's intervals and --verify's record */
 	struct atio_stats *per;    /* [threads]: each thread's figures */
 	struct atio_dir_stats *dir;/* [ATIO_DIRS] with --mix, else NULL */
+	const struct atio_dir_stats **thread_dir; /* [threads]: each w[i].dir, with --mix */
 	struct atio_readback rb;   /* --verify on writes: the read-back */
 	struct atio_error flush_err; /* -S: the sync after the time failed (flush_ret) */
 	int flush_ret;

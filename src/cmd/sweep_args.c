@@ -21,7 +21,7 @@ static const struct {
 	{ "s", "bs", "-s" },
 	{ "mix", NULL, "--mix" },
 	{ "u", NULL, "-u" },
-	{ "rate", NULL, "--rate" },
+	{ "rate", "cap", "--cap" },
 };
 
 #define NAXIS_NAMES (sizeof(axis_names) / sizeof(axis_names[0]))
@@ -222,7 +222,7 @@ static int read_kind(struct sweep *sw, const char *curve_text, int search,
 				      "--search-time %s: limits a search: give --search too",
 				      sw->search_time_text);
 	if (sw->kind == SWEEP_CURVE) {
-		sw->axes[0] = (struct sweep_axis){ .name = "rate", .option = "--rate",
+		sw->axes[0] = (struct sweep_axis){ .name = "rate", .option = "--cap",
 						   .text = curve_text };
 		sw->naxes = 1;
 	} else if (sw->kind == SWEEP_SEARCH) {
@@ -264,6 +264,14 @@ static int sweep_option(const char *w)
 			return k;
 	}
 	return -1;
+}
+
+/* Whether word @w is option @opt, alone or as --OPT=VALUE. */
+static bool names_option(const char *w, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	return !strcmp(w, opt) || (opt[1] == '-' && !strncmp(w, opt, n) && w[n] == '=');
 }
 
 int sweep_read(struct sweep *sw, int argc, char **argv, struct atio_error *e)
@@ -357,13 +365,15 @@ int sweep_read(struct sweep *sw, int argc, char **argv, struct atio_error *e)
 	/* --arrivals with a grid or a search: the run's own option, given to every point. */
 	for (int k = 0; !ret && sw->kind != SWEEP_CURVE && k < narrivals; k++)
 		sw->base[sw->nbase++] = argv[arrivals + k];
-	/* An axis's option among the run's options: the point would give it twice. */
+	/*
+	 * An axis's option among the run's options: the point would give it
+	 * twice (the cap under either of its names).
+	 */
 	for (unsigned a = 0; !ret && a < sw->naxes; a++)
 		for (int i = 0; !ret && i < sw->nbase; i++)
-			if (!strcmp(sw->base[i], sw->axes[a].option) ||
-			    (sw->axes[a].option[1] == '-' &&
-			     !strncmp(sw->base[i], sw->axes[a].option, strlen(sw->axes[a].option)) &&
-			     sw->base[i][strlen(sw->axes[a].option)] == '='))
+			if (names_option(sw->base[i], sw->axes[a].option) ||
+			    (!strcmp(sw->axes[a].option, "--cap") &&
+			     names_option(sw->base[i], "--rate")))
 				ret = atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
 						     "%s: %s is swept (%s=%s): leave %s out of the "
 						     "run's options", sw->base[i], sw->axes[a].option,

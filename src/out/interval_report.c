@@ -137,6 +137,24 @@ void atio_ival_live_line(char *buf, size_t len, const struct atio_ival_series *c
 		 sec > 0 ? (double)bytes / 1048576.0 / sec : 0.0,
 		 sec > 0 ? (double)ops / sec : 0.0, sec > 0 ? (double)syncs / sec : 0.0,
 		 (unsigned long long)ops, h ? (double)atio_hist_percentile(h, 99.0) / 1000.0 : 0.0);
+	/* --mix: each direction apart, after the totals. */
+	for (unsigned d = 0; h && in[0]->mixed && d < ATIO_DIRS; d++) {
+		size_t at = strlen(buf);
+
+		ops = bytes = 0;
+		atio_hist_init(h);
+		for (unsigned p = 0; p < n; p++) {
+			const struct atio_ival *iv = atio_ival_get(in[p], k);
+
+			ops += iv->ops[d];
+			bytes += iv->bytes[d];
+			atio_ival_hist_add(h, in[p], iv, d);
+		}
+		snprintf(buf + at, len - at, "; %s: %.2f MB/s, %.0f IOPS, p99 %.2f usec",
+			 atio_dir_name(d), sec > 0 ? (double)bytes / 1048576.0 / sec : 0.0,
+			 sec > 0 ? (double)ops / sec : 0.0,
+			 (double)atio_hist_percentile(h, 99.0) / 1000.0);
+	}
 	free(h);
 }
 

@@ -14,6 +14,7 @@
 
 #include "atio/base/json.h"
 #include "atio/out/merge.h"
+#include "atio/out/pct.h"
 #include "atio/out/merge_check.h"
 #include "atio/out/merge_runs.h"
 #include "atio/out/report.h"
@@ -237,7 +238,7 @@ void atio_merge_text(FILE *f, const struct atio_merge *m)
 		fprintf(f, "Sum value = { %.5f } %s;\n", m->sum, m->unit);
 		for (unsigned i = 0; m->mixed && i < ATIO_DIRS; i++)
 			atio_report_dir_text(f, atio_dir_name(i), &m->dir[i], t->ops,
-					     m->dir_iops[i], m->dir_mbs[i]);
+					     m->dir_iops[i], m->dir_mbs[i], NULL);
 		fprintf(f, "documents: %u, interrupted: %u\n", m->ndocs, m->ninterrupted);
 		fprintf(f, "start skew: %.6f s (first %.6f, last %.6f)\n",
 			m->last_start - m->first_start, m->first_start, m->last_start);
@@ -291,6 +292,7 @@ void atio_merge_json_hist(struct atio_json *j, const char *key, const struct ati
 	atio_json_uint(j, "p99", atio_hist_percentile(h, 99.0));
 	atio_json_uint(j, "p99.9", atio_hist_percentile(h, 99.9));
 	atio_json_uint(j, "max", empty ? 0 : h->max);
+	atio_pct_json(j, h, NULL);
 	atio_json_object_end(j);
 }
 
@@ -341,7 +343,7 @@ void atio_merge_json_value(struct atio_json *j, const char *key, const struct at
 
 		if (m->mixed)
 			atio_report_dir_json(j, dir, &m->dir[i], t->ops, m->dir_iops[i],
-					     m->dir_mbs[i], false);
+					     m->dir_mbs[i], false, NULL);
 		else
 			atio_json_null(j, dir);
 	}

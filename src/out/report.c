@@ -24,6 +24,8 @@
 #include "atio/out/device_report.h"
 #include "atio/run/expand.h"
 #include "atio/stats/interval.h"
+#include "atio/out/cpu.h"
+#include "atio/out/pct.h"
 #include "atio/out/report.h"
 #include "atio/out/report_steady.h"
 #include "atio/base/units.h"
@@ -254,6 +256,8 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 	putc('\n', f);
 	atio_device_report_header(f, o->path);
 	header_extras(f, o);
+	fputs("Units: MB/s is 2^20 bytes a second (MiB/s), as at_io_iops counts it; "
+	      "latency in usec\n", f);
 	atio_report_limits_header(f, o);
 	if (o->rate > 0)
 		put_cap_header(f, o);
@@ -261,24 +265,21 @@ void atio_report_header(FILE *f, const struct atio_opts *o, const char *version,
 }
 
 /*
- * One latency line: "NAME (usec): min A, mean B, p50 ..., max G", or
- * "NAME (usec): none" when nothing completed. Percentiles are the
- * histogram's (within 0.39% of the true value); min, max and mean are
- * exact.
+ * One latency line: "NAME (usec): min A, mean B, p50 ..., max G, stdev S"
+ * (the points of --percentiles), or "NAME (usec): none" when nothing
+ * completed. Percentiles are the histogram's (within 0.39% of the true
+ * value); min, max and mean are exact.
  */
-static void put_latency(FILE *f, const char *name, const struct atio_hist *h)
+static void put_latency(FILE *f, const char *name, const struct atio_hist *h,
+			const struct atio_opts *o)
 {
 	if (h->count == 0) {
 		fprintf(f, "%s (usec): none\n", name);
 		return;
 	}
-	fprintf(f, "%s (usec): min %.2f, mean %.2f, p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f\n",
-		name, (double)h->min / 1000.0, atio_hist_mean(h) / 1000.0,
-		(double)atio_hist_percentile(h, 50.0) / 1000.0,
-		(double)atio_hist_percentile(h, 90.0) / 1000.0,
-		(double)atio_hist_percentile(h, 99.0) / 1000.0,
-		(double)atio_hist_percentile(h, 99.9) / 1000.0,
-		(double)h->max / 1000.0);
+	fprintf(f, "%s (usec): ", name);
+	atio_pct_text(f, h, o);
+	putc('\n', f);
 }
 
 /* See report.h. */
@@ -299,7 +300,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 {
 	const struct atio_opts *o = r->opts;
 	const struct atio_stats *t = &r->total;
-	char t_sec[32], sig[32];
+	char t_sec[32], sig[32], mib[24];
 
 	if (r->nothing_measured) {
 		fprintf(f, "interrupted: by %s before the measured time began; nothing was "
@@ -313,7 +314,7 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	for (unsigned i = 0; r->dir && i < ATIO_DIRS; i++)
 		atio_report_dir_text(f, atio_dir_name(i), &r->dir[i], t->ops,
 				     atio_report_per_sec(r->dir[i].ops, r->elapsed_ns),
-				     atio_report_mb_per_sec(r->dir[i].bytes, r->elapsed_ns));
+				     atio_report_mb_per_sec(r->dir[i].bytes, r->elapsed_ns), o);
 
 	if (r->interrupted) {
 		atio_format_time(t_sec, sizeof(t_sec), o->time_ns);
@@ -341,13 +342,25 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 		fprintf(f, "cap: %s %s per run, %s per thread; reached %.1f%%%s\n", run,
 			atio_unit_name(o), thread, atio_report_reached(r) * 100.0,
 			atio_report_reached(r) < BEHIND ? ": the storage fell behind" : "");
-		put_latency(f, "latency from intended start", &t->lat);
-		put_latency(f, "service", &t->service);
+		put_latency(f, "latency from intended start", &t->lat, o);
+		put_latency(f, "service", &t->service, o);
 	} else {
-		put_latency(f, "latency", &t->lat);
+		put_latency(f, "latency", &t->lat, o);
 	}
 	if (t->syncs > 0)
-		put_latency(f, "sync latency", &t->sync_lat);
+		put_latency(f, "sync latency", &t->sync_lat, o);
+	/* -v: how the latencies spread, as fio's lat (usec) lines. */
+	if (o->verbose >= 1) {
+		atio_pct_dist_text(f, "latency", &t->lat);
+		for (unsigned i = 0; r->dir && i < ATIO_DIRS; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s latency", atio_dir_name(i));
+			atio_pct_dist_text(f, name, &r->dir[i].lat);
+		}
+		if (t->syncs > 0)
+			atio_pct_dist_text(f, "sync latency", &t->sync_lat);
+	}
 	if (r->timeline)
 		atio_ival_text(f, r->timeline, atio_unit_name(o));
 	atio_report_steady_text(f, r);
@@ -356,11 +369,11 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 	else if (o->verify)
 		fprintf(f, "verify: every block read checked against its stamps: %.2f MiB, "
 			"none bad\n", atio_mib(t->bytes));
-	fprintf(f, "cpu (sec): user %.3f, system %.3f\n",
-		atio_report_sec(t->cpu_user_ns), atio_report_sec(t->cpu_sys_ns));
-	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
+	atio_cpu_text(f, t, r->elapsed_ns);
+	atio_format_mib(mib, sizeof(mib), t->bytes);
+	fprintf(f, "io: %" PRIu64 " %s, %" PRIu64 " bytes (%s, %.2f MB), %" PRIu64 " syncs\n",
 		t->ops, o->mode == ATIO_MODE_READ ? "reads" : atio_mode_two_way(o->mode) ? "ops" : "writes",
-		t->bytes, atio_mib(t->bytes), t->syncs);
+		t->bytes, mib, (double)t->bytes / 1e6, t->syncs);
 	if (o->mode == ATIO_MODE_EXPAND)
 		fprintf(f, "expand: %" PRIu64 " truncations to zero of files full at %.2f MiB\n",
 			t->truncations, atio_mib(atio_expand_max_size(o)));
@@ -378,6 +391,15 @@ void atio_report_text(FILE *f, const struct atio_result *r)
 			i, s->ops, atio_report_mb_per_sec(s->bytes, ns), atio_report_per_sec(s->ops, ns),
 			s->syncs, (double)atio_hist_percentile(&s->lat, 99.0) / 1000.0,
 			atio_report_sec(ns));
+		/* --mix: the thread's reads and writes apart, over its time. */
+		for (unsigned d = 0; r->thread_dir && d < ATIO_DIRS; d++) {
+			const struct atio_dir_stats *ds = &r->thread_dir[i][d];
+
+			fprintf(f, "thread %u %s: %" PRIu64 " ops, %.2f MB/s, %.2f IOPS, p99 %.2f "
+				"usec\n", i, atio_dir_name(d), ds->ops,
+				atio_report_mb_per_sec(ds->bytes, ns), atio_report_per_sec(ds->ops, ns),
+				(double)atio_hist_percentile(&ds->lat, 99.0) / 1000.0);
+		}
 	}
 }
 

@@ -16,6 +16,7 @@
 #include "atio/stats/hist.h"
 #include "atio/base/json.h"
 #include "atio/run/pace.h"
+#include "atio/out/pct.h"
 #include "atio/out/report.h"
 #include "atio/base/units.h"
 #include "report_figures.h"
@@ -145,7 +146,9 @@ uint64_t atio_report_thread_ns(const struct atio_result *r, const struct atio_st
 /*
  * A histogram in nanoseconds: count, exact min/mean/max, the percentiles
  * as atio_hist_percentile() gives them, and, when @buckets, every non-empty
- * bucket as [index, lowest value, count].
+ * bucket as [index, lowest value, count]. With @pct, before the buckets,
+ * the standard deviation and the percentiles of fio and of @o's
+ * --percentiles (atio_pct_json()).
  *
  * The buckets are what makes results mergeable: the bucket index of a value
  * depends on the value alone (and on sub_bits, written alongside), so adding
@@ -159,7 +162,7 @@ uint64_t atio_report_thread_ns(const struct atio_result *r, const struct atio_st
  * UINT64_MAX internally) and an empty bucket list.
  */
 static void json_hist(struct atio_json *j, const char *key, const struct atio_hist *h,
-		      bool buckets)
+		      bool buckets, bool pct, const struct atio_opts *o)
 {
 	bool empty = h->count == 0;
 
@@ -173,6 +176,8 @@ static void json_hist(struct atio_json *j, const char *key, const struct atio_hi
 	atio_json_uint(j, "p99.9", empty ? 0 : atio_hist_percentile(h, 99.9));
 	atio_json_uint(j, "max", empty ? 0 : h->max);
 	atio_json_uint(j, "sub_bits", ATIO_HIST_SUB_BITS);
+	if (pct)
+		atio_pct_json(j, h, o);
 	if (buckets) {
 		atio_json_array_begin(j, "buckets");
 		for (unsigned i = 0; i < ATIO_HIST_BUCKETS && !empty; i++) {
@@ -189,11 +194,18 @@ static void json_hist(struct atio_json *j, const char *key, const struct atio_hi
 	atio_json_object_end(j);
 }
 
+/* See report.h. */
+void atio_report_json_latency(struct atio_json *j, const char *key, const struct atio_hist *h,
+			      bool buckets, const struct atio_opts *o)
+{
+	json_hist(j, key, h, buckets, true, o);
+}
+
 /* See report.h: json_hist() for every renderer of a histogram. */
 void atio_report_json_hist(struct atio_json *j, const char *key, const struct atio_hist *h,
 			   bool buckets)
 {
-	json_hist(j, key, h, buckets);
+	json_hist(j, key, h, buckets, false, NULL);
 }
 
 /* See report.h. */

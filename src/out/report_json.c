@@ -17,6 +17,8 @@
 #include "atio/run/expand.h"
 #include "atio/stats/interval.h"
 #include "atio/base/json.h"
+#include "atio/out/cpu.h"
+#include "atio/out/pct.h"
 #include "atio/out/report.h"
 #include "atio/out/report_steady.h"
 #include "atio/base/sysinfo.h"
@@ -61,6 +63,7 @@ static void json_settings(struct atio_json *j, const struct atio_opts *o, const 
 	atio_json_object_begin(j, "settings");
 	atio_opts_cmdline(cmd, sizeof(cmd), o);
 	atio_json_string(j, "cmdline", cmd);
+	atio_pct_settings_json(j, o);
 	atio_json_string(j, "mode", atio_mode_name(o->mode));
 	atio_json_string(j, "pattern", o->random ? "rand" : "seq");
 	atio_json_string(j, "distribution", !o->random ? "none"
@@ -224,13 +227,13 @@ static void json_result(struct atio_json *j, const struct atio_result *r)
 	atio_json_double(j, "value", atio_result_value(r));
 	atio_json_string(j, "unit", atio_unit_name(r->opts));
 	atio_json_double(j, "mbs", atio_report_mb_per_sec(t->bytes, r->elapsed_ns));
+	atio_json_double(j, "bytes_per_sec", atio_report_per_sec(t->bytes, r->elapsed_ns));
 	atio_json_double(j, "iops", atio_report_per_sec(t->ops, r->elapsed_ns));
 	atio_json_double(j, "syncs_per_sec", atio_report_per_sec(t->syncs, r->elapsed_ns));
 	atio_json_uint(j, "ops", t->ops);
 	atio_json_uint(j, "bytes", t->bytes);
 	atio_json_uint(j, "syncs", t->syncs);
-	atio_json_double(j, "cpu_user_sec", atio_report_sec(t->cpu_user_ns));
-	atio_json_double(j, "cpu_sys_sec", atio_report_sec(t->cpu_sys_ns));
+	atio_cpu_json(j, t, r->elapsed_ns);
 	if (r->opts->rate > 0) {
 		atio_json_double(j, "target", r->opts->rate);
 		atio_json_double(j, "target_reached", atio_report_reached(r));
@@ -258,8 +261,7 @@ static void json_thread(struct atio_json *j, const struct atio_result *r, unsign
 	atio_json_double(j, "elapsed_sec", atio_report_sec(ns));
 	atio_json_double(j, "mbs", atio_report_mb_per_sec(s->bytes, ns));
 	atio_json_double(j, "iops", atio_report_per_sec(s->ops, ns));
-	atio_json_double(j, "cpu_user_sec", atio_report_sec(s->cpu_user_ns));
-	atio_json_double(j, "cpu_sys_sec", atio_report_sec(s->cpu_sys_ns));
+	atio_cpu_json(j, s, ns);
 	atio_json_uint(j, "truncations", s->truncations);
 	atio_report_json_hist(j, "latency_ns", &s->lat, false);
 	if (r->opts->rate > 0)
@@ -300,8 +302,8 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		json_result(&j, r);
 	atio_report_passes_json(&j, r);
 	atio_report_steady_json(&j, r);
-	atio_report_json_hist(&j, "latency_ns", &r->total.lat, true);
-	atio_report_json_hist(&j, "sync_latency_ns", &r->total.sync_lat, true);
+	atio_report_json_latency(&j, "latency_ns", &r->total.lat, true, r->opts);
+	atio_report_json_latency(&j, "sync_latency_ns", &r->total.sync_lat, true, r->opts);
 	/* --mix: each direction beside the totals; null in the other modes. */
 	for (unsigned i = 0; i < ATIO_DIRS; i++) {
 		const char *key = atio_dir_name(i);
@@ -309,12 +311,13 @@ void atio_report_json(FILE *f, const struct atio_result *r)
 		if (r->dir && !r->nothing_measured)
 			atio_report_dir_json(&j, key, &r->dir[i], r->total.ops,
 					     atio_report_per_sec(r->dir[i].ops, r->elapsed_ns),
-					     atio_report_mb_per_sec(r->dir[i].bytes, r->elapsed_ns), true);
+					     atio_report_mb_per_sec(r->dir[i].bytes, r->elapsed_ns), true,
+					     r->opts);
 		else
 			atio_json_null(&j, key);
 	}
 	if (r->opts->rate > 0)
-		atio_report_json_hist(&j, "service_latency_ns", &r->total.service, true);
+		atio_report_json_latency(&j, "service_latency_ns", &r->total.service, true, r->opts);
 	/* --verify: what was checked; a run that read bad data has no result. */
 	if (r->readback)
 		atio_check_report_readback_json(&j, r->readback);

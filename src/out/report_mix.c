@@ -9,6 +9,7 @@
 #include <inttypes.h>
 
 #include "atio/base/json.h"
+#include "atio/out/pct.h"
 #include "atio/out/report.h"
 
 
@@ -19,7 +20,7 @@ static double share(uint64_t part, uint64_t whole)
 }
 
 void atio_report_dir_text(FILE *f, const char *name, const struct atio_dir_stats *d,
-			  uint64_t total_ops, double iops, double mbs)
+			  uint64_t total_ops, double iops, double mbs, const struct atio_opts *o)
 {
 	const struct atio_hist *h = &d->lat;
 
@@ -29,14 +30,13 @@ void atio_report_dir_text(FILE *f, const char *name, const struct atio_dir_stats
 		fputs("none\n", f);
 		return;
 	}
-	fprintf(f, "p50 %.2f, p99 %.2f, p99.9 %.2f, max %.2f\n",
-		(double)atio_hist_percentile(h, 50.0) / 1000.0,
-		(double)atio_hist_percentile(h, 99.0) / 1000.0,
-		(double)atio_hist_percentile(h, 99.9) / 1000.0, (double)h->max / 1000.0);
+	atio_pct_text(f, h, o);
+	putc('\n', f);
 }
 
 void atio_report_dir_json(struct atio_json *j, const char *key, const struct atio_dir_stats *d,
-			  uint64_t total_ops, double iops, double mbs, bool buckets)
+			  uint64_t total_ops, double iops, double mbs, bool buckets,
+			  const struct atio_opts *o)
 {
 	atio_json_object_begin(j, key);
 	atio_json_uint(j, "ops", d->ops);
@@ -44,6 +44,8 @@ void atio_report_dir_json(struct atio_json *j, const char *key, const struct ati
 	atio_json_double(j, "iops", iops);
 	atio_json_double(j, "mbs", mbs);
 	atio_json_double(j, "share", share(d->ops, total_ops));
-	atio_report_json_hist(j, "latency_ns", &d->lat, buckets);
+	atio_report_json_latency(j, "latency_ns", &d->lat, buckets, o);
+	/* MB/s is 2^20 bytes a second: scaling by a power of two is exact. */
+	atio_json_double(j, "bytes_per_sec", mbs * 1048576.0);
 	atio_json_object_end(j);
 }

@@ -33,14 +33,33 @@
 #include "atio/run/sync.h"
 #include "atio/run/worker.h"
 
-/* See worker.h. */
-uint64_t atio_thread_cpu_ns(uint64_t *sys)
+/* What the calling thread has used so far: CPU time and context switches. */
+struct usage {
+	uint64_t user_ns, sys_ns, vol, invol;
+};
+
+static struct usage thread_usage(void)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);
-	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
-	return (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	return (struct usage){
+		.user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+			   (uint64_t)ru.ru_utime.tv_usec * 1000u,
+		.sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+			  (uint64_t)ru.ru_stime.tv_usec * 1000u,
+		.vol = (uint64_t)ru.ru_nvcsw,
+		.invol = (uint64_t)ru.ru_nivcsw,
+	};
+}
+
+/* See worker.h. */
+uint64_t atio_thread_cpu_ns(uint64_t *sys)
+{
+	struct usage u = thread_usage();
+
+	*sys = u.sys_ns;
+	return u.user_ns;
 }
 
 /*
@@ -72,7 +91,8 @@ void *atio_worker_main(void *arg)
 	struct atio_shared *sh = w->sh;
 	const struct atio_opts *o = sh->opts;
 	struct atio_cursor c = { 0 };
-	uint64_t start, end, end_ns, user0, sys0, user1, sys1;
+	uint64_t start, end, end_ns;
+	struct usage u0, u1;
 	uint64_t one = 1;
 	bool engine_up, flushed = false;
 
@@ -119,7 +139,7 @@ void *atio_worker_main(void *arg)
 	atio_ival_rec_start(&w->iv, start);
 	end = o->time_ns ? start + o->time_ns : ATIO_LIMITS_NO_END;
 	atio_limits_start(w, &c);
-	user0 = atio_thread_cpu_ns(&sys0);
+	u0 = thread_usage();
 	/*
 	 * --rate: a thread that did every I/O due before the end (and synced)
 	 * waits for the end, and its time is the whole time: it did all the
@@ -135,7 +155,7 @@ void *atio_worker_main(void *arg)
 	if (c.idle && !w->failed)
 		end_ns = atio_pace_idle(end, &sh->stop) && end_ns < end ? end : atio_now_ns();
 	__atomic_store_n(&w->end_ns, end_ns, __ATOMIC_RELEASE);
-	user1 = atio_thread_cpu_ns(&sys1);
+	u1 = thread_usage();
 	/*
 	 * An idle --rate thread had nothing in flight at its end; a thread
 	 * whose final flush completed ended with it: the flush's intervals
@@ -145,8 +165,10 @@ void *atio_worker_main(void *arg)
 	if (w->dir)
 		atio_dir_stats_fold(&w->st, w->dir);
 	w->st.elapsed_ns = w->end_ns - start;
-	w->st.cpu_user_ns = user1 - user0;
-	w->st.cpu_sys_ns = sys1 - sys0;
+	w->st.cpu_user_ns = u1.user_ns - u0.user_ns;
+	w->st.cpu_sys_ns = u1.sys_ns - u0.sys_ns;
+	w->st.ctx_vol = u1.vol - u0.vol;
+	w->st.ctx_invol = u1.invol - u0.invol;
 out:
 	if (engine_up)
 		w->engine->cleanup(&w->io);

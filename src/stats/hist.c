@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -101,6 +102,15 @@ static uint64_t rank_of(double p, uint64_t count)
 	return r > count ? count : r;
 }
 
+/* The value a bucket stands for: its midpoint, clamped to [min, max]. */
+static uint64_t bucket_value(const struct atio_hist *h, unsigned i)
+{
+	uint64_t low = atio_hist_bucket_low(i), high = atio_hist_bucket_high(i);
+	uint64_t mid = low + (high - low) / 2;
+
+	return mid < h->min ? h->min : mid > h->max ? h->max : mid;
+}
+
 /*
  * The value at percentile @p: walk the buckets, from the one holding the
  * minimum since none below it can be used, until the running count reaches
@@ -125,19 +135,9 @@ uint64_t atio_hist_percentile(const struct atio_hist *h, double p)
 
 	rank = rank_of(p, h->count);
 	for (unsigned i = atio_hist_index(h->min); i < ATIO_HIST_BUCKETS; i++) {
-		uint64_t low, high, mid;
-
 		seen += h->bucket[i];
-		if (seen < rank)
-			continue;
-		low = atio_hist_bucket_low(i);
-		high = atio_hist_bucket_high(i);
-		mid = low + (high - low) / 2;
-		if (mid < h->min)
-			mid = h->min;
-		if (mid > h->max)
-			mid = h->max;
-		return mid;
+		if (seen >= rank)
+			return bucket_value(h, i);
 	}
 	return h->max;
 }
@@ -152,4 +152,41 @@ double atio_hist_mean(const struct atio_hist *h)
 	if (h->count == 0)
 		return 0.0;
 	return (double)h->sum / (double)h->count;
+}
+
+/*
+ * See hist.h. The squared deviations are summed in double from the bucket
+ * holding the minimum to the one holding the maximum: a few thousand
+ * buckets at most, once a report.
+ */
+double atio_hist_stdev(const struct atio_hist *h)
+{
+	double mean = atio_hist_mean(h), sum = 0.0;
+
+	if (h->count < 2)
+		return 0.0;
+	for (unsigned i = atio_hist_index(h->min); i <= atio_hist_index(h->max); i++) {
+		double d;
+
+		if (!h->bucket[i])
+			continue;
+		d = (double)bucket_value(h, i) - mean;
+		sum += d * d * (double)h->bucket[i];
+	}
+	return sqrt(sum / (double)h->count);
+}
+
+/* See hist.h. */
+uint64_t atio_hist_count_upto(const struct atio_hist *h, uint64_t limit)
+{
+	uint64_t n = 0;
+
+	if (h->count == 0 || limit < h->min)
+		return 0;
+	if (limit >= h->max)
+		return h->count;
+	for (unsigned i = atio_hist_index(h->min); i <= atio_hist_index(h->max); i++)
+		if (h->bucket[i] && bucket_value(h, i) <= limit)
+			n += h->bucket[i];
+	return n;
 }

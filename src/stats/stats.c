@@ -32,6 +32,8 @@ void atio_stats_merge(struct atio_stats *dst, const struct atio_stats *src)
 	dst->truncations += src->truncations;
 	dst->cpu_user_ns += src->cpu_user_ns;
 	dst->cpu_sys_ns += src->cpu_sys_ns;
+	dst->ctx_vol += src->ctx_vol;
+	dst->ctx_invol += src->ctx_invol;
 	if (src->elapsed_ns > dst->elapsed_ns)
 		dst->elapsed_ns = src->elapsed_ns;
 	atio_hist_merge(&dst->lat, &src->lat);

@@ -414,7 +414,7 @@ parse_result() {
 parse_io() {
 	local f
 
-	f=$(sed -nE 's/^io: ([0-9]+) (reads|writes), ([0-9]+) bytes \([0-9.]+ MiB\), ([0-9]+) syncs$/\1 \2 \3 \4/p' "$OUT" | head -n 1)
+	f=$(sed -nE 's/^io: ([0-9]+) (reads|writes), ([0-9]+) bytes \([0-9.]+ [A-Za-z]+(, [0-9.]+ MB)?\), ([0-9]+) syncs$/\1 \2 \3 \5/p' "$OUT" | head -n 1)
 	[ -n "$f" ] || return 1
 	read -r IO_OPS IO_KIND IO_BYTES IO_SYNCS <<<"$f"
 }

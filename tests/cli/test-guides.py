@@ -79,6 +79,19 @@ def atio_argvs(line):
     return argvs
 
 
+def without_output_files(job):
+    """A job without --csv FILE: -a measures nothing to write there."""
+    out, skip = [], False
+    for w in job:
+        if skip:
+            skip = False
+        elif w == '--csv':
+            skip = True
+        elif not w.startswith('--csv='):
+            out.append(w)
+    return out
+
+
 def jobs(argv):
     """A plan's jobs: the words between --and and --then."""
     cur, out = [], []
@@ -117,7 +130,7 @@ def main():
                 if '--jobs' in argv or '--check' in argv or '--prepare' in argv:
                     continue   # a file of jobs; -a is the test run's alone
                 for job in jobs(argv):
-                    r = subprocess.run([atio] + job + ['-a'], cwd=work, capture_output=True,
+                    r = subprocess.run([atio] + without_output_files(job) + ['-a'], cwd=work, capture_output=True,
                                        text=True, errors='replace')
                     what = f'{name}: atio {" ".join(job)}'
                     checked += 1

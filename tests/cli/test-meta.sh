@@ -301,7 +301,7 @@ bad "--figure chmod" '--figure chmod: not a phase' --meta create --figure chmod 
 bad "--figure not among the phases" '--figure stat: not one of the phases' \
 	--meta create,delete --figure stat -f "$DIR"
 bad "a data option" '-s: not with --meta' --meta create -s 4K -f "$DIR"
-bad "--rate with --meta" '--rate: not with --meta' --meta create --rate 10 -f "$DIR"
+bad "--rate with --meta" '--(rate|cap): not with --meta' --meta create --rate 10 -f "$DIR"
 bad "--files without --meta" '--files: only with --meta' --read --files 10 -f "$DIR"
 bad "--neighbour -p 1" '--neighbour: .*-p 1' --meta create,stat,delete --neighbour -f "$DIR"
 bad "--verify with small files" '--file-size 100 holds no stamp' \

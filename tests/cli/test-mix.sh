@@ -216,7 +216,7 @@ for dir in read write; do
 	o=$(($(dir_field "$dir" ops "$WORK/a.json") + $(dir_field "$dir" ops "$WORK/b.json")))
 	b=$(($(dir_field "$dir" bytes "$WORK/a.json") + $(dir_field "$dir" bytes "$WORK/b.json")))
 	expect_match "merge: the $dir: line sums both documents' $dir ops and bytes" "$WORK/merge.txt" \
-		"^$dir: [0-9.]+ IOPS, [0-9.]+ MB/s, $o ops, $b bytes, share [0-9.]+%, latency \\(usec\\): p50 "
+		"^$dir: [0-9.]+ IOPS, [0-9.]+ MB/s, $o ops, $b bytes, share [0-9.]+%, latency \\(usec\\): min [0-9.]+, mean [0-9.]+, p50 "
 done
 expect_no_match "merge: no line but the sum line holds the word rate" "$WORK/merge.txt" 'rate'
 run_atio merge --json --unaligned "$WORK/a.json" "$WORK/b.json"

@@ -19,7 +19,7 @@ run_atio -t 0.3 -s 64K -p 2 -u 8M -f "$D"
 expect_code "plain run: exit 0" 0
 check_result "plain run: the result line" MB/s
 expect_match "plain run: an io line" "$OUT" '^io: [0-9]+ reads, [0-9]+ bytes'
-expect_match "plain run: a latency line" "$OUT" '^latency \(usec\): min [0-9.]+, mean [0-9.]+, p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+$'
+expect_match "plain run: a latency line" "$OUT" '^latency \(usec\): min [0-9.]+, mean [0-9.]+, p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+, stdev [0-9.]+$'
 expect_no_match "plain run: no header without -v" "$OUT" '^(Title|Cmdline):'
 for v in -v -vv -vvv; do
 	run_atio "$v" --rand -t 0.2 -p 2 -u 8M -f "$D"

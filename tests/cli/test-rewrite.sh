@@ -146,7 +146,7 @@ expect_code "--check after the record rewrite: exit 0" 0
 # --- Refused -----------------------------------------------------------------
 run_atio --rewrite --rate 100 -f "$D/"
 expect_code "--rewrite --rate: exit 2" 2
-expect_match "--rewrite --rate: says why" "$ERR" '--rate 100 with --rewrite'
+expect_match "--rewrite --rate: says why" "$ERR" '--cap 100 with --rewrite'
 run_atio --rewrite --mix 50 -f "$D/"
 expect_code "--rewrite --mix: exit 2" 2
 expect_match "--rewrite --mix: contradictory" "$ERR" 'contradictory'

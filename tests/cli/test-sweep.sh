@@ -110,7 +110,7 @@ expect_json "--arrivals: the step's settings say so" \
 	'd["points"][1]["document"]["settings"]["rate"]["arrivals"]' "exponential"
 run_atio --engine null --arrivals exponential -t 0.1
 expect_code "--arrivals without --rate: exit 2" 2
-expect_match "--arrivals without --rate: said" "$ERR" '^atio: --arrivals exponential: spaces the I/Os of a cap: give --rate N too$'
+expect_match "--arrivals without --rate: said" "$ERR" '^atio: --arrivals exponential: spaces the I/Os of a cap: give --cap N too$'
 
 # --search threads: 1, 2 ... doubling; the finders over the points by load.
 run_atio sweep --search threads --engine null --rand -s 4K -t 0.1 --json
@@ -191,7 +191,7 @@ bad "a stop latency without a curve" '--stop-latency p99=5ms: ends a curve' p=1,
 bad "a curve with a grid" '--curve and iodepth=1,2: --curve makes its own points' --curve iodepth=1,2 --engine null
 bad "a search with a grid" '--search and p=1,2: --search makes its own points' p=1,2 --search --engine null
 bad "a curve and a search" '--curve and --search: one at a time' --curve --search --engine null
-bad "a curve with a cap of its own" '--rate: --rate is swept' --curve --rate 100 --engine null
+bad "a curve with a cap of its own" '--rate: --cap is swept' --curve --rate 100 --engine null
 bad "a search of what it cannot" '--search disks: depth or threads' --search disks --engine null
 bad "a search time of 0" '--search-time 0: a time more than 0' --search --search-time 0 --engine null
 bad "a search time without a search" '--search-time 1m: limits a search' p=1 --search-time 1m --engine null

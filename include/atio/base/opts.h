@@ -101,6 +101,7 @@ struct atio_bsmix {
 #define ATIO_MAX_IODEPTH   65536u
 #define ATIO_INTERVAL_MIN_NS 100000000ULL /* --interval 0.1 */
 #define ATIO_MAX_LOOPS     1000000u
+#define ATIO_PCT_MAX       32u    /* points of a --percentiles list */
 
 struct atio_opts {
 	enum atio_mode mode;       /* --read --write --fsync --fdatasync */
@@ -183,6 +184,11 @@ struct atio_opts {
 	unsigned rounds;           /* --rounds: at most this many */
 	bool precondition;         /* --precondition: 2x the dataset in 128K writes first */
 	struct atio_meta_opts meta; /* --meta: a metadata run (meta.nphases > 0) */
+	/* --percentiles: the points the text gives, ascending; npct 0 for the default */
+	double pct[ATIO_PCT_MAX];
+	unsigned npct;
+	const char *pct_text;      /* as given, NULL when not */
+	const char *csv;           /* --csv FILE ("-", "stdout": standard output), NULL when not */
 };
 
 /* Whether @o writes reducible data: --compress or --dedup. */

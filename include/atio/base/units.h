@@ -16,6 +16,13 @@ static inline double atio_mib(double bytes)
 	return bytes / 1048576.0;
 }
 
+/*
+ * @bytes as "12.34 MiB", or in KiB ("4.00 KiB") or bytes ("512 bytes") when
+ * MiB would read 0.00 for more than nothing, into @buf (24 bytes is room enough). Returns what
+ * snprintf returns.
+ */
+int atio_format_mib(char *buf, size_t len, uint64_t bytes);
+
 /* Longest -t or -w: a year and a day. */
 #define ATIO_MAX_TIME_NS (366ULL * 24 * 3600 * 1000000000ULL)
 

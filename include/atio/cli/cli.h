@@ -69,6 +69,20 @@ int atio_cli_rate(const char *arg, double *rate, struct atio_error *e);
 bool atio_cli_plain_decimal(const char *s);
 
 /*
+ * --percentiles LIST: points above 0 and below 100, plain decimals, comma
+ * separated, ascending, at most ATIO_PCT_MAX, into o->pct and o->npct
+ * (src/cli/cli_pct.c). A bad list is a usage error naming the point.
+ */
+int atio_cli_percentiles(const char *arg, struct atio_opts *o, struct atio_error *e);
+
+/*
+ * --csv FILE against the rest: it takes a run's figures, which -a,
+ * --prepare and --check have none of, and "-" (stdout) takes stdout, which
+ * --json takes too. Returns 0, or a usage error naming the value.
+ */
+int atio_cli_csv(const struct atio_opts *o, struct atio_error *e);
+
+/*
  * --fadvise's value: random, sequential, normal or none (atio_fadvise_name()).
  * Returns 0, or -EINVAL with @e filled (bad usage) naming the value.
  */

@@ -40,6 +40,8 @@ struct atio_result {
 	bool in_final_sync;        /* interrupted after -t, in the final sync */
 	/* --mix */
 	const struct atio_dir_stats *dir; /* [ATIO_DIRS]: reads, writes; NULL otherwise */
+	/* [nthreads], each [ATIO_DIRS]: each thread's reads and writes; NULL otherwise */
+	const struct atio_dir_stats *const *thread_dir;
 	/* --interval */
 	struct atio_ival_series **thread_ivals; /* [opts->threads]: each thread's, or NULL */
 	struct atio_ival_series *timeline; /* their merge (atio_report_timeline()), or NULL */
@@ -165,24 +167,30 @@ struct atio_json;
  */
 void atio_report_json_hist(struct atio_json *j, const char *key, const struct atio_hist *h,
 			   bool buckets);
+/* The same, and the standard deviation and percentiles of atio/out/pct.h. */
+void atio_report_json_latency(struct atio_json *j, const char *key, const struct atio_hist *h,
+			      bool buckets, const struct atio_opts *o);
 
 /*
  * The line of one direction below the result line, e.g.
  * "read: 7012.34 IOPS, 27.39 MB/s, 70123 ops, 287223808 bytes, share 70.12%,
- * latency (usec): p50 ..., p99 ..., p99.9 ..., max ..." (all on one line),
+ * latency (usec): min ..., mean ..., p50 ..., ..., max ..., stdev ..." (all
+ * on one line, the points of @o's --percentiles; @o may be NULL),
  * "latency (usec): none" when it did nothing. @iops and @mbs are the
  * caller's: over the run's time, or summed over merged documents. The
  * share is of @total_ops (0 when there are none).
  */
 void atio_report_dir_text(FILE *f, const char *name, const struct atio_dir_stats *d,
-			  uint64_t total_ops, double iops, double mbs);
+			  uint64_t total_ops, double iops, double mbs, const struct atio_opts *o);
 
 /*
  * The same as the JSON object @key: ops, bytes, iops, mbs, share (percent
- * of the operations) and latency_ns (with @buckets, as above).
+ * of the operations) and latency_ns (with @buckets, as above, and then its
+ * stdev and percentiles, those of @o's --percentiles too; @o may be NULL).
  */
 void atio_report_dir_json(struct atio_json *j, const char *key, const struct atio_dir_stats *d,
-			  uint64_t total_ops, double iops, double mbs, bool buckets);
+			  uint64_t total_ops, double iops, double mbs, bool buckets,
+			  const struct atio_opts *o);
 /* What --prepare did: the survey's counts and the fill's bytes and time. */
 struct atio_prepare_result {
 	const struct atio_opts *opts;

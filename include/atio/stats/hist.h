@@ -87,4 +87,20 @@ uint64_t atio_hist_percentile(const struct atio_hist *h, double p);
 /* Mean of the recorded values, 0 for an empty histogram. */
 double atio_hist_mean(const struct atio_hist *h);
 
+/*
+ * Standard deviation (of the population) of the recorded values, from the
+ * buckets: each value taken as its bucket's midpoint (off by at most 0.39%
+ * of it), around the exact mean. Off from the true one by at most 0.39% of
+ * the root mean square of the values, sqrt(stdev^2 + mean^2); 0 for fewer
+ * than two values. Recording stays as it is: no square in the hot path.
+ */
+double atio_hist_stdev(const struct atio_hist *h);
+
+/*
+ * How many recorded values are at most @limit: every bucket whose midpoint
+ * is at most @limit counts whole, so a value within 0.39% of @limit may be
+ * counted on the other side of it.
+ */
+uint64_t atio_hist_count_upto(const struct atio_hist *h, uint64_t limit);
+
 #endif

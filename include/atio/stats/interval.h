@@ -254,7 +254,8 @@ void atio_ival_json_timeline(struct atio_json *j, const struct atio_ival_series 
  * -vv: the line of interval @k summed over the @n series (each must have
  * closed it), into @buf: "1 s: 12.34 MB/s, 3160 IOPS, 0 sync/s, 3160 ops,
  * p99 310.20 usec", the number first being the interval's end from the
- * measured start.
+ * measured start; with mixed series "; read: ... MB/s, ... IOPS, p99 ...
+ * usec; write: ..." after it.
  */
 void atio_ival_live_line(char *buf, size_t len, const struct atio_ival_series *const *in,
 			 unsigned n, size_t k);

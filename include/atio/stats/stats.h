@@ -22,6 +22,8 @@ struct atio_stats {
 	uint64_t elapsed_ns;       /* measured time, final sync included unless -S */
 	uint64_t cpu_user_ns;      /* thread CPU time over the measured time */
 	uint64_t cpu_sys_ns;
+	uint64_t ctx_vol;          /* context switches over the measured time: waits */
+	uint64_t ctx_invol;        /* and preemptions (getrusage's nvcsw, nivcsw) */
 	struct atio_hist lat;      /* latency of each read or write */
 	struct atio_hist sync_lat; /* latency of each sync */
 	/* --rate: lat runs from each I/O's intended start; this from its submission */

@@ -668,9 +668,13 @@ static void test_cmdline(void **state)
 		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 0.0004 -w 0.000000001 --cached -u 16G");
 	expect_cmdline("-t 59.9996 -w 2.0625 -f d",
 		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 59.9996 -w 2.0625 --cached -u 16G");
-	/* atio's own options stay out of the at_io_iops line. */
+	/*
+	 * atio's own options that change the test follow the at_io_iops line;
+	 * those of the output and of the target stay out of it.
+	 */
 	expect_cmdline("--json --seed 7 --remove --keep-cache -v --engine sync -f d",
-		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G");
+		       "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G "
+		       "--engine sync --keep-cache --seed 7");
 	/* snprintf semantics on a short buffer */
 	parse_ok("-f d", &o);
 	assert_int_equal(atio_opts_cmdline(buf, 8, &o),
@@ -892,7 +896,8 @@ static void test_usage(void **state)
 		"-q 32", "-s SIZE/PCT", "4K/50,64K/30,1M/20", "READS:WRITES",
 		"MB/s counts the bytes, IOPS each I/O of any size",
 		"-q 32", "--rewrite", "--fadvise ADVICE",
-		"--size SIZE", "--loops N",
+		"--size SIZE", "--loops N", "\n  --cap N ", "the same as --cap N",
+		"--percentiles LIST",
 	};
 	char *text = NULL, *line, *save;
 	size_t len = 0;
@@ -1067,9 +1072,11 @@ static void test_prepare(void **state)
 }
 
 /*
- * --rate: the value as given, the interval per thread from the unit, the
- * block size, the syncs and the threads, the command line ending with it,
- * and the values that make no schedule refused with the value named.
+ * --cap, and --rate its other name: the value as given, the interval per
+ * thread from the unit, the block size, the syncs and the threads, the
+ * command line writing it --cap (no "rate" in it: grep rate finds the
+ * result line), and the values that make no schedule refused with the
+ * value named.
  */
 static void test_rate(void **state)
 {
@@ -1081,22 +1088,58 @@ static void test_rate(void **state)
 	assert_true(o.rate == 2000.0);
 	assert_true(o.rate_interval_ns > 1999999.0 && o.rate_interval_ns < 2000001.0);
 	atio_opts_cmdline(buf, sizeof(buf), &o);
-	assert_non_null(strstr(buf, " --rate 2000"));
-	assert_int_equal(strlen(strstr(buf, " --rate 2000")), strlen(" --rate 2000"));
+	assert_non_null(strstr(buf, " --cap 2000"));
+	assert_null(strstr(buf, "rate"));
+	parse_ok("--read --rand -p 4 -f /d --cap 2000", &o);
+	assert_true(o.rate_interval_ns > 1999999.0 && o.rate_interval_ns < 2000001.0);
 	parse_ok("--read --seq -s 1M -f /d --rate 2.5", &o);
 	assert_true(o.rate_interval_ns > 399999999.0 && o.rate_interval_ns < 400000001.0);
-	parse_ok("--fsync --rand -q 10 -f /d --rate 100", &o);
+	parse_ok("--fsync --rand -q 10 -f /d --cap 100", &o);
 	assert_true(o.rate_interval_ns > 999999.0 && o.rate_interval_ns < 1000001.0);
 	parse_ok("--read --rand -f /d", &o);
 	assert_true(o.rate == 0.0);
 	atio_opts_cmdline(buf, sizeof(buf), &o);
-	assert_null(strstr(buf, "rate"));
-	expect_error("--read -f /d --rate 0", "--rate 0:");
-	expect_error("--read -f /d --rate 1e3", "--rate 1e3:");
-	expect_error("--read -f /d --rate -2", "--rate -2:");
-	expect_error("--read --rand -f /d --rate 1000000001", "--rate 1000000001: too high");
-	expect_error("--read --rand -p 2 -f /d --rate 0.0005", "--rate 0.0005: too low");
-	expect_error("--read -f /d --rate 1 --rate 2", "--rate given twice");
+	assert_null(strstr(buf, "--cap"));
+	expect_error("--read -f /d --cap 0", "--cap 0:");
+	expect_error("--read -f /d --rate 1e3", "--cap 1e3:");
+	expect_error("--read -f /d --cap -2", "--cap -2:");
+	expect_error("--read --rand -f /d --cap 1000000001", "--cap 1000000001: too high");
+	expect_error("--read --rand -p 2 -f /d --rate 0.0005", "--cap 0.0005: too low");
+	expect_error("--read -f /d --rate 1 --rate 2", "--cap given twice");
+	expect_error("--read -f /d --cap 1 --rate 2", "--cap given twice (1 and 2)");
+}
+
+/*
+ * The command line runs the same test again: every option that changes the
+ * test and differs from its default is on it, in one order whatever the
+ * order given, and none of -f, --remove, --json, -v, --start-at.
+ */
+static void test_cmdline_complete(void **state)
+{
+	struct atio_opts o;
+	char a[ATIO_CMDLINE_MAX], b[ATIO_CMDLINE_MAX];
+
+	(void)state;
+	parse_ok("--read --rand -s 4K -p 2 -t 5 -u 1G --engine libaio --iodepth 8 "
+		 "--iodepth-batch 4 --no-thp --keep-cache --seed 7 --interval 0.5 --cap 300 "
+		 "--remove --json -v -f /d", &o);
+	atio_opts_cmdline(a, sizeof(a), &o);
+	assert_string_equal(a, "--read --rand -s 4K --iops -p 2 -n 2 -t 5 --cached -u 1G "
+			    "--cap 300 --engine libaio --iodepth 8 --iodepth-batch 4 --no-thp "
+			    "--keep-cache --seed 7 --interval 0.5");
+	parse_ok("-f /d --interval 0.5 --seed 7 --keep-cache --no-thp --iodepth-batch 4 "
+		 "--iodepth 8 --engine libaio --rate 300 -u 1G -t 5 -p 2 -s 4K --rand --read", &o);
+	atio_opts_cmdline(b, sizeof(b), &o);
+	assert_string_equal(a, b);
+	/* The defaults are not written: --engine not given, --iodepth 1, no seed. */
+	parse_ok("--read --seq --iodepth 1 -f /d", &o);
+	atio_opts_cmdline(a, sizeof(a), &o);
+	assert_string_equal(a, "--read --seq -s 16M --mbs -p 1 -n 1 -t 60 --cached -u 16G");
+	/* A value the shell would split or expand is quoted. */
+	parse_ok("--write --seq --compress 2 -f /d", &o);
+	o.compress_text = "2 it's";
+	atio_opts_cmdline(a, sizeof(a), &o);
+	assert_non_null(strstr(a, " --compress '2 it'\\''s'"));
 }
 
 /* --expand: a workload of its own, sequential, a file per thread at least. */
@@ -1155,8 +1198,8 @@ static void test_rewrite(void **state)
 	expect_error("--rewrite --write -f d", "--rewrite and --write are contradictory");
 	expect_error("--mix 50 --rewrite -f d", "--mix and --rewrite are contradictory");
 	expect_message("--rewrite --rate 100 -f d",
-		       "--rate 100 with --rewrite: a schedule paces single I/Os, and "
-		       "--rewrite's write waits for its read: leave --rate out");
+		       "--cap 100 with --rewrite: a schedule paces single I/Os, and "
+		       "--rewrite's write waits for its read: leave --cap out");
 	expect_error("--rewrite --verify --engine null", "--verify with --engine null");
 	expect_error("--prepare --rewrite -f d", "--prepare and --rewrite");
 	(void)state;
@@ -1243,6 +1286,40 @@ static void test_iodepth_batch(void **state)
 	(void)state;
 }
 
+/*
+ * --percentiles: the points as given, ascending, on the command line; a
+ * bad list refused with the point named: empty, 0, 100 and above, not a
+ * plain decimal, a duplicate, out of order, a comma too many, too many.
+ */
+static void test_percentiles(void **state)
+{
+	struct atio_opts o;
+	char buf[ATIO_CMDLINE_MAX], many[200] = "1";
+
+	(void)state;
+	parse_ok("--read -f /d", &o);
+	assert_int_equal(o.npct, 0);
+	parse_ok("--read -f /d --percentiles 50,99,99.9,99.99", &o);
+	assert_int_equal(o.npct, 4);
+	assert_true(o.pct[0] == 50.0 && o.pct[3] == 99.99);
+	atio_opts_cmdline(buf, sizeof(buf), &o);
+	assert_non_null(strstr(buf, " --percentiles 50,99,99.9,99.99"));
+	parse_ok("--read -f /d --percentiles .5", &o);
+	assert_true(o.npct == 1 && o.pct[0] == 0.5);
+	expect_error("--read -f /d --percentiles 0", "--percentiles 0: 0: a percentile is above 0");
+	expect_error("--read -f /d --percentiles 50,100", "--percentiles 50,100: 100: ");
+	expect_error("--read -f /d --percentiles 101", "101: a percentile is above 0 and below 100");
+	expect_error("--read -f /d --percentiles 50,abc", "--percentiles 50,abc: abc: not a percentile");
+	expect_error("--read -f /d --percentiles 1e2", "1e2: not a percentile");
+	expect_error("--read -f /d --percentiles 50,50", "50: given twice");
+	expect_error("--read -f /d --percentiles 99,50", "50: below the point before it");
+	expect_error("--read -f /d --percentiles 50,", "an empty point");
+	expect_error("--read -f /d --percentiles ,50", "an empty point");
+	for (unsigned i = 2; i <= ATIO_PCT_MAX + 1; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), ",%u", i);
+	expect_error(strcat(strcpy(buf, "--read -f /d --percentiles "), many), "more than 32 points");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1276,6 +1353,8 @@ int main(void)
 		cmocka_unit_test(test_auto_sizing),
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_cmdline_complete),
+		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_iodepth_batch),
 		cmocka_unit_test(test_bsmix),

@@ -65,7 +65,7 @@ static void default_opts(struct atio_opts *o)
 	o->skip_sync = true;
 	o->path = "/mnt/dir";
 	o->seed = 42;
-	o->engine = "sync";
+	o->engine = NULL;          /* not given: the engine that ran is the result's */
 	o->iodepth = 1;
 	o->iodepth_batch = 1;
 	o->thp = true;
@@ -487,28 +487,32 @@ static void test_text_lines(void **state)
 
 	h = &x->r.total.lat;
 	snprintf(want, sizeof(want),
-		 "latency (usec): min %.2f, mean %.2f, p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f",
+		 "latency (usec): min %.2f, mean %.2f, p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f, stdev %.2f",
 		 h->min / 1e3, (double)h->sum / h->count / 1e3,
 		 atio_hist_percentile(h, 50) / 1e3, atio_hist_percentile(h, 90) / 1e3,
 		 atio_hist_percentile(h, 99) / 1e3, atio_hist_percentile(h, 99.9) / 1e3,
-		 h->max / 1e3);
+		 h->max / 1e3, atio_hist_stdev(h) / 1e3);
 	assert_true(nth_line(t, 1, line, sizeof(line)));
 	assert_string_equal(line, want);
 
 	h = &x->r.total.sync_lat;
 	snprintf(want, sizeof(want),
-		 "sync latency (usec): min %.2f, mean %.2f, p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f",
+		 "sync latency (usec): min %.2f, mean %.2f, p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f, stdev %.2f",
 		 h->min / 1e3, (double)h->sum / h->count / 1e3,
 		 atio_hist_percentile(h, 50) / 1e3, atio_hist_percentile(h, 90) / 1e3,
 		 atio_hist_percentile(h, 99) / 1e3, atio_hist_percentile(h, 99.9) / 1e3,
-		 h->max / 1e3);
+		 h->max / 1e3, atio_hist_stdev(h) / 1e3);
 	assert_true(nth_line(t, 2, line, sizeof(line)));
 	assert_string_equal(line, want);
 
 	assert_true(nth_line(t, 3, line, sizeof(line)));
-	assert_string_equal(line, "cpu (sec): user 0.500, system 0.250");
+	snprintf(want, sizeof(want), "cpu (sec): user 0.500, system 0.250 (user %.2f%%, system "
+		 "%.2f%% of %.3f sec); context switches: 0 voluntary, 0 involuntary",
+		 50e9 / (double)x->r.elapsed_ns, 25e9 / (double)x->r.elapsed_ns,
+		 (double)x->r.elapsed_ns / 1e9);
+	assert_string_equal(line, want);
 	assert_true(nth_line(t, 4, line, sizeof(line)));
-	assert_string_equal(line, "io: 8000 writes, 32768000 bytes (31.25 MiB), 2000 syncs");
+	assert_string_equal(line, "io: 8000 writes, 32768000 bytes (31.25 MiB, 32.77 MB), 2000 syncs");
 	assert_true(nth_line(t, 5, line, sizeof(line)));
 	assert_string_equal(line, "seed: 42");
 	assert_int_equal(count_lines(t), 6);
@@ -524,21 +528,23 @@ static void test_text_lines(void **state)
 	t = render(atio_report_text, &x->r);
 	assert_null(strstr(t, "sync latency"));
 	assert_true(nth_line(t, 3, line, sizeof(line)));
-	assert_string_equal(line, "io: 8000 reads, 32768000 bytes (31.25 MiB), 0 syncs");
+	assert_string_equal(line, "io: 8000 reads, 32768000 bytes (31.25 MiB, 32.77 MB), 0 syncs");
 	assert_int_equal(count_lines(t), 5);
 	free(t);
 
-	/* -v: one line per thread, over the thread's own time */
+	/* -v: the distribution of the latencies, one line per thread, over the thread's own time */
 	x->o.verbose = 1;
 	t = render(atio_report_text, &x->r);
-	assert_int_equal(count_lines(t), 7);
+	assert_int_equal(count_lines(t), 8);
+	assert_true(nth_line(t, 2, line, sizeof(line)));
+	assert_true(strncmp(line, "latency distribution (usec): ", 29) == 0);
 	snprintf(want, sizeof(want),
 		 "thread 1: 3000 ops, %.2f MB/s, %.2f IOPS, 0 syncs, p99 %.2f usec, elapsed %.3f sec",
 		 3000 * 4096.0 / MIB_B / (10 + 1e-6), 3000 / (10 + 1e-6),
 		 atio_hist_percentile(&x->th[1].lat, 99) / 1e3, 10.000001);
-	assert_true(nth_line(t, 6, line, sizeof(line)));
+	assert_true(nth_line(t, 7, line, sizeof(line)));
 	assert_string_equal(line, want);
-	assert_true(nth_line(t, 5, line, sizeof(line)));
+	assert_true(nth_line(t, 6, line, sizeof(line)));
 	assert_true(strncmp(line, "thread 0: 5000 ops, ", 20) == 0);
 	free(t);
 	free(x);
@@ -618,19 +624,27 @@ static void test_header_defaults(void **state)
 		"Buffers: transparent huge pages where 2M or more",
 		"Seed: 42",
 		"Filesystem: unknown",
+		"Units: MB/s is 2^20 bytes a second (MiB/s), as at_io_iops counts it; latency in usec",
 	};
 	struct atio_opts o;
 	char line[512];
+	bool dev;
 	char *t;
 
 	default_opts(&o);
 	t = render_opts(atio_report_header, &o);
-	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		assert_true(nth_line(t, i, line, sizeof(line)));
+	/*
+	 * The lines wanted, in order; the Device: line after Filesystem: only
+	 * where the machine has a block device under /mnt.
+	 */
+	dev = strstr(t, "\nDevice: ") != NULL;
+	for (unsigned i = 0, k = 0; i < sizeof(want) / sizeof(want[0]); i++, k++) {
+		assert_true(nth_line(t, k, line, sizeof(line)));
+		if (dev && !strncmp(line, "Device: ", 8))
+			assert_true(nth_line(t, ++k, line, sizeof(line)));
 		assert_string_equal(line, want[i]);
 	}
-	/* and the Device: line, where the machine has a block device under /mnt */
-	assert_int_equal(count_lines(t), 11 + (strstr(t, "\nDevice: ") != NULL));
+	assert_int_equal(count_lines(t), 12 + dev);
 	assert_null(strstr(t, "rate"));
 	free(t);
 
@@ -730,7 +744,7 @@ static void test_header_hostile_path(void **state)
 	o.path = "/mnt/generated\ntime: 1 sec; rate: { 9 } MB/s;\tseparate";
 	t = render_opts(atio_report_header, &o);
 	assert_null(strstr(t, "rate"));
-	assert_int_equal(count_lines(t), 11);
+	assert_int_equal(count_lines(t), 12);
 	assert_non_null(strstr(t, "named /mnt/gene"));
 	free(t);
 	(void)state;
@@ -1258,6 +1272,64 @@ static void test_parser_rejects(void **state)
 	(void)state;
 }
 
+/*
+ * Latency as fio users read it: the result's latency_ns and each
+ * direction's carry stdev and a "percentiles" object of fio's 17 points and
+ * those of --percentiles, ascending, each the histogram's own percentile;
+ * the text gives the points asked; -v's distribution adds up to 100%.
+ */
+static void test_percentiles(void **state)
+{
+	struct fix *x = fix_new(2);
+	const double want[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 75, 80, 90, 95, 99, 99.5,
+				99.9, 99.95, 99.99, 99.999 };
+	json_t *doc, *pct, *v;
+	const char *key;
+	char *t, *p, name[32], dist[512];
+	double sum = 0.0;
+	size_t i = 0;
+
+	(void)state;
+	x->o.pct[0] = 75;
+	x->o.pct[1] = 99.9;
+	x->o.pct[2] = 99.999;
+	x->o.npct = 3;
+	x->o.pct_text = "75,99.9,99.999";
+	fill_thread(&x->th[0], 0, 5000, false);
+	fill_thread(&x->th[1], 1, 3000, false);
+	fix_merge(x);
+	t = render(atio_report_json, &x->r);
+	doc = assert_json(t);
+	assert_true(fabs(jdbl(jget(doc, "latency_ns"), "stdev") -
+			 atio_hist_stdev(&x->r.total.lat)) < 1e-6);
+	pct = jget(jget(doc, "latency_ns"), "percentiles");
+	assert_int_equal(json_object_size(pct), sizeof(want) / sizeof(want[0]));
+	json_object_foreach(pct, key, v) {
+		snprintf(name, sizeof(name), "%.10g", want[i]);
+		assert_string_equal(key, name);
+		assert_true(jv_u64(v) == atio_hist_percentile(&x->r.total.lat, want[i]));
+		i++;
+	}
+	assert_int_equal(json_array_size(jget(jget(doc, "settings"), "percentiles")), 3);
+	json_decref(doc);
+	free(t);
+
+	t = render(atio_report_text, &x->r);
+	assert_non_null(strstr(t, ", p75 "));
+	assert_non_null(strstr(t, ", p99.999 "));
+	assert_null(strstr(t, ", p90 "));
+	free(t);
+	x->o.verbose = 1;
+	t = render(atio_report_text, &x->r);
+	assert_true(nth_line(t, 2, dist, sizeof(dist)));
+	assert_true(strncmp(dist, "latency distribution (usec): ", 29) == 0);
+	for (p = strchr(dist, '='); p; p = strchr(p + 1, '='))
+		sum += strtod(p + 1, NULL);
+	assert_true(fabs(sum - 100.0) < 0.1);
+	free(t);
+	free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1266,6 +1338,7 @@ int main(void)
 		cmocka_unit_test(test_value_sync),
 		cmocka_unit_test(test_value_zero_elapsed),
 		cmocka_unit_test(test_text_lines),
+		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_rate_once),
 		cmocka_unit_test(test_header_defaults),
 		cmocka_unit_test(test_header_variants),
