@@ -475,6 +475,8 @@ static int measure_begin(struct run *r, struct run_result *out, int done_fd,
 		free(out->dev);
 		out->dev = NULL;
 	}
+	if (out->dev)
+		atio_device_aim(out->dev, o);
 	if (alloc_result(out, o) || (o->steady && atio_steady_init(&out->steady, o)))
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory for %u threads",
 				      o->threads);

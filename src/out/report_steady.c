@@ -25,8 +25,8 @@ void atio_report_steady_header(FILE *f, const struct atio_opts *o)
 		atio_steady_name(o->steady), round, o->rounds, ATIO_STEADY_WINDOW,
 		ATIO_STEADY_RANGE_PCT, ATIO_STEADY_EXCURSION_PCT);
 	if (o->precondition)
-		fputs("Precondition: sequential writes of twice the dataset in 128K blocks "
-		      "before the rounds (SNIA's workload-independent preconditioning)\n", f);
+		fputs("Precondition: sequential O_DIRECT writes of twice the dataset in 128K "
+		      "blocks, whatever the cache mode, before the rounds (SNIA's workload-independent preconditioning)\n", f);
 }
 
 void atio_report_steady_text(FILE *f, const struct atio_result *r)

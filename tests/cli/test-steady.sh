@@ -109,7 +109,7 @@ expect_json "--precondition: in 128K blocks" 'd["steady"]["precondition"]["block
 expect_json "--precondition: in the settings" 'd["settings"]["steady"]["precondition"]' True
 expect_json "--precondition: the reads measured" 'd["result"]["ops"] > 0 and d["settings"]["mode"]' read
 run_atio -a --read --rand -s 4K -u 8M --steady iops --precondition -f "$DIR"
-expect_match "--precondition: the header" "$OUT" '^Precondition: sequential writes of twice the dataset in 128K blocks'
+expect_match "--precondition: the header" "$OUT" '^Precondition: sequential O_DIRECT writes of twice the dataset in 128K blocks'
 run_atio --read -u 64K --steady iops --precondition -f "$DIR"
 expect_code "--precondition, -u 64K: exit 2" 2
 expect_match "--precondition, -u 64K: says so" "$ERR" '^atio: --precondition: -u 64K: .* use -u 128K or more'
