@@ -5,8 +5,11 @@
 # "another atio" (three runs in a row, each exit 0). And the precondition
 # reaches the device whatever the cache mode: in --cached mode the
 # device's own counters show at least twice the dataset written, in
-# requests of about 128 KiB. Skipped (77) where no loop device can be set
-# up.
+# requests of about 128 KiB. With --steady the device's counters are
+# read at the measured start, which is known when the rounds' end is
+# decided: the device's window is the measured time (within 10 ms) and its
+# reads are atio's (within 2%), five runs in a row. Skipped (77) where no
+# loop device can be set up.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -62,6 +65,32 @@ if [ "$W1" -gt "$W0" ]; then
 		test "$REQ" -ge $((120 * 1024)) -a "$REQ" -le $((132 * 1024))
 else
 	not_ok "--cached --precondition: no write request on $DEV"
+fi
+
+# --- the device's window is the measured time, from the rounds' end ---
+if command -v python3 >/dev/null 2>&1; then
+	for i in 1 2 3 4 5; do
+		run_atio --read --rand -s 4K -p 1 --uncached -t 0.3 --steady iops --round 0.1 \
+			--rounds 5 --json -f "$LOOP"
+		expect_code "--steady, the device's window, run $i: exit 0" 0
+		# The window within 10 ms of the measured time, its reads within 2% of atio's.
+		GOT=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, f = d["result"], d["device"]["devices"][0]["figures"]
+print("%.6f %.6f %d %d" % (r["time_sec"], f["elapsed_ns"] / 1e9, r["ops"], f["raw"]["read_ios"]))
+ok = abs(f["elapsed_ns"] / 1e9 - r["time_sec"]) < 0.010 and \
+	abs(f["raw"]["read_ios"] - r["ops"]) <= 0.02 * r["ops"]
+sys.exit(0 if ok else 1)' "$OUT") && RC=0 || RC=$?
+		if [ "$RC" -eq 0 ]; then
+			ok "--steady, run $i: the device's window is the measured time ($GOT)"
+		else
+			not_ok "--steady, run $i: the device's window is the measured time" \
+				"measured sec, device sec, atio's reads, the device's: $GOT"
+		fi
+	done
+else
+	skip_check "--steady: the device's window" "no python3 to read the JSON"
 fi
 
 finish
