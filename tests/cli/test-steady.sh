@@ -131,12 +131,17 @@ bad "--rounds x" '^atio: --rounds x: the most rounds to run must be a whole numb
 bad "--steady foo" '^atio: --steady foo: judge iops, mbs or lat' --steady foo
 bad "--round without --steady" '^atio: --round 1: rounds are --steady' --round 1
 bad "--rounds without --steady" '^atio: --rounds 9: rounds are --steady' --rounds 9
+bad "--precondition with the null engine" '^atio: --precondition --engine null: the null engine writes nothing' \
+	--steady iops --precondition
 bad "--precondition without --steady" '^atio: --precondition: it comes before --steady' --precondition
 bad "-w with --steady" '^atio: -w 5 with --steady lat: the warm-up lasts until the rounds are steady' -w 5 --steady lat
 bad "--steady --prepare" '^atio: --steady mbs: --prepare measures nothing' --steady mbs --prepare -f "$DIR"
 bad "--steady in a run of two jobs" '^atio: job 1 of phase 1: --steady iops: each job of a run' \
 	--steady iops --and --engine null -t 1
-bad "--precondition in a plan" '^atio: job 1 of phase 1: --precondition: not in a plan' \
-	--steady iops --precondition --then --engine null -t 1
+# (on files: the null engine's own refusal would come first)
+run_atio -t 1 --steady iops --precondition -f "$DIR" --then --engine null -t 1
+expect_code "--precondition in a plan: exit 2" 2
+expect_match "--precondition in a plan: names it" "$ERR" \
+	'^atio: job 1 of phase 1: --precondition: not in a plan'
 
 finish
