@@ -197,7 +197,7 @@ bad "a knee of 0" '--knee 0: a percentage' iodepth=1 --knee 0 --engine null
 bad "a bad value at a point" 'point -p 0: ' p=0,1 --engine null --rand -s 4K
 bad "-a in a sweep" '-a: a sweep runs tests' iodepth=1 -a --engine null
 bad "--precondition in a sweep" '^atio: atio sweep: --precondition: not in a sweep' \
-	p=1,2 --steady iops --precondition -t 0.1 -f "$WORK/sweep-precondition"
+	p=1,2 --steady iops --precondition -s 4K -u 1M -t 0.1 -f "$WORK/sweep-precondition"
 
 bad "an empty curve" '--curve : an empty list' --curve= --engine null
 bad "an empty curve word" '--curve : an empty list' --curve '' --engine null
