@@ -68,6 +68,9 @@ static int check_precondition(const struct atio_opts *o, const struct pstate *st
 	uint64_t file = (o->total / o->nfiles) & ~(uint64_t)4095;
 	char min[24];
 
+	if (o->engine && !strcmp(o->engine, "null"))
+		return USAGE("--precondition --engine null: the null engine writes nothing, "
+			     "so there is nothing to precondition: leave one of them out");
 	if (o->mode == ATIO_MODE_EXPAND)
 		return USAGE("--precondition --expand: --expand truncates its files to zero "
 			     "as it goes, undoing any precondition: leave one of them out");

@@ -20,6 +20,7 @@
 #include "atio/base/json.h"
 #include "atio/cli/cli.h"
 #include "atio/stats/curve.h"
+#include "atio/stats/steady.h"
 
 /* What a point's result says, kept for the summary and the document. */
 static void keep(struct sweep_point *pt, const struct atio_result *res, const struct sweep *sw)
@@ -37,6 +38,7 @@ static void keep(struct sweep_point *pt, const struct atio_result *res, const st
 	pt->at_target = sw->target_pct ? (double)atio_hist_percentile(&t->lat, sw->target_pct) : 0;
 	pt->at_stop = sw->stop_pct ? (double)atio_hist_percentile(&t->lat, sw->stop_pct) : 0;
 	pt->held = pt->aim > 0 && atio_curve_held(pt->aim, pt->value);
+	pt->steady = res->steady ? res->steady->steady_at > 0 : -1;
 	m = open_memstream(&pt->doc, &pt->doclen);
 	if (m) {
 		atio_report_json(m, res);
@@ -106,8 +108,9 @@ static void print_point(const struct sweep *sw, unsigned i, const struct sweep_p
 		return;
 	}
 	printf("%.5f %s, %.2f MB/s, %.2f IOPS; latency (usec) p50 %.2f, p99 %.2f, p99.9 %.2f; "
-	       "cpu %.0f%%%s%s\n", pt->value, atio_unit_name(&pt->o), pt->mbs, pt->iops,
+	       "cpu %.0f%%%s%s%s\n", pt->value, atio_unit_name(&pt->o), pt->mbs, pt->iops,
 	       pt->p50 / 1e3, pt->p99 / 1e3, pt->p999 / 1e3, pt->cpu_pct, held,
+	       pt->steady == 0 ? " (not steady)" : "",
 	       pt->interrupted ? " (interrupted: not chosen)" : "");
 }
 
@@ -331,6 +334,10 @@ static void summary_json(const struct sweep *sw, const struct sweep_point *pts, 
 		if (sw->target_pct)
 			atio_json_double(&j, "target_percentile_ns", pts[i].at_target);
 		atio_json_double(&j, "cpu_pct", pts[i].cpu_pct);
+		if (pts[i].steady < 0)
+			atio_json_null(&j, "steady");
+		else
+			atio_json_bool(&j, "steady", pts[i].steady);
 		if (sw->kind == SWEEP_CURVE && pts[i].aim > 0) {
 			atio_json_double(&j, "pct", pts[i].pct);
 			atio_json_double(&j, "aim", pts[i].aim);
@@ -373,6 +380,7 @@ int sweep_main(int argc, char **argv)
 	unsigned run = 0, room;
 	uint64_t t0;
 	bool json, signalled = false;
+	unsigned unsteady = 0;	   /* points measured before they were steady */
 	int status;
 
 	if (sweep_read(&sw, argc, argv, &e)) {
@@ -408,6 +416,11 @@ int sweep_main(int argc, char **argv)
 			print_point(&sw, run, &pts[run]);
 			fflush(stdout);
 		}
+		/* Once: a point measured before its rounds were steady. */
+		if (pts[run].measured && pts[run].steady == 0 && !unsteady++)
+			say("warning: --steady: point %u was not steady after %u rounds; its "
+			    "measured time followed anyway (marked \"not steady\")", run + 1,
+			    pts[run].o.rounds);
 		run++;
 	}
 	c = choose(&sw, pts, run);

@@ -3,14 +3,17 @@
  * --precondition: SNIA's workload-independent preconditioning before
  * --steady's rounds, as a write run of its own (steady.h).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "steady.h"
 #include "atio/base/units.h"
 
 /*
- * The precondition's options: @o's dataset, engine, depth and cache mode;
- * sequential writes of 128K blocks over each thread's share twice
+ * The precondition's options: @o's dataset, engine and depth; O_DIRECT
+ * whatever @o's cache mode, so that its writes reach the device as they
+ * are made (the page cache would merge them into its own writeback, and
+ * the second pass would overwrite the first in memory); sequential writes of 128K blocks over each thread's share twice
  * (--loops 2), incompressible and unique, with the final sync, and
  * nothing else of @o's workload.
  */
@@ -21,6 +24,7 @@ static void precondition_opts(struct atio_opts *p, const struct atio_opts *o)
 	p->random = p->backward = false;
 	p->stride = 0;
 	p->bs = 128u << 10;
+	p->direct = true;
 	memset(p->bsmix, 0, sizeof(p->bsmix));
 	p->bs_text = NULL;
 	p->bs_unit = 0;
@@ -66,10 +70,17 @@ int steady_precondition(const struct atio_opts *o, const struct atio_engine_ops 
 	}
 	plan_pool(&p, p.iodepth, engine->no_io);
 	if (o->verbose >= 1)
-		say("precondition: sequential writes of twice the dataset (%.2f MiB) in 128K "
-		    "blocks", atio_mib(2 * o->total));
-	if (run_open(&r, &p, engine, &e) || run_measure(&r, &rr, &e))
+		say("precondition: sequential O_DIRECT writes of twice the dataset (%.2f MiB) "
+		    "in 128K blocks", atio_mib(2 * o->total));
+	if (run_open(&r, &p, engine, &e)) {
+		/* A filesystem without O_DIRECT: refused, not preconditioned through the cache. */
+		if (e.exit == ATIO_EXIT_USAGE && e.err == EINVAL)
+			say("--precondition: its writes are O_DIRECT (--uncached), and the target "
+			    "refuses them: leave --precondition out");
 		status = fail(&e);
+	} else if (run_measure(&r, &rr, &e)) {
+		status = fail(&e);
+	}
 	if (!status && r.wt.signo) {
 		say("%s in the precondition, before the rounds: no result", sig_name(r.wt.signo));
 		status = ATIO_EXIT_INTERRUPTED;

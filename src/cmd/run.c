@@ -77,13 +77,18 @@ static void progress_tick(struct progress *pg)
 	/* --steady: the rounds judged; -vv's lines once every thread measures. */
 	if (pg->out) {
 		steady_tick(pg->out, pg->name);
+		/*
+		 * The measured start is known as soon as the rounds' end is
+		 * decided, before it comes: the device's counters are read then.
+		 */
+		if (pg->out->measure_ns && pg->start_ns != pg->out->measure_ns) {
+			if (pg->out->dev && atio_device_begin_at(pg->out->dev, pg->out->measure_ns))
+				say("warning: cannot start the reader of the device's counters: "
+				    "no device line");
+			pg->start_ns = pg->out->measure_ns;
+		}
 		if (!steady_measuring(pg->out))
 			return;
-		if (pg->start_ns != pg->out->measure_ns && pg->out->dev &&
-		    atio_device_begin_at(pg->out->dev, pg->out->measure_ns))
-			say("warning: cannot start the reader of the device's counters: "
-			    "no device line");
-		pg->start_ns = pg->out->measure_ns;
 	}
 	if (pg->o->verbose < 2)
 		return;
@@ -478,6 +483,8 @@ static int measure_begin(struct run *r, struct run_result *out, int done_fd,
 		free(out->dev);
 		out->dev = NULL;
 	}
+	if (out->dev)
+		atio_device_aim(out->dev, o);
 	if (alloc_result(out, o) || (o->steady && atio_steady_init(&out->steady, o)))
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory for %u threads",
 				      o->threads);

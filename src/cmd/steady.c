@@ -5,6 +5,7 @@
  * precondition.c's.
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "steady.h"
@@ -72,6 +73,12 @@ void steady_warn(const struct run_result *out)
 	if (!s->over || s->steady_at)
 		return;
 	atio_format_time(round, sizeof(round), s->round_ns);
+	if (!s->v.judged && s->v.n == ATIO_STEADY_WINDOW && isnan(s->v.avg)) {
+		say("warning: not steady after %u rounds of %s sec: a round of the last %zu "
+		    "completed no I/O (its latency unknown); the measured time followed anyway",
+		    s->n, round, s->v.n);
+		return;
+	}
 	say("warning: not steady after %u rounds of %s sec: over the last %zu the range was "
 	    "%.2f%% and the excursion %.2f%% of the average (at most %.0f%% and %.0f%%); the "
 	    "measured time followed anyway", s->n, round, s->v.n, s->v.range_pct,

@@ -108,6 +108,7 @@ struct sweep_point {
 	double p50, p99, p999, at_target, at_stop; /* ns */
 	double pct, aim;           /* a curve's step: its share of the maximum, its cap */
 	bool held;                 /* the step reached its aim (atio_curve_held()) */
+	int steady;                /* --steady: 1 steady, 0 not steady; -1 without */
 	char *doc;                 /* its JSON document */
 	size_t doclen;
 };

@@ -47,6 +47,16 @@ int sweep_setup_points(const struct sweep *sw, struct sweep_point *pts, unsigned
 		} else if (pts[i].o.meta.nphases) {
 			say("atio sweep: --meta: a metadata run has phases of its own; run it alone");
 			status = ATIO_EXIT_USAGE;
+		} else if (pts[i].o.precondition) {
+			/*
+			 * Each point after the first would start from the point
+			 * before it, not from the precondition's writes: a
+			 * precondition is a run of its own, before the sweep.
+			 */
+			say("atio sweep: --precondition: not in a sweep (only its first point would "
+			    "follow it); precondition with a run of its own first, e.g. atio "
+			    "--steady iops --precondition with the same -f");
+			status = ATIO_EXIT_USAGE;
 		} else if ((status = run_setup(&pts[i].o, &pts[i].engine, &pts[i].tg)) != 0) {
 			say("(at point %s)", name);
 		}

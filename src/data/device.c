@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "atio/base/clock.h"
+#include "atio/base/opts.h"
 #include "atio/base/sysinfo.h"
 #include "atio/data/device.h"
 
@@ -194,4 +195,28 @@ void atio_device_end(struct atio_device_window *w)
 bool atio_device_measured(const struct atio_device_window *w)
 {
 	return w->n && w->begun && w->ended;
+}
+
+void atio_device_aim(struct atio_device_window *w, const struct atio_opts *o)
+{
+	double ops, bytes, reads;
+
+	memset(w->aim, 0, sizeof(w->aim));
+	if (!o->rate || !o->rate_interval_ns)
+		return;
+	if (o->mode == ATIO_MODE_READ)
+		reads = 1;
+	else if (o->mode == ATIO_MODE_WRITE || o->mode == ATIO_MODE_EXPAND)
+		reads = 0;
+	else if (o->mode == ATIO_MODE_MIX)
+		reads = o->mix / 100.0;
+	else
+		return;
+	/* Each thread starts an I/O every rate_interval_ns. */
+	ops = o->threads * 1e9 / o->rate_interval_ns;
+	bytes = o->unit == ATIO_UNIT_MBS ? o->rate * 1048576.0 : ops * (double)o->bs;
+	w->aim[ATIO_CAP_RIOPS] = ops * reads;
+	w->aim[ATIO_CAP_WIOPS] = ops * (1 - reads);
+	w->aim[ATIO_CAP_RBPS] = bytes * reads;
+	w->aim[ATIO_CAP_WBPS] = bytes * (1 - reads);
 }

@@ -67,19 +67,32 @@ static void holders(int fd, char *buf, size_t len)
 	fclose(f);
 }
 
-/* flock() without waiting; on contention fill @e naming the holders. */
+/*
+ * flock() without waiting for another process; on contention fill @e
+ * naming the holders. A holder no process shows may be this one: a run
+ * before (--precondition's writes) whose lock the kernel lets go of only
+ * when the last reference to its file goes, which io_uring's rings torn
+ * down in a work item can hold for a moment after close. Such a holder is
+ * waited for, a second at most.
+ */
 static int do_flock(struct atio_lock *l, bool exclusive, struct atio_error *e)
 {
 	char who[256];
+	int i;
 
-	if (flock(l->fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
-		l->exclusive = exclusive;
-		return 0;
+	for (i = 0;; i++) {
+		if (flock(l->fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
+			l->exclusive = exclusive;
+			return 0;
+		}
+		if (errno != EWOULDBLOCK)
+			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot lock: %s",
+					      l->path, strerror(errno));
+		holders(l->fd, who, sizeof(who));
+		if (who[0] || i == 100)
+			break;
+		usleep(10000);
 	}
-	if (errno != EWOULDBLOCK)
-		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: cannot lock: %s",
-				      l->path, strerror(errno));
-	holders(l->fd, who, sizeof(who));
 	return atio_error_set(e, ATIO_EXIT_FAIL, EAGAIN,
 			      "%s: another atio is working on this dataset (%s holds %s); "
 			      "wait until it ends%s", l->path,

@@ -16,6 +16,10 @@
 
 /* At or above this share of a cap, the run ran into it. */
 #define CAP_HELD 0.9
+/* Above this share, the cap was not in force on the run's I/O. */
+#define CAP_ABOVE 1.1
+/* The run's own --rate at or below this percentage of a cap held the run itself. */
+#define CAP_AIM_PCT 95
 
 /* The figures of device @d over @w's window; false when a reading is missing. */
 static bool figures(const struct atio_device_window *w, const struct atio_device_node *d,
@@ -132,6 +136,41 @@ static double pressure(const struct atio_device_window *w, bool full)
 		    : atio_devstat_per_sec(c->some_begin, c->some_end, w->end_ns - w->begin_ns) / 1e6;
 }
 
+/* What a cap did to the run. */
+enum cap_verdict { CAP_UNKNOWN, CAP_BELOW, CAP_RAN_INTO, CAP_OWN_RATE, CAP_NOT_IN_FORCE };
+
+/*
+ * How @got a second through cap @c is judged: far above the cap, the cap
+ * was not applied to this I/O (a v1 throttle some I/O paths go around, a
+ * cap on another device); the run's own --rate aimed well below the cap
+ * and got there, the run held itself; near the cap, it ran into it.
+ */
+static enum cap_verdict cap_judge(const struct atio_device_window *w, const struct atio_io_cap *c,
+				  double got)
+{
+	double share = got / (double)c->limit, aim = w->aim[c->kind];
+
+	if (isnan(got) || !c->limit)
+		return CAP_UNKNOWN;
+	if (share > CAP_ABOVE)
+		return CAP_NOT_IN_FORCE;
+	if (aim > 0 && aim * 100 <= CAP_AIM_PCT * (double)c->limit && got >= CAP_HELD * aim)
+		return CAP_OWN_RATE;
+	return share >= CAP_HELD ? CAP_RAN_INTO : CAP_BELOW;
+}
+
+static const char *const verdict_text[] = {
+	[CAP_BELOW] = "below it, the cap did not hold the run back",
+	[CAP_RAN_INTO] = "the cap held, the run ran into it",
+	[CAP_OWN_RATE] = "below it: the run's own --rate held it below the cap",
+	[CAP_NOT_IN_FORCE] = "above the cap: it was not in force on this I/O",
+};
+
+static const char *const verdict_json[] = {
+	[CAP_BELOW] = "below", [CAP_RAN_INTO] = "held", [CAP_OWN_RATE] = "own_rate",
+	[CAP_NOT_IN_FORCE] = "not_in_force",
+};
+
 static void cap_text(FILE *f, const struct atio_device_window *w, const struct atio_io_cap *c)
 {
 	const struct atio_device_node *d = &w->node[c->node];
@@ -147,8 +186,7 @@ static void cap_text(FILE *f, const struct atio_device_window *w, const struct a
 		return;
 	}
 	fprintf(f, ": %.1f %s went through it, %.1f%% of the cap: %s", got, cap_unit(c->kind),
-		share * 100.0, c->limit && share >= CAP_HELD ? "the cap held, the run ran into it"
-		: "below it, the cap did not hold the run back");
+		share * 100.0, verdict_text[c->limit ? cap_judge(w, c, got) : CAP_BELOW]);
 	if (c->version == 1)
 		fputs(" (cgroup v1 keeps no time spent throttled)", f);
 	else if (!isnan(pressure(w, false)))
@@ -263,10 +301,15 @@ static void cap_json(struct atio_json *j, const struct atio_device_window *w,
 	atio_json_uint(j, "limit", c->limit);
 	num(j, "measured", got);
 	num(j, "share", isnan(got) ? NAN : got / (double)c->limit);
-	if (isnan(got))
+	if (isnan(got)) {
 		atio_json_null(j, "held");
-	else
-		atio_json_bool(j, "held", c->limit && got / (double)c->limit >= CAP_HELD);
+		atio_json_null(j, "verdict");
+	} else {
+		enum cap_verdict v = c->limit ? cap_judge(w, c, got) : CAP_BELOW;
+
+		atio_json_bool(j, "held", v == CAP_RAN_INTO);
+		atio_json_string(j, "verdict", verdict_json[v]);
+	}
 	if (c->have_count && atio_device_measured(w)) {
 		atio_json_uint(j, "count_begin", c->count_begin);
 		atio_json_uint(j, "count_end", c->count_end);

@@ -25,8 +25,8 @@ void atio_report_steady_header(FILE *f, const struct atio_opts *o)
 		atio_steady_name(o->steady), round, o->rounds, ATIO_STEADY_WINDOW,
 		ATIO_STEADY_RANGE_PCT, ATIO_STEADY_EXCURSION_PCT);
 	if (o->precondition)
-		fputs("Precondition: sequential writes of twice the dataset in 128K blocks "
-		      "before the rounds (SNIA's workload-independent preconditioning)\n", f);
+		fputs("Precondition: sequential O_DIRECT writes of twice the dataset in 128K "
+		      "blocks, whatever the cache mode, before the rounds (SNIA's workload-independent preconditioning)\n", f);
 }
 
 void atio_report_steady_text(FILE *f, const struct atio_result *r)
@@ -51,7 +51,10 @@ void atio_report_steady_text(FILE *f, const struct atio_result *r)
 		fputs("cut short before a verdict\n", f);
 	fprintf(f, "steady rounds (%s):", unit);
 	for (unsigned i = 0; i < s->n; i++)
-		fprintf(f, "%s %u: %.2f", i ? "," : "", i + 1, s->value[i]);
+		if (isnan(s->value[i]))
+			fprintf(f, "%s %u: -", i ? "," : "", i + 1);
+		else
+			fprintf(f, "%s %u: %.2f", i ? "," : "", i + 1, s->value[i]);
 	fputc('\n', f);
 	if (s->v.judged)
 		fprintf(f, "steady window: average %.2f %s, range %.2f (%.2f%% of the average, "
@@ -106,7 +109,10 @@ void atio_report_steady_json(struct atio_json *j, const struct atio_result *r)
 	atio_json_uint(j, "max_rounds", s->max_rounds);
 	atio_json_array_begin(j, "values");
 	for (unsigned i = 0; i < s->n; i++)
-		atio_json_double(j, NULL, s->value[i]);
+		if (isnan(s->value[i]))
+			atio_json_null(j, NULL);
+		else
+			atio_json_double(j, NULL, s->value[i]);
 	atio_json_array_end(j);
 	if (s->v.n) {
 		atio_json_object_begin(j, "window");

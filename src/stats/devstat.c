@@ -109,4 +109,11 @@ void atio_devstat_figures(const struct atio_devsnap *a, const struct atio_devsna
 	/* Milliseconds over the window's milliseconds. */
 	f->aqu_sz = per_sec(f, ATIO_DS_TIME_IN_QUEUE, (double)f->delta[ATIO_DS_TIME_IN_QUEUE] / 1e3);
 	f->util = per_sec(f, ATIO_DS_IO_TICKS, (double)f->delta[ATIO_DS_IO_TICKS] / 1e3);
+	/*
+	 * io_ticks counts in jiffies at the counters' reads, which are not the
+	 * window's ends: over a short window it can exceed the window. Busy
+	 * all the time is the most it can mean (as iostat clamps it).
+	 */
+	if (f->util > 1.0)
+		f->util = 1.0;
 }

@@ -43,7 +43,8 @@ bool atio_steady_judge(const double *v, size_t n, struct atio_steady_verdict *ou
 	}
 	out->avg = sum / (double)w;
 	out->slope = slope(y, w, out->avg);
-	out->judged = w == ATIO_STEADY_WINDOW && out->avg > 0.0;
+	/* A round of unknown value (NaN) in the window: never judged, so never steady. */
+	out->judged = w == ATIO_STEADY_WINDOW && out->avg > 0.0 && !isnan(out->avg);
 	if (!out->judged)
 		return false;
 	out->range_pct = (out->max - out->min) * 100.0 / out->avg;
@@ -58,7 +59,8 @@ double atio_steady_value(enum atio_steady_kind kind, const struct atio_steady_ro
 	double sec = (double)r->dur_ns / 1e9;
 
 	if (kind == ATIO_STEADY_LAT)
-		return r->lat_count ? (double)r->lat_sum / (double)r->lat_count / 1000.0 : 0.0;
+		/* No I/O completed: its latency is unknown, not 0 (a perfect round). */
+		return r->lat_count ? (double)r->lat_sum / (double)r->lat_count / 1000.0 : NAN;
 	if (!(sec > 0.0))
 		return 0.0;
 	if (kind == ATIO_STEADY_MBS)

@@ -109,7 +109,7 @@ expect_json "--precondition: in 128K blocks" 'd["steady"]["precondition"]["block
 expect_json "--precondition: in the settings" 'd["settings"]["steady"]["precondition"]' True
 expect_json "--precondition: the reads measured" 'd["result"]["ops"] > 0 and d["settings"]["mode"]' read
 run_atio -a --read --rand -s 4K -u 8M --steady iops --precondition -f "$DIR"
-expect_match "--precondition: the header" "$OUT" '^Precondition: sequential writes of twice the dataset in 128K blocks'
+expect_match "--precondition: the header" "$OUT" '^Precondition: sequential O_DIRECT writes of twice the dataset in 128K blocks'
 run_atio --read -u 64K --steady iops --precondition -f "$DIR"
 expect_code "--precondition, -u 64K: exit 2" 2
 expect_match "--precondition, -u 64K: says so" "$ERR" '^atio: --precondition: -u 64K: .* use -u 128K or more'
@@ -131,12 +131,17 @@ bad "--rounds x" '^atio: --rounds x: the most rounds to run must be a whole numb
 bad "--steady foo" '^atio: --steady foo: judge iops, mbs or lat' --steady foo
 bad "--round without --steady" '^atio: --round 1: rounds are --steady' --round 1
 bad "--rounds without --steady" '^atio: --rounds 9: rounds are --steady' --rounds 9
+bad "--precondition with the null engine" '^atio: --precondition --engine null: the null engine writes nothing' \
+	--steady iops --precondition
 bad "--precondition without --steady" '^atio: --precondition: it comes before --steady' --precondition
 bad "-w with --steady" '^atio: -w 5 with --steady lat: the warm-up lasts until the rounds are steady' -w 5 --steady lat
 bad "--steady --prepare" '^atio: --steady mbs: --prepare measures nothing' --steady mbs --prepare -f "$DIR"
 bad "--steady in a run of two jobs" '^atio: job 1 of phase 1: --steady iops: each job of a run' \
 	--steady iops --and --engine null -t 1
-bad "--precondition in a plan" '^atio: job 1 of phase 1: --precondition: not in a plan' \
-	--steady iops --precondition --then --engine null -t 1
+# (on files: the null engine's own refusal would come first)
+run_atio -t 1 --steady iops --precondition -f "$DIR" --then --engine null -t 1
+expect_code "--precondition in a plan: exit 2" 2
+expect_match "--precondition in a plan: names it" "$ERR" \
+	'^atio: job 1 of phase 1: --precondition: not in a plan'
 
 finish

@@ -158,6 +158,21 @@ expect_code "curve, SIGINT: exit 130" 130
 expect_match "curve, SIGINT: the steps done" "$OUT" '^step 2 of 7: 10% of the maximum, aim [0-9]+ IOPS: '
 expect_match "curve, SIGINT: where it stopped" "$OUT" '^sweep: stopped after [2-7] of 7 points$'
 
+# --steady: a point measured before it was steady is marked, in its line
+# and its JSON, and said once on stderr (a cap of one I/O a second in
+# rounds of 0.2 s is never steady).
+run_atio sweep p=1,2 --engine null --steady iops --round 0.2 --rounds 5 --rate 1 -t 0.1
+expect_code "--steady, never steady: exit 0" 0
+expect_match "--steady, never steady: point 1 marked" "$OUT" '^point 1 of 2: .*\(not steady\)$'
+expect_match "--steady, never steady: point 2 marked" "$OUT" '^point 2 of 2: .*\(not steady\)$'
+check "--steady, never steady: said once" \
+	test "$(grep -c 'warning: --steady: point 1 was not steady' "$ERR")" -eq 1 -a \
+	"$(grep -c 'not steady' "$ERR")" -eq 1
+run_atio sweep p=1 --engine null --steady iops --round 0.2 --rounds 5 --rate 1 -t 0.1 --json
+expect_json "--steady, never steady: the JSON's point says so" 'd["points"][0]["steady"]' False
+run_atio sweep p=1 --engine null -t 0.1 --json
+expect_json "without --steady: the point's steady is null" 'd["points"][0]["steady"]' None
+
 # Bad sweeps: exit 2, the value named, nothing run.
 bad() {
 	local what=$1 re=$2
@@ -181,6 +196,8 @@ bad "a target without a unit" '--target p99=2: not a percentile and a latency' i
 bad "a knee of 0" '--knee 0: a percentage' iodepth=1 --knee 0 --engine null
 bad "a bad value at a point" 'point -p 0: ' p=0,1 --engine null --rand -s 4K
 bad "-a in a sweep" '-a: a sweep runs tests' iodepth=1 -a --engine null
+bad "--precondition in a sweep" '^atio: atio sweep: --precondition: not in a sweep' \
+	p=1,2 --steady iops --precondition -s 4K -u 1M -t 0.1 -f "$WORK/sweep-precondition"
 
 bad "an empty curve" '--curve : an empty list' --curve= --engine null
 bad "an empty curve word" '--curve : an empty list' --curve '' --engine null

@@ -73,6 +73,8 @@ struct atio_device_window {
 	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC instants of the readings */
 	bool begun, ended;
 	struct atio_io_caps caps;
+	/* The run's own --rate in each cap's unit a second (atio_device_aim()); 0: none. */
+	double aim[ATIO_CAP_KINDS];
 	/* The reading at the window's start, taken by a thread of its own at at_ns. */
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -102,6 +104,16 @@ int atio_device_begin_at(struct atio_device_window *w, uint64_t at_ns);
  * reading, when the start's was taken.
  */
 void atio_device_end(struct atio_device_window *w);
+
+struct atio_opts;
+
+/*
+ * The run's own --rate of @o in @w->aim, in each cap's unit: what the run
+ * held itself to, so that a cap above it is not said to have held it.
+ * Left 0 without --rate and in the modes whose rate counts syncs or pairs
+ * of I/Os (--fsync, --fdatasync, --rewrite).
+ */
+void atio_device_aim(struct atio_device_window *w, const struct atio_opts *o);
 
 /* The readings of both ends were taken. */
 bool atio_device_measured(const struct atio_device_window *w);

@@ -113,6 +113,59 @@ static void test_text(void **state)
 	free(w);
 }
 
+/* The verdict in the text and in the JSON's "verdict" and "held". */
+static void verdict(const struct atio_device_window *w, const char *text_want,
+		    const char *json_want, bool held)
+{
+	char *t = text(w);
+	json_t *doc = json(w);
+	json_t *cap = json_array_get(json_object_get(json_object_get(doc, "device"), "caps"), 0);
+
+	if (!strstr(t, text_want))
+		fail_msg("no \"%s\" in:\n%s", text_want, t);
+	assert_string_equal(json_string_value(json_object_get(cap, "verdict")), json_want);
+	assert_true(json_is_true(json_object_get(cap, "held")) == held);
+	free(t);
+	json_decref(doc);
+}
+
+/*
+ * A cap 143 times over was not applied to the run's I/O, not "held"; a
+ * run held by its own --rate below the cap did not run into it; a --rate
+ * above the cap, or one the run fell short of, leaves the cap's verdict.
+ */
+static void test_verdicts(void **state)
+{
+	struct atio_device_window *w = window();
+
+	(void)state;
+	w->caps.cap[0].limit = 300;
+	w->caps.cap[0].count_end = 10 + 42892;
+	verdict(w, "42892.0 read IOPS went through it, 14297.3% of the cap: above the cap: it "
+		"was not in force on this I/O", "not_in_force", false);
+	/* 110% is still the cap's counting, not a cap out of force. */
+	w->caps.cap[0].count_end = 10 + 330;
+	verdict(w, "110.0% of the cap: the cap held, the run ran into it", "held", true);
+	/* --rate 285 under a cap of 300: the run's own rate. */
+	w->caps.cap[0].count_end = 10 + 285;
+	w->aim[ATIO_CAP_RIOPS] = 285;
+	verdict(w, "95.0% of the cap: below it: the run's own --rate held it below the cap",
+		"own_rate", false);
+	/* The run fell well short of its own rate: the cap's verdict. */
+	w->aim[ATIO_CAP_RIOPS] = 280;
+	w->caps.cap[0].count_end = 10 + 150;
+	verdict(w, "50.0% of the cap: below it, the cap did not hold the run back", "below", false);
+	/* A --rate above the cap: the cap held the run. */
+	w->aim[ATIO_CAP_RIOPS] = 400;
+	w->caps.cap[0].count_end = 10 + 295;
+	verdict(w, "98.3% of the cap: the cap held, the run ran into it", "held", true);
+	/* A --rate on writes says nothing of a cap on reads. */
+	w->aim[ATIO_CAP_RIOPS] = 0;
+	w->aim[ATIO_CAP_WIOPS] = 200;
+	verdict(w, "98.3% of the cap: the cap held, the run ran into it", "held", true);
+	free(w);
+}
+
 /* The reads' counter wrapped between the readings: unknown, not 2^64 - x. */
 static void test_backwards(void **state)
 {
@@ -200,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_backwards),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_none),
 	};
 

@@ -75,6 +75,19 @@ static void test_eleven(void **state)
 	assert_false(atio_devstat_known(&f, ATIO_DS_DISCARD_IOS));
 }
 
+/* io_ticks a little over the window (tick granularity): busy all the time, not 110%. */
+static void test_util_clamp(void **state)
+{
+	struct atio_devsnap a, b;
+	struct atio_devstat_fig f;
+
+	(void)state;
+	snaps("100 0 800 50 0 0 0 0 0 100 70", "1100 0 8800 550 0 0 0 0 0 1200 570", &a, &b);
+	atio_devstat_figures(&a, &b, &f);
+	assert_true(f.elapsed_ns == 1000000000ull);
+	assert_true(f.util == 1.0);
+}
+
 /* 15 fields: discards; 17: flushes too. */
 static void test_fifteen_seventeen(void **state)
 {
@@ -173,6 +186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_eleven),
+		cmocka_unit_test(test_util_clamp),
 		cmocka_unit_test(test_fifteen_seventeen),
 		cmocka_unit_test(test_short),
 		cmocka_unit_test(test_backwards),

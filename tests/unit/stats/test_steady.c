@@ -160,9 +160,26 @@ static void test_value(void **state)
 	assert_float_equal(atio_steady_value(ATIO_STEADY_MBS, &r), 2500 * 4096.0 / 1048576.0, 1e-9);
 	assert_float_equal(atio_steady_value(ATIO_STEADY_LAT, &r), 200, 1e-9);
 	assert_float_equal(atio_steady_value(ATIO_STEADY_IOPS, &none), 0, 0);
-	assert_float_equal(atio_steady_value(ATIO_STEADY_LAT, &none), 0, 0);
+	/* No I/O completed: the latency is unknown, not a perfect 0. */
+	assert_true(isnan(atio_steady_value(ATIO_STEADY_LAT, &none)));
 	assert_string_equal(atio_steady_name(ATIO_STEADY_LAT), "lat");
 	assert_string_equal(atio_steady_unit(ATIO_STEADY_MBS), "MB/s");
+}
+
+/* A round of unknown latency in the window: never judged, never steady. */
+static void test_unknown_round(void **state)
+{
+	double v[] = { 100, 100, NAN, 100, 100, 100, 100, 100, 100, 100 };
+	struct atio_steady_verdict r;
+
+	(void)state;
+	assert_false(atio_steady_judge(v, 5, &r));
+	assert_false(r.judged);
+	assert_false(atio_steady_judge(v, 7, &r));
+	assert_false(r.judged);
+	/* Out of the window: judged again, and steady. */
+	assert_true(atio_steady_judge(v, 8, &r));
+	assert_true(r.judged);
 }
 
 int main(void)
@@ -175,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_short_and_zero),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_value),
+		cmocka_unit_test(test_unknown_round),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
