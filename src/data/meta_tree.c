@@ -167,19 +167,41 @@ bool atio_meta_tree_name(const char *name, bool dir)
 }
 
 /*
- * Remove directory @path and what it holds, of the tree's names: @depth 0
- * the top (thread trees in it), 1 a thread's tree (directories), 2 a
- * directory (files).
+ * Remove directory @name of directory @at (shown as @path) and what it
+ * holds, of the tree's names: @depth 0 the top (thread trees in it), 1 a
+ * thread's tree (directories), 2 a directory (files). Every step is made
+ * relative to the directory above it and never follows a link: a link, a
+ * file where a directory belongs (or the reverse), or another filesystem
+ * mounted in the tree (@dev: the top's, 0 at the top) is not atio's and is
+ * left there, named, with the directories that hold it.
  */
-static int remove_dir(const char *path, int depth, struct atio_error *e)
+static int remove_at(int at, const char *name, const char *path, int depth, dev_t dev,
+		     struct atio_error *e)
 {
-	DIR *d = opendir(path);
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *de;
+	struct stat st;
 	char sub[4096];
 	int ret = 0;
+	DIR *d;
 
-	if (!d)
-		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", path, strerror(errno));
+	if (fd < 0)
+		return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s%s", path, strerror(errno),
+				      errno == ELOOP || errno == ENOTDIR ?
+				      ": not a directory atio made: left there" : "");
+	if (fstat(fd, &st) != 0 || (dev && st.st_dev != dev)) {
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, EXDEV, "%s: another filesystem mounted "
+				     "in atio's metadata tree: left there", path);
+		close(fd);
+		return ret;
+	}
+	dev = st.st_dev;
+	d = fdopendir(fd);
+	if (!d) {
+		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", path, strerror(errno));
+		close(fd);
+		return ret;
+	}
 	while (!ret && (errno = 0, de = readdir(d)) != NULL) {
 		bool isdir = depth < 2;
 
@@ -192,8 +214,15 @@ static int remove_dir(const char *path, int depth, struct atio_error *e)
 					     "gives in its metadata tree: left there, with the "
 					     "directories that hold it", sub);
 		else if (isdir)
-			ret = remove_dir(sub, depth + 1, e);
-		else if (unlink(sub) != 0)
+			ret = remove_at(dirfd(d), de->d_name, sub, depth + 1, dev, e);
+		else if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s", sub,
+					     strerror(errno));
+		else if (!S_ISREG(st.st_mode))
+			ret = atio_error_set(e, ATIO_EXIT_FAIL, ENOTEMPTY, "%s: not a file atio "
+					     "made (a link, a directory or a device): left there, "
+					     "with the directories that hold it", sub);
+		else if (unlinkat(dirfd(d), de->d_name, 0) != 0)
 			ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: unlink: %s", sub,
 					     strerror(errno));
 	}
@@ -201,7 +230,7 @@ static int remove_dir(const char *path, int depth, struct atio_error *e)
 		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: readdir: %s", path,
 				     strerror(errno));
 	closedir(d);
-	if (!ret && rmdir(path) != 0)
+	if (!ret && unlinkat(at, name, AT_REMOVEDIR) != 0)
 		ret = atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: rmdir: %s", path,
 				     strerror(errno));
 	return ret;
@@ -216,7 +245,7 @@ int atio_meta_tree_remove(struct atio_meta_tree *t, struct atio_error *e)
 	/* Cut short, what is left is part of the files. */
 	ret = atio_meta_tree_state(t, ATIO_META_PARTIAL, e);
 	if (!ret)
-		ret = remove_dir(t->top, 0, e);
+		ret = remove_at(AT_FDCWD, t->top, t->top, 0, 0, e);
 	if (!ret)
 		t->exists = false;
 	return ret;

@@ -198,6 +198,37 @@ run_atio --meta create,delete -p 1 --files 10 --keep-cache -f "$DIR"
 expect_code "a tree cut in its removal: the next create removes it" 0
 gone "a tree cut in its removal" "$DIR"
 
+# Links planted in atio's tree are never followed by its removal: a
+# directory of the tree replaced by a link to another directory holding
+# names atio gives, a file replaced by a link to another file. Both are
+# left, named, and what they lead to is untouched.
+OUTSIDE=$WORK/outside
+mkdir -p "$OUTSIDE/d0"
+echo theirs >"$OUTSIDE/d0/f0"
+echo theirs >"$OUTSIDE/f1"
+run_atio --meta create -p 1 --files 4 --dirs 1 --keep-cache -f "$DIR"
+mv "$DIR/atio-meta/t0" "$WORK/t0.moved"
+ln -s "$OUTSIDE" "$DIR/atio-meta/t0"
+run_atio --meta create -p 1 --files 4 --dirs 1 --keep-cache -f "$DIR"
+expect_code "a thread's tree that is a link: exit 1" 1
+expect_match "a thread's tree that is a link: named" "$ERR" 'atio-meta/t0: .*not a directory atio made'
+check "a thread's tree that is a link: what it leads to is untouched" \
+	test "$(cat "$OUTSIDE/d0/f0")" = theirs
+rm "$DIR/atio-meta/t0"
+mv "$WORK/t0.moved" "$DIR/atio-meta/t0"
+rm "$DIR/atio-meta/t0/d0/f1"
+ln -s "$OUTSIDE/f1" "$DIR/atio-meta/t0/d0/f1"
+run_atio --meta create -p 1 --files 4 --dirs 1 --keep-cache -f "$DIR"
+expect_code "a file of the tree that is a link: exit 1" 1
+expect_match "a file of the tree that is a link: named" "$ERR" 't0/d0/f1: not a file atio made'
+check "a file of the tree that is a link: the file it leads to is untouched" \
+	test "$(cat "$OUTSIDE/f1")" = theirs
+check "a file of the tree that is a link: the link is left" test -L "$DIR/atio-meta/t0/d0/f1"
+rm "$DIR/atio-meta/t0/d0/f1"
+run_atio --meta create,delete -p 1 --files 4 --dirs 1 --keep-cache -f "$DIR"
+expect_code "links taken away: the next create removes the tree" 0
+gone "links taken away" "$DIR"
+
 # --remove: the tree left by the phases goes too.
 run_atio --meta create,stat --remove -p 1 --files 10 --keep-cache -f "$DIR"
 expect_code "create,stat --remove: exit 0" 0
