@@ -146,8 +146,14 @@ static char *use_line(const struct sweep *sw, unsigned point)
 	argc = sweep_point_argv(sw, point, argv);
 	fputs("atio", m);
 	for (int i = 1; i < argc; i++) {
+		/* The cap by its name without the result line's word (grep rate). */
+		bool cap = strncmp(argv[i], "--rate", 6) == 0 && (!argv[i][6] || argv[i][6] == '=');
+
 		putc(' ', m);
-		put_word(m, argv[i]);
+		if (cap)
+			fputs("--cap", m);
+		if (!cap || argv[i][6])
+			put_word(m, cap ? argv[i] + 6 : argv[i]);
 	}
 	free(argv);
 	if (fclose(m) != 0) {

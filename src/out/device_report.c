@@ -162,7 +162,7 @@ static enum cap_verdict cap_judge(const struct atio_device_window *w, const stru
 static const char *const verdict_text[] = {
 	[CAP_BELOW] = "below it, the cap did not hold the run back",
 	[CAP_RAN_INTO] = "the cap held, the run ran into it",
-	[CAP_OWN_RATE] = "below it: the run's own --rate held it below the cap",
+	[CAP_OWN_RATE] = "below it: the run's own --cap held it there",
 	[CAP_NOT_IN_FORCE] = "above the cap: it was not in force on this I/O",
 };
 

@@ -165,6 +165,10 @@ run_atio sweep p=1,2 --engine null --steady iops --round 0.2 --rounds 5 --rate 1
 expect_code "--steady, never steady: exit 0" 0
 expect_match "--steady, never steady: point 1 marked" "$OUT" '^point 1 of 2: .*\(not steady\)$'
 expect_match "--steady, never steady: point 2 marked" "$OUT" '^point 2 of 2: .*\(not steady\)$'
+# The run's own --rate comes back on the use: line as --cap: grep rate
+# finds no line of a sweep.
+expect_count "--rate among the options: no line with the result's word" "$OUT" 'rate' 0
+expect_match "--rate among the options: the use: line gives it as --cap" "$OUT" '^use: atio .*--cap 1 '
 check "--steady, never steady: said once" \
 	test "$(grep -c 'warning: --steady: point 1 was not steady' "$ERR")" -eq 1 -a \
 	"$(grep -c 'not steady' "$ERR")" -eq 1
