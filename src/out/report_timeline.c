@@ -52,11 +52,11 @@ unsigned atio_report_align(struct atio_rfile *files, unsigned n)
 			t0 = fmin(t0, timed(&files[i])->start_epoch);
 	if (!isfinite(t0))
 		return 0;
-	/* Every timed run goes on the study's axis, those that overlap none too. */
+	/* The runs that overlap another go on the study's axis; the others stay. */
 	for (unsigned i = 0; i < n; i++) {
 		struct atio_rrun *r = timed(&files[i]);
 
-		if (!r)
+		if (!r || !overlaps(files, n, r))
 			continue;
 		files[i].aligned = true;
 		files[i].at = r->start_epoch - t0;
@@ -89,6 +89,13 @@ void atio_report_wallclock(FILE *f, const struct atio_rfile *files, unsigned n)
 	}
 	fputs("<p>The runs overlapped in time: their charts share one axis, seconds since the "
 	      "earliest measured start, and each run's span is drawn below.</p>\n", f);
+	for (unsigned i = 0; i < n; i++)
+		if (timed(&files[i]) && !files[i].aligned) {
+			fputs("<p class=\"note\">", f);
+			atio_html_escape(f, files[i].name);
+			fputs(" overlapped none of the others: it is drawn from its own measured "
+			      "start.</p>\n", f);
+		}
 	double end = 0;
 
 	for (unsigned i = 0; i < n; i++)

@@ -133,6 +133,13 @@ expect_match "runs that did not overlap: the page says so" "$WORK/apart.html" \
 	'The runs did not overlap in time: each is drawn from its own measured start'
 expect_out "runs that did not overlap: each from its own start" "0.50 0.50" \
 	gen firstx "$WORK/apart.html" rate-0
+# Two that overlapped and one 30 s later: the two share the axis, the
+# third stays at its own start (not 30 s out), said.
+report mixed "$G/node-1.json" "$G/second-reader-4k-node3.json" "$G/later.json"
+expect_out "two overlapped, one apart: the two aligned, the third from its own start" \
+	"0.50 1.50 0.50" gen firstx "$WORK/mixed.html" rate-0
+expect_match "two overlapped, one apart: the page names the one apart" "$WORK/mixed.html" \
+	'later\.json overlapped none of the others: it is drawn from its own measured start'
 
 # Two real runs that overlapped: each given its start instant beforehand
 # (--start-at), the writer 0.7 s after the reader, while the reader runs 2 s.
