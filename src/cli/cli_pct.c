@@ -17,6 +17,21 @@
  * or not above the point before it (a duplicate, or out of order: the
  * points print in the order given, and a list that goes back is a slip).
  */
+/* The digits of plain decimal @s after its leading zeros, the point not counted. */
+static unsigned significant_digits(const char *s)
+{
+	bool lead = true;
+	unsigned n = 0;
+
+	for (; *s; s++) {
+		if (*s == '.' || (lead && *s == '0'))
+			continue;
+		lead = false;
+		n++;
+	}
+	return n;
+}
+
 int atio_cli_percentiles(const char *arg, struct atio_opts *o, struct atio_error *e)
 {
 	const char *p = arg;
@@ -39,6 +54,10 @@ int atio_cli_percentiles(const char *arg, struct atio_opts *o, struct atio_error
 		if (!atio_cli_plain_decimal(point))
 			return USAGE("--percentiles %s: %s: not a percentile (plain digits, e.g. "
 				     "99.9)", arg, point);
+		/* Named by up to 10 significant digits (p99.99999999): no more, no two alike. */
+		if (significant_digits(point) > 10)
+			return USAGE("--percentiles %s: %s: more than 10 significant digits", arg,
+				     point);
 		v = strtod(point, NULL);
 		if (!(v > 0.0) || !(v < 100.0))
 			return USAGE("--percentiles %s: %s: a percentile is above 0 and below 100 "

@@ -1315,6 +1315,11 @@ static void test_percentiles(void **state)
 	expect_error("--read -f /d --percentiles 99,50", "50: below the point before it");
 	expect_error("--read -f /d --percentiles 50,", "an empty point");
 	expect_error("--read -f /d --percentiles ,50", "an empty point");
+	/* 10 significant digits name a point; two of more could share a name */
+	parse_ok("--read -f /d --percentiles 0.0001,99.99999999", &o);
+	assert_int_equal(o.npct, 2);
+	expect_error("--read -f /d --percentiles 99.99999999991,99.99999999992",
+		     "99.99999999991: more than 10 significant digits");
 	for (unsigned i = 2; i <= ATIO_PCT_MAX + 1; i++)
 		snprintf(many + strlen(many), sizeof(many) - strlen(many), ",%u", i);
 	expect_error(strcat(strcpy(buf, "--read -f /d --percentiles "), many), "more than 32 points");
