@@ -43,7 +43,9 @@ static int add(struct atio_device_window *w, const char *sys, int above, enum at
 	unsigned ma, mi;
 	const char *name;
 
-	if (w->n >= ATIO_DEVICE_MAX || !atio_sysfs_line(sys, "dev", line, sizeof(line)) ||
+	/* A directory too long to keep whole is left out, never cut to another's name. */
+	if (w->n >= ATIO_DEVICE_MAX || strlen(sys) >= sizeof(w->node[0].sys) ||
+	    !atio_sysfs_line(sys, "dev", line, sizeof(line)) ||
 	    sscanf(line, "%u:%u", &ma, &mi) != 2)
 		return -1;
 	for (unsigned i = 0; i < w->n; i++)

@@ -34,7 +34,7 @@ enum atio_device_rel {
 
 struct atio_device_node {
 	char name[64];             /* sda1, dm-0, loop0 */
-	char sys[256];             /* its directory in sysfs */
+	char sys[512];             /* its directory in sysfs */
 	unsigned major, minor;
 	int above;                 /* index of the device above, -1 for the target's */
 	enum atio_device_rel rel;
