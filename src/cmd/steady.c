@@ -47,10 +47,16 @@ void steady_tick(struct run_result *out, const char *name)
 				return;
 		round_sum(out->w, o->threads, k, &sum);
 		atio_steady_add(s, atio_steady_value(s->kind, &sum));
-		if (o->verbose >= 1)
-			say("%s%ssteady: round %zu: %.2f %s%s", name, name[0] ? ": " : "", k + 1,
-			    s->value[k], atio_steady_unit(s->kind),
+		if (o->verbose >= 1) {
+			char v[32] = "-";
+
+			/* A round of no I/O has no latency: unknown, as in the text and JSON. */
+			if (!isnan(s->value[k]))
+				snprintf(v, sizeof(v), "%.2f", s->value[k]);
+			say("%s%ssteady: round %zu: %s %s%s%s", name, name[0] ? ": " : "", k + 1, v,
+			    atio_steady_unit(s->kind), isnan(s->value[k]) ? " (no I/O completed)" : "",
 			    s->steady_at ? ": steady" : s->over ? ": the last round" : "");
+		}
 	}
 	/* Over: the warm-up ends at the next slice no thread has passed. */
 	if (!out->measure_ns) {

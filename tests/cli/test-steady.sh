@@ -94,6 +94,12 @@ expect_json "not steady: five rounds run" 'd["steady"]["rounds"]' 5
 expect_json "not steady: their values" 'd["steady"]["values"]' '[5, 0, 0, 0, 0]'
 expect_json "not steady: measured all the same" 'd["measured"] and d["result"]["time_sec"] > 0' True
 recheck "not steady: the criteria recomputed agree"
+# --steady lat: a round that completed no I/O has no latency: "-", not nan.
+run_atio --engine null --rand -s 4K --rate 1 -t 0.2 --steady lat --round 0.2 --rounds 5 -v
+expect_code "--steady lat, rounds without I/O: exit 0" 0
+expect_match "--steady lat, rounds without I/O: the round said unknown" "$ERR" \
+	'^atio: steady: round 2: - usec \(no I/O completed\)'
+expect_no_match "--steady lat, rounds without I/O: no nan" "$ERR" 'nan'
 run_atio --engine null --rand -s 4K --rate 1 -t 0.2 --steady iops --round 0.2 --rounds 5
 expect_code "not steady, text: exit 0" 0
 expect_match "not steady, text: says so" "$OUT" \
