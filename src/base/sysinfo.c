@@ -100,8 +100,8 @@ static bool virtual_disk(const char *dir, char *buf, size_t len)
 	return false;
 }
 
-/* @src into @dst of @len bytes, cut to fit. */
-static void set(char *dst, size_t len, const char *src)
+/* See sysinfo.h. */
+void atio_copy_cut(char *dst, size_t len, const char *src)
 {
 	size_t n = strlen(src);
 
@@ -122,9 +122,9 @@ static bool scheduler(const char *dir, char *buf, size_t len)
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
 		*close = '\0';
-		set(buf, len, open + 1);
+		atio_copy_cut(buf, len, open + 1);
 	} else {
-		set(buf, len, line);
+		atio_copy_cut(buf, len, line);
 	}
 	return true;
 }
@@ -139,12 +139,12 @@ bool atio_sysinfo_queue(const char *path, struct atio_queue_info *q)
 	if (!path || !atio_sysinfo_target_dev(path, &dev) || !atio_sysfs_block_dir(dev, real))
 		return false;
 	name = strrchr(real, '/');
-	set(q->device, sizeof(q->device), name ? name + 1 : real);
+	atio_copy_cut(q->device, sizeof(q->device), name ? name + 1 : real);
 	/* A partition has a "partition" file; its disk is the directory above. */
 	if (atio_sysfs_line(real, "partition", line, sizeof(line)))
 		*strrchr(real, '/') = '\0';
 	name = strrchr(real, '/');
-	set(q->disk, sizeof(q->disk), name ? name + 1 : real);
+	atio_copy_cut(q->disk, sizeof(q->disk), name ? name + 1 : real);
 	atio_sysfs_line(real, "device/model", q->model, sizeof(q->model));
 	scheduler(real, q->scheduler, sizeof(q->scheduler));
 	if (atio_sysfs_line(real, "queue/read_ahead_kb", line, sizeof(line)))

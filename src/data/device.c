@@ -20,17 +20,6 @@
 #include "atio/base/sysinfo.h"
 #include "atio/data/device.h"
 
-/* @src into @dst of @len bytes, cut to fit. */
-static void set(char *dst, size_t len, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /*
  * Add the device whose sysfs directory is @sys beneath node @above, unless
  * it is already in the tree (a device two paths lead to is shown once).
@@ -54,8 +43,8 @@ static int add(struct atio_device_window *w, const char *sys, int above, enum at
 	d = &w->node[w->n];
 	memset(d, 0, sizeof(*d));
 	name = strrchr(sys, '/');
-	set(d->name, sizeof(d->name), name ? name + 1 : sys);
-	set(d->sys, sizeof(d->sys), sys);
+	atio_copy_cut(d->name, sizeof(d->name), name ? name + 1 : sys);
+	atio_copy_cut(d->sys, sizeof(d->sys), sys);
 	d->major = ma;
 	d->minor = mi;
 	d->above = above;
@@ -73,7 +62,7 @@ static void follow(struct atio_device_window *w, unsigned i)
 	DIR *dp;
 
 	if (atio_sysfs_line(d->sys, "partition", line, sizeof(line))) {
-		set(dir, sizeof(dir), d->sys);
+		atio_copy_cut(dir, sizeof(dir), d->sys);
 		*strrchr(dir, '/') = '\0';
 		add(w, dir, (int)i, ATIO_DEV_DISK);
 	}

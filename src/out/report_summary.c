@@ -29,17 +29,6 @@ static void cell_num(FILE *f, double v, const char *unit)
 	fputs("</td>", f);
 }
 
-static void cell_time(FILE *f, double ns)
-{
-	char buf[32];
-
-	if (!isfinite(ns)) {
-		fputs("<td class=\"n\">-</td>", f);
-		return;
-	}
-	atio_svg_time(buf, sizeof(buf), ns);
-	fprintf(f, "<td class=\"n\">%s</td>", buf);
-}
 
 /* The run of document @fl with key @key, or NULL. */
 const struct atio_rrun *atio_rfile_find(const struct atio_rfile *fl, const char *key)
@@ -104,7 +93,7 @@ static void summary(FILE *f, const struct atio_rfile *files, unsigned n)
 			rate_of(f, r);
 			fputs("</td>", f);
 			for (unsigned p = 0; p < ATIO_RPCT; p++)
-				cell_time(f, r->has_pct ? r->pct[p] : NAN);
+				atio_html_cell_time(f, r->has_pct ? r->pct[p] : NAN);
 			fprintf(f, "<td class=\"n\">%u</td>", r->nint);
 			if (r->timeline)
 				fprintf(f, "<td class=\"n\">%u</td><td class=\"n\">%.3f s</td></tr>\n",

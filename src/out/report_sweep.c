@@ -219,17 +219,6 @@ static int heat(FILE *f, json_t *doc, const char *unit, unsigned index)
 	return 0;
 }
 
-static void cell_time(FILE *f, double ns)
-{
-	char buf[32];
-
-	if (!isfinite(ns)) {
-		fputs("<td class=\"n\">-</td>", f);
-		return;
-	}
-	atio_svg_time(buf, sizeof(buf), ns);
-	fprintf(f, "<td class=\"n\">%s</td>", buf);
-}
 
 static void cell_num(FILE *f, double v)
 {
@@ -281,9 +270,9 @@ static void table(FILE *f, json_t *doc)
 			fprintf(f, "<td>%s</td>", json_is_boolean(held) ?
 				(json_is_true(held) ? "yes" : "<b>not held</b>") : "-");
 		}
-		cell_time(f, num(p, "p50_ns"));
-		cell_time(f, num(p, "p99_ns"));
-		cell_time(f, num(p, "p99.9_ns"));
+		atio_html_cell_time(f, num(p, "p50_ns"));
+		atio_html_cell_time(f, num(p, "p99_ns"));
+		atio_html_cell_time(f, num(p, "p99.9_ns"));
 		cell_num(f, num(p, "cpu_pct"));
 		fputs("<td>", f);
 		for (unsigned c = 0; c < NCHOICE; c++)

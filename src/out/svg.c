@@ -543,3 +543,16 @@ void atio_svg_bar_chart(FILE *f, const struct atio_svg_bars *b)
 	}
 	fputs("</svg>\n", f);
 }
+
+/* See svg.h. */
+void atio_html_cell_time(FILE *f, double ns)
+{
+	char buf[32];
+
+	if (!isfinite(ns)) {
+		fputs("<td class=\"n\">-</td>", f);
+		return;
+	}
+	atio_svg_time(buf, sizeof(buf), ns);
+	fprintf(f, "<td class=\"n\">%s</td>", buf);
+}

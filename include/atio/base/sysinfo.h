@@ -59,4 +59,7 @@ bool atio_sysinfo_queue(const char *path, struct atio_queue_info *q);
 /* @q as one line of text: "loop0, scheduler none, read_ahead_kb 128, ...". */
 void atio_sysinfo_queue_text(char *buf, size_t len, const struct atio_queue_info *q);
 
+/* @src into @dst of @len bytes (more than 0), cut to fit. */
+void atio_copy_cut(char *dst, size_t len, const char *src);
+
 #endif

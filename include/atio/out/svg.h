@@ -110,4 +110,7 @@ void atio_svg_num(char *buf, size_t len, double v);
 /* @ns nanoseconds as a short time in @buf: "800 ns", "2.5 µs", "12 ms", "1.5 s". */
 void atio_svg_time(char *buf, size_t len, double ns);
 
+/* A table cell of latency @ns as atio_svg_time writes it, "-" when not finite. */
+void atio_html_cell_time(FILE *f, double ns);
+
 #endif
