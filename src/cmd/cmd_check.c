@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "atio/data/check.h"
-#include "atio/out/check_report.h"
+#include "atio/print/check_report.h"
 #include "atio/data/journal.h"
 #include "atio/base/units.h"
 

@@ -2,7 +2,7 @@
 /*
  * atio merge --record, --iteration-record, --test-summary and --matrix:
  * the JSON of the cluster driver (scripts/atio-parallel.sh), written from
- * the nodes' documents (atio/out/driver_record.h), and the values the
+ * the nodes' documents (atio/merge/driver_record.h), and the values the
  * driver prints, as KEY<TAB>VALUE lines a shell reads without parsing
  * JSON; --output-file, its -o file written as atio report's.
  */
@@ -17,10 +17,10 @@
 
 #include "cmd.h"
 #include "driver_args.h"
-#include "atio/out/driver_lines.h"
-#include "atio/out/driver_record.h"
-#include "atio/out/json_read.h"
-#include "atio/out/out_file.h"
+#include "atio/merge/driver_lines.h"
+#include "atio/merge/driver_record.h"
+#include "atio/document/json_read.h"
+#include "atio/document/out_file.h"
 
 enum { R_OUT, R_HOST, R_STATUS, R_STDERR, R_WHY };
 static const char *const record_names[] = { "--out", "--host", "--exit-status", "--stderr",
@@ -38,7 +38,7 @@ static const char *const record_names[] = { "--out", "--host", "--exit-status", 
  * driver_print_value()), or the values:
  * "value", "unit", "time_sec", "result" (the at_io result line), a "line"
  * per direction of a --mix run and for the write and sync latency of a
- * run that syncs (atio/out/driver_lines.h) and, with --verify, "verify"
+ * run that syncs (atio/merge/driver_lines.h) and, with --verify, "verify"
  * (the note). Exit 0 when the run gave a result; 1
  * when it failed; 2 for bad usage or a file that could not be read or
  * written.
@@ -372,7 +372,7 @@ static const char *const matrix_names[] = { "--nodes", "--results", "--exit-stat
 	"--set KEY=VALUE..."
 
 /*
- * atio merge --matrix: the driver's -o document on stdout (atio/out/
+ * atio merge --matrix: the driver's -o document on stdout (atio/merge/
  * driver_record.h says what the files hold). Exit 0, or 2 for bad usage,
  * or a file, line or setting that is wrong, naming it: nothing is written
  * then.
@@ -418,7 +418,7 @@ static int copy_into(FILE *f, void *arg)
 
 /*
  * atio merge --output-file FILE [DOCUMENT]: the driver's -o, as atio
- * report's (atio/out/out_file.h). Without DOCUMENT, check that FILE could
+ * report's (atio/document/out_file.h). Without DOCUMENT, check that FILE could
  * be written, before anything runs; with it, replace FILE by a copy of
  * DOCUMENT. Exit 0; 2 for a FILE that is refused (naming it), or a
  * DOCUMENT that cannot be read; 1 for a write that failed.

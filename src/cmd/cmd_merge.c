@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* atio merge: the command around the merge (atio/out/merge.h). */
+/* atio merge: the command around the merge (atio/merge/merge.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -11,13 +11,13 @@
 #include "cmd.h"
 #include "config.h"
 #include "atio/cli/cli.h"
-#include "atio/out/driver_lines.h"
-#include "atio/out/iterations.h"
-#include "atio/out/merge.h"
-#include "atio/out/json_read.h"
-#include "atio/out/merge_check.h"
-#include "atio/out/merge_plan.h"
-#include "atio/out/merge_runs.h"
+#include "atio/merge/driver_lines.h"
+#include "atio/merge/iterations.h"
+#include "atio/merge/merge.h"
+#include "atio/document/json_read.h"
+#include "atio/merge/merge_check.h"
+#include "atio/merge/merge_plan.h"
+#include "atio/merge/merge_runs.h"
 #include "atio/base/json.h"
 #include "atio/stats/hist.h"
 
@@ -129,7 +129,7 @@ static int write_values(const char *path, const struct atio_merge *m)
  * and freed before the next is read: the merge keeps only its line, so
  * that thousands of documents need no more memory than their lines.
  * A run given twice, and runs whose measured times share no instant, are
- * refused (atio/out/merge_runs.h); --unaligned sums the latter anyway,
+ * refused (atio/merge/merge_runs.h); --unaligned sums the latter anyway,
  * --sequential tabulates them as passes (text only, no sum).
  * Settings that differ and intervals left out are said on stderr. Exit 0;
  * 1 when a document was of an interrupted run (its figures cover less than

@@ -2,15 +2,15 @@
 /*
  * atio merge [--json] FILE...: when the first FILE is a metadata run's
  * document (atio --meta --json), the documents summed phase by phase
- * (atio/out/merge_meta.h).
+ * (atio/merge/merge_meta.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "atio/out/json_read.h"
-#include "atio/out/merge_meta.h"
+#include "atio/document/json_read.h"
+#include "atio/merge/merge_meta.h"
 
 /* The first argument that is a file (not an option nor the value of one), or NULL. */
 static const char *first_file(int argc, char **argv)

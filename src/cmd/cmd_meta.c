@@ -5,7 +5,7 @@
  * before a create, or reused by a run that begins with another phase;
  * then the threads go through the phases, each between two barriers, the
  * main thread keeping the tree's mark and dropping the caches between
- * them; then the result (atio/out/report_meta.h).
+ * them; then the result (atio/print/report_meta.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +23,7 @@
 #include "atio/data/meta_tree.h"
 #include "atio/data/owner.h"
 #include "atio/data/target.h"
-#include "atio/out/report_meta.h"
+#include "atio/print/report_meta.h"
 #include "atio/run/meta.h"
 
 /* A file and its dentry and inode take about this much of the kernel's caches. */

@@ -19,7 +19,7 @@
 #include "atio/base/node.h"
 #include "atio/data/pool.h"
 #include "atio/data/target.h"
-#include "atio/out/report.h"
+#include "atio/print/report.h"
 #include "atio/base/units.h"
 #include "atio/run/worker.h"
 

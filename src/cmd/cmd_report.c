@@ -2,7 +2,7 @@
 /*
  * atio report FILE... -o PAGE: the subcommand. It reads every document
  * first, so that a bad one stops it before anything is written, then
- * writes the page as atio/out/out_file.h replaces an -o file: whole, through
+ * writes the page as atio/document/out_file.h replaces an -o file: whole, through
  * a temporary file renamed over PAGE (or over the file it leads to, a
  * symbolic link followed only where the kernel's protected_symlinks rule
  * would), keeping its mode and owner. Part of the command layer (cmd.h):
@@ -20,8 +20,8 @@
 
 #include "cmd.h"
 #include "config.h"
-#include "atio/out/out_file.h"
-#include "atio/out/report_page.h"
+#include "atio/document/out_file.h"
+#include "atio/page/report_page.h"
 
 #define USAGE "atio report [-o|--output PAGE.html] FILE..."
 

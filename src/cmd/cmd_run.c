@@ -18,8 +18,8 @@
 #include "atio/base/clock.h"
 #include "atio/cli/cli.h"
 #include "atio/data/target.h"
-#include "atio/out/check_report.h"
-#include "atio/out/csv.h"
+#include "atio/print/check_report.h"
+#include "atio/print/csv.h"
 
 /* --csv - or --csv stdout: the CSV is stdout's, alone. */
 static bool csv_on_stdout(const struct atio_opts *o)

@@ -24,7 +24,7 @@
 #include "atio/data/device.h"
 #include "atio/data/target.h"
 #include "atio/engine/engine.h"
-#include "atio/out/report.h"
+#include "atio/print/report.h"
 #include "atio/run/worker.h"
 #include "atio/stats/steady.h"
 

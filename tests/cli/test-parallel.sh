@@ -253,7 +253,7 @@ expect_no_ssh_leftovers "five tests: no ssh process is left after the run"
 
 # merged_pcts FILE...: the p50, p99 and p99.9 (ns) of the latency of atio
 # --json documents FILE... merged by `atio merge --json` (the merge of
-# their histograms; tests/unit/out/test_merge.c checks it against one run
+# their histograms; tests/unit/merge/test_merge.c checks it against one run
 # that recorded every value), as "P50 P99 P99.9"; "ERR ..." when merge
 # refuses them.
 PCT_RE='"latency_ns":\{"count":[0-9]+,"min":[0-9]+,"mean":[^,]+,"p50":([0-9]+),"p90":[0-9]+,"p99":([0-9]+),"p99.9":([0-9]+)'

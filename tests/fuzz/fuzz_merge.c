@@ -9,10 +9,10 @@
  */
 #include <stdlib.h>
 
-#include "atio/out/iterations.h"
-#include "atio/out/merge.h"
-#include "atio/out/merge_check.h"
-#include "atio/out/merge_runs.h"
+#include "atio/merge/iterations.h"
+#include "atio/merge/merge.h"
+#include "atio/merge/merge_check.h"
+#include "atio/merge/merge_runs.h"
 #include "fuzz.h"
 
 static void run_document(const char *text)

@@ -5,7 +5,7 @@
  * driver document, and the page it writes from what it read
  * (report_html.c, svg.c, report_record.c).
  */
-#include "atio/out/report_page.h"
+#include "atio/page/report_page.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ATIO_REPORT_PAGE_H
+#define ATIO_REPORT_PAGE_H
+
+/*
+ * atio report: one self-contained HTML page of SVG charts from atio's JSON
+ * documents. report_read.c reads each document (an atio --json run, an
+ * atio merge --json merge, or atio-parallel.sh's -o document) into the
+ * struct atio_rfile below, with jansson and json_read.c's checks;
+ * report_html.c writes the page; cmd_report.c is the subcommand.
+ *
+ * Percentiles are those of atio_hist_percentile() over the buckets the
+ * documents hold, or the figures the documents wrote with it: never
+ * computed any other way.
+ */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "atio/base/error.h"
+#include "atio/stats/hist.h"
+
+#define ATIO_RPCT 4                /* p50, p99, p99.9, max */
+
+enum atio_rkind {
+	ATIO_RDOC_RUN,             /* atio --json */
+	ATIO_RDOC_MERGE,           /* atio merge --json */
+	ATIO_RDOC_DRIVER,          /* atio-parallel.sh -o */
+	ATIO_RDOC_PLAN,            /* atio --and/--then --json, or its atio merge --json */
+	ATIO_RDOC_SWEEP,           /* atio sweep --json: drawn by report_sweep.c */
+};
+
+/* One node's rate per interval, lined up with its run's intervals. */
+struct atio_rnode {
+	char *name;
+	double *rate;              /* NaN where the node had no such interval */
+};
+
+/*
+ * One measured run as the page shows it: a run document, a merge, or one
+ * test of a driver's matrix (its average, and the charts of its last
+ * counted iteration: complete and concurrent).
+ */
+struct atio_rrun {
+	char *key;                 /* "" for a run or merge; "seqread, 4 threads" in a matrix */
+	char unit[16];
+	double value;              /* result.value, the merge's sum, or the test's average */
+	/*
+	 * A test of a driver's matrix: value is its average over the counted
+	 * iterations (NaN without one); the charts are of one iteration.
+	 */
+	unsigned iteration;        /* the charts' iteration; 0 for a run or a merge */
+	double iter_value;         /* its sum */
+	unsigned counted, runs;    /* iterations in the average, iterations run */
+	unsigned ndocs;            /* a merge: the documents summed */
+	double pct[ATIO_RPCT];     /* of the whole run, ns */
+	bool has_pct;
+	struct atio_hist *hist;    /* the whole run's buckets, NULL when the document has none */
+	unsigned nint;             /* intervals: 0 when no time series was recorded */
+	double *mid;               /* each interval's middle, s from the measured start */
+	double *rate;              /* in unit */
+	double *ipct[ATIO_RPCT];   /* NaN where an interval completed nothing */
+	unsigned nnodes;
+	struct atio_rnode *nodes;
+	bool timeline;             /* the document has a "timeline" */
+	bool partial;              /* timeline.complete is false: intervals missing */
+	unsigned stalls;           /* timeline.stalls */
+	double longest_stall;      /* s */
+	unsigned nstall_list;
+	double *stall_start, *stall_len; /* s */
+	/*
+	 * A plan: "phase K" its phase's combined figures (a row of the
+	 * summary, no charts), "phase K, job J" a job, its times moved by
+	 * offset, how long after its phase's start its measured time began.
+	 */
+	bool combined;
+	double offset;             /* s */
+	/*
+	 * A test of a driver's matrix: the node records of the iteration the
+	 * charts show (borrowed from the file's document), for the page's
+	 * table of nodes; NULL otherwise.
+	 */
+	json_t *node_records;
+	/* A run's measured time on the wall clock (NaN when the document has none). */
+	double start_epoch, end_epoch;
+};
+
+/* One cell of a driver's matrix: a test at a thread count, over its iterations. */
+struct atio_rcell {
+	char *test;
+	char threads[24];          /* "1 thread", "4 threads", "auto threads" */
+	char unit[16];
+	double avg, min, max;      /* NaN when no iteration was complete */
+	unsigned runs;
+};
+
+struct atio_rfile {
+	const char *path;          /* as given (not owned) */
+	const char *name;          /* its last component, or the path when two files share it */
+	bool clash;                /* another file has the same last component */
+	enum atio_rkind kind;
+	json_t *doc;               /* the parsed document, for the page's record */
+	unsigned nruns;
+	struct atio_rrun *runs;
+	unsigned ncells;
+	struct atio_rcell *cells;
+	/*
+	 * Set by atio_report_align(): the run's times were moved to the
+	 * study's timeline, at seconds from the earliest start.
+	 */
+	bool aligned;
+	double at;
+};
+
+/*
+ * Read document @path into @f. Returns 0, or -errno / -EINVAL with @e
+ * filled (exit 2) and a message naming @path and what is wrong: cannot
+ * open, not JSON, not one of atio's documents, or a member of the wrong
+ * form. @f is released by atio_rfile_free() either way.
+ */
+int atio_rfile_read(const char *path, struct atio_rfile *f, struct atio_error *e);
+
+void atio_rfile_free(struct atio_rfile *f);
+
+/*
+ * The page for the @n documents @files on @out, made by atio @version.
+ * Returns 0 or -EIO when @out reports a write error.
+ */
+int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version);
+
+/* The run of document @fl with key @key, or NULL (report_summary.c). */
+const struct atio_rrun *atio_rfile_find(const struct atio_rfile *fl, const char *key);
+
+/*
+ * The summary table of the page and, with several documents, the ratios
+ * of each to the first over the tests of @key (report_summary.c).
+ */
+void atio_report_summary(FILE *out, const struct atio_rfile *files, unsigned n, const char **key,
+			 unsigned nkeys);
+
+/*
+ * The record of the page (report_record.c): every scalar member of the
+ * documents, one column per document, on @out. Returns 0 or -ENOMEM.
+ */
+int atio_report_record(FILE *out, const struct atio_rfile *files, unsigned n);
+
+/*
+ * The table of the nodes of @r, a driver's test, in the iteration its
+ * charts show (src/page/report_nodes.c); nothing for other runs.
+ */
+void atio_report_nodes(FILE *out, const char *doc_name, const struct atio_rrun *r);
+
+/*
+ * One study on one timeline (report_timeline.c): when two or more run
+ * documents overlap in wall-clock time, every run document's intervals
+ * and stalls are moved to seconds since the earliest start_epoch and
+ * marked aligned. Returns how many documents were aligned (0: none, each
+ * stays at its own start).
+ */
+unsigned atio_report_align(struct atio_rfile *files, unsigned n);
+
+/*
+ * The timeline section (report_timeline.c): each run document's span on
+ * the wall clock, or a note that they do not overlap; nothing for one run.
+ */
+void atio_report_wallclock(FILE *out, const struct atio_rfile *files, unsigned n);
+
+/*
+ * A sweep document (report_sweep.c): check @doc's form when read (0, or
+ * -EINVAL with @e naming @path and the member); and its section of the
+ * page: the throughput-latency chart with the peak, knees and target
+ * marked, a heat map for a two-axis grid, and the table of the points.
+ */
+int atio_rsweep_check(json_t *doc, const char *path, struct atio_error *e);
+int atio_report_sweep(FILE *out, const struct atio_rfile *f, unsigned index);
+
+/*
+ * For tests: how many times the last atio_report_record() compared a
+ * member's path with a row's to find its row. Near the number of members
+ * (a row is found by its hash), not their square.
+ */
+extern unsigned long long atio_report_record_compares;
+
+#endif

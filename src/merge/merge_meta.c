@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* atio merge of metadata runs, phase by phase (atio/merge/merge_meta.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "atio/base/json.h"
+#include "atio/document/json_read.h"
+#include "atio/merge/merge_meta.h"
+#include "atio/print/report.h"
+#include "atio/run/meta.h"
+#include "atio/print/report_figures.h"
+
+bool atio_merge_meta_is(json_t *doc)
+{
+	json_t *w = json_object_get(json_object_get(doc, "settings"), "workload");
+
+	return json_is_string(w) && strcmp(json_string_value(w), "meta") == 0;
+}
+
+/* The phase named by the string @v, or -1. */
+static int phase_of(json_t *v)
+{
+	return json_is_string(v) ? atio_meta_phase_parse(json_string_value(v),
+							 strlen(json_string_value(v))) : -1;
+}
+
+static int add_phase(struct atio_merge_meta_phase *p, json_t *ph, const char *name,
+		     unsigned i, struct atio_error *e)
+{
+	struct atio_hist h;
+	double ops, ns, shortest, value = 0;
+	char where[32];
+	json_t *fast = json_object_get(ph, "too_fast");
+	int ret;
+
+	snprintf(where, sizeof(where), "phases[%u].", i);
+	if ((ret = atio_json_get_number(ph, where, "ops", &ops, name, e)) ||
+	    (ret = atio_json_get_number(ph, where, "elapsed_ns", &ns, name, e)) ||
+	    (ret = atio_json_get_number(ph, where, "shortest_pass_ns", &shortest, name, e)))
+		return ret;
+	if (!json_is_boolean(fast))
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: %stoo_fast: not true "
+				      "or false", name, where);
+	if (!json_is_true(fast) &&
+	    (ret = atio_json_get_number(ph, where, "ops_per_sec", &value, name, e)))
+		return ret;
+	if ((ret = atio_json_read_hist(ph, "latency_ns", &h, name, e)))
+		return ret;
+	if (h.count != (uint64_t)ops)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: %slatency_ns counts %"
+				      PRIu64 " operations, ops %.0f", name, where, h.count, ops);
+	p->ops += (uint64_t)ops;
+	if ((uint64_t)ns > p->elapsed_ns)
+		p->elapsed_ns = (uint64_t)ns;
+	if (!p->shortest_ns || (uint64_t)shortest < p->shortest_ns)
+		p->shortest_ns = (uint64_t)shortest;
+	p->nodes_sum += value;
+	p->too_fast += json_is_true(fast);
+	atio_hist_merge(&p->lat, &h);
+	return 0;
+}
+
+int atio_merge_meta_add(struct atio_merge_meta *m, json_t *doc, const char *name,
+			struct atio_error *e)
+{
+	json_t *phases = json_object_get(doc, "phases"), *ph;
+	int fig = phase_of(json_object_get(json_object_get(doc, "settings"), "figure"));
+	size_t i;
+
+	if (!atio_merge_meta_is(doc))
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: not the document of a "
+				      "metadata run (atio --meta --json): one merge is of one kind",
+				      name);
+	if (!json_is_array(phases) || !json_array_size(phases) ||
+	    json_array_size(phases) > ATIO_META_MAX_PHASES || fig < 0)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: no phases, or no figure, "
+				      "in a metadata document", name);
+	if (m->ndocs && (json_array_size(phases) != m->nphases || (unsigned)fig != m->figure))
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: other phases than the "
+				      "first document's: the phases are summed one by one", name);
+	json_array_foreach(phases, i, ph) {
+		int p = phase_of(json_object_get(ph, "phase"));
+
+		if (p < 0 || (m->ndocs && (enum atio_meta_phase)p != m->phase[i].phase))
+			return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: phases[%zu]: %s",
+					      name, i, p < 0 ? "no phase named" : "another phase "
+					      "than the first document's");
+		if (!m->ndocs) {
+			m->phase[i] = (struct atio_merge_meta_phase){ .phase = (enum atio_meta_phase)p };
+			atio_hist_init(&m->phase[i].lat);
+		}
+	}
+	if (!m->ndocs) {
+		m->nphases = (unsigned)json_array_size(phases);
+		m->figure = (enum atio_meta_phase)fig;
+	}
+	json_array_foreach(phases, i, ph) {
+		int ret = add_phase(&m->phase[i], ph, name, (unsigned)i, e);
+
+		if (ret)
+			return ret;
+	}
+	m->ndocs++;
+	return 0;
+}
+
+static double wall(const struct atio_merge_meta_phase *p)
+{
+	return p->elapsed_ns ? (double)p->ops * 1e9 / (double)p->elapsed_ns : 0;
+}
+
+static bool too_fast(const struct atio_merge_meta_phase *p)
+{
+	return p->too_fast || p->shortest_ns < ATIO_META_MIN_NS;
+}
+
+static const struct atio_merge_meta_phase *figure(const struct atio_merge_meta *m)
+{
+	for (unsigned i = 0; i < m->nphases; i++)
+		if (m->phase[i].phase == m->figure)
+			return &m->phase[i];
+	return NULL;
+}
+
+void atio_merge_meta_text(FILE *f, const struct atio_merge_meta *m)
+{
+	const struct atio_merge_meta_phase *fig = figure(m);
+
+	if (fig)
+		atio_report_result_line(f, fig->elapsed_ns, "rate", wall(fig), "ops/s");
+	fprintf(f, "merged: %u metadata documents, each phase's operations over its slowest "
+		"node's time\n", m->ndocs);
+	for (unsigned i = 0; i < m->nphases; i++) {
+		const struct atio_merge_meta_phase *p = &m->phase[i];
+
+		fprintf(f, "%s: ", atio_meta_phase_name(p->phase));
+		if (too_fast(p))
+			fprintf(f, "too fast to measure (on %u of %u nodes)",
+				p->too_fast ? p->too_fast : m->ndocs, m->ndocs);
+		else
+			fprintf(f, "%.2f ops/s wall, %.2f ops/s sum of nodes", wall(p), p->nodes_sum);
+		fprintf(f, ", %" PRIu64 " ops in %.3f sec", p->ops, atio_report_sec(p->elapsed_ns));
+		if (p->lat.count)
+			fprintf(f, ", latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f, max %.2f\n",
+				(double)atio_hist_percentile(&p->lat, 50.0) / 1000.0,
+				(double)atio_hist_percentile(&p->lat, 99.0) / 1000.0,
+				(double)atio_hist_percentile(&p->lat, 99.9) / 1000.0,
+				(double)p->lat.max / 1000.0);
+		else
+			fputs(", latency (usec): none\n", f);
+	}
+}
+
+void atio_merge_meta_json(FILE *f, const struct atio_merge_meta *m)
+{
+	const struct atio_merge_meta_phase *fig = figure(m);
+	struct atio_json j;
+
+	atio_json_init(&j, f);
+	atio_json_object_begin(&j, NULL);
+	atio_json_object_begin(&j, "settings");
+	atio_json_string(&j, "workload", "meta");
+	atio_json_string(&j, "figure", atio_meta_phase_name(m->figure));
+	atio_json_object_end(&j);
+	atio_json_uint(&j, "merged", m->ndocs);
+	if (fig) {
+		atio_json_object_begin(&j, "result");
+		atio_json_string(&j, "phase", atio_meta_phase_name(fig->phase));
+		atio_json_double(&j, "value", wall(fig));
+		atio_json_string(&j, "unit", "ops/s");
+		atio_json_uint(&j, "elapsed_ns", fig->elapsed_ns);
+		atio_json_object_end(&j);
+	}
+	atio_json_array_begin(&j, "phases");
+	for (unsigned i = 0; i < m->nphases; i++) {
+		const struct atio_merge_meta_phase *p = &m->phase[i];
+
+		atio_json_object_begin(&j, NULL);
+		atio_json_string(&j, "phase", atio_meta_phase_name(p->phase));
+		atio_json_uint(&j, "ops", p->ops);
+		atio_json_uint(&j, "elapsed_ns", p->elapsed_ns);
+		atio_json_uint(&j, "shortest_pass_ns", p->shortest_ns);
+		atio_json_bool(&j, "too_fast", too_fast(p));
+		if (too_fast(p)) {
+			atio_json_null(&j, "ops_per_sec");
+			atio_json_null(&j, "nodes_sum_ops_per_sec");
+		} else {
+			atio_json_double(&j, "ops_per_sec", wall(p));
+			atio_json_double(&j, "nodes_sum_ops_per_sec", p->nodes_sum);
+		}
+		atio_report_json_hist(&j, "latency_ns", &p->lat, true);
+		atio_json_object_end(&j);
+	}
+	atio_json_array_end(&j);
+	atio_json_object_end(&j);
+	fputc('\n', f);
+}
