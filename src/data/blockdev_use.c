@@ -11,12 +11,14 @@
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "atio/data/mountinfo.h"
 #include "atio/data/target.h"
 
 /* At most this many partitions of one device are looked at. */
@@ -25,23 +27,12 @@
 /* Where device @rdev is mounted (the first mount point), into @buf. */
 static bool mounted_at(dev_t rdev, char *buf, size_t len)
 {
-	char line[4096], want[32], point[1024];
-	bool found = false;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct atio_mount *m = malloc(sizeof(*m));
+	bool found = m && atio_mount_of_dev(major(rdev), minor(rdev), m);
 
-	if (!f)
-		return false;
-	snprintf(want, sizeof(want), "%u:%u", major(rdev), minor(rdev));
-	while (!found && fgets(line, sizeof(line), f)) {
-		char id[32];
-
-		if (sscanf(line, "%*s %*s %31s %*s %1023s", id, point) == 2 &&
-		    strcmp(id, want) == 0) {
-			snprintf(buf, len, "%s", point);
-			found = true;
-		}
-	}
-	fclose(f);
+	/* One that does not fit is not said cut short. */
+	found = found && (size_t)snprintf(buf, len, "%s", m->point) < len;
+	free(m);
 	return found;
 }
 

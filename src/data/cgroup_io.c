@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "atio/data/device.h"
+#include "atio/data/mountinfo.h"
 
 const char *atio_io_cap_name(enum atio_cap_kind k)
 {
@@ -34,35 +35,34 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
+struct want_mount {
+	bool v2;
+	char *point, *root;
+};
+
+/* Whether mount @m is the hierarchy @arg wants: if so, its point and root kept. */
+static bool is_hierarchy(const struct atio_mount *m, void *arg)
+{
+	struct want_mount *w = arg;
+
+	if (w->v2 ? strcmp(m->type, "cgroup2") != 0
+		  : strcmp(m->type, "cgroup") != 0 || !has_word(m->super_opts, "blkio"))
+		return false;
+	snprintf(w->point, PATH_MAX, "%s", m->point);
+	snprintf(w->root, PATH_MAX, "%s", m->root);
+	return true;
+}
+
 /*
  * Where the v2 hierarchy (@v2) or the v1 one with blkio is mounted, into
- * @point, and the cgroup it shows at its top (not "/" in a container) into
+ * @point, and the cgroup at its top (its root, "/" but in a namespace) into
  * @root. False when it is not mounted.
  */
 static bool mount_of(bool v2, char *point, char *root)
 {
-	char line[4096];
-	bool found = false;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct want_mount w = { v2, point, root };
 
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char r[PATH_MAX], m[PATH_MAX], type[64], opts[1024];
-		const char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", r, m) != 2 ||
-		    sscanf(dash, " - %63s %*s %1023s", type, opts) != 2)
-			continue;
-		if (v2 ? strcmp(type, "cgroup2") == 0
-		       : strcmp(type, "cgroup") == 0 && has_word(opts, "blkio")) {
-			snprintf(point, PATH_MAX, "%s", m);
-			snprintf(root, PATH_MAX, "%s", r);
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
+	return atio_mounts_find(is_hierarchy, &w);
 }
 
 /* atio's cgroup in the v2 hierarchy (@v2) or in v1's blkio one, into @buf. */
@@ -95,14 +95,14 @@ static bool own_cgroup(bool v2, char *buf, size_t len)
 static bool own_dir(bool v2, char *dir, size_t len)
 {
 	char point[PATH_MAX], root[PATH_MAX], path[PATH_MAX];
-	const char *rel = path;
+	const char *rel;
 	size_t rn, pn;
 
 	if (!mount_of(v2, point, root) || !own_cgroup(v2, path, sizeof(path)))
 		return false;
-	rn = strlen(root);
-	if (strcmp(root, "/") != 0 && strncmp(path, root, rn) == 0)
-		rel = path + rn;
+	/* A cgroup outside the mounted part of the hierarchy is not reachable there. */
+	if (!(rel = atio_path_under(path, root)))
+		return false;
 	if (strcmp(rel, "/") == 0)
 		rel = "";
 	pn = strlen(point);

@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <linux/magic.h>
 
+#include "atio/data/mountinfo.h"
 #include "atio/data/target.h"
 #include "atio/base/units.h"
 
@@ -45,24 +46,12 @@ static const struct {
  */
 static bool mount_type(dev_t dev, char *buf, size_t len)
 {
-	char line[4096], want[32];
-	bool found = false;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct atio_mount *m = malloc(sizeof(*m));
+	bool found = m && atio_mount_of_dev(major(dev), minor(dev), m);
 
-	if (!f)
-		return false;
-	snprintf(want, sizeof(want), "%u:%u", major(dev), minor(dev));
-	while (!found && fgets(line, sizeof(line), f)) {
-		char id[32], *dash = strstr(line, " - ");
-		char type[32];
-
-		if (!dash || sscanf(line, "%*s %*s %31s", id) != 1 || strcmp(id, want) != 0 ||
-		    sscanf(dash + 3, "%31s", type) != 1)
-			continue;
-		snprintf(buf, len, "%s", type);
-		found = true;
-	}
-	fclose(f);
+	/* One that does not fit is not said cut short. */
+	found = found && (size_t)snprintf(buf, len, "%s", m->type) < len;
+	free(m);
 	return found;
 }
 

@@ -149,6 +149,18 @@ static void test_verdicts(void **state)
 	/* 110% is still the cap's counting, not a cap out of force. */
 	w->caps.cap[0].count_end = 10 + 330;
 	verdict(w, "110.0% of the cap: the cap held, the run ran into it", "held", true);
+	/*
+	 * A throttle lets a burst through as a run starts (its slices, up to
+	 * 0.2 s of the cap): 120% over a 1 s window is the cap held, over
+	 * 10 s the cap was not in force.
+	 */
+	w->caps.cap[0].count_end = 10 + 360;
+	verdict(w, "120.0% of the cap: the cap held, the run ran into it", "held", true);
+	w->end_ns = w->begin_ns + 10000000000ull;
+	w->caps.cap[0].count_end = 10 + 3600;
+	verdict(w, "120.0% of the cap: above the cap: it was not in force on this I/O",
+		"not_in_force", false);
+	w->end_ns = w->begin_ns + 1000000000ull;
 	/* --rate 285 under a cap of 300: the run's own rate. */
 	w->caps.cap[0].count_end = 10 + 285;
 	w->aim[ATIO_CAP_RIOPS] = 285;
