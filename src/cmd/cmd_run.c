@@ -68,11 +68,21 @@ static int run_once(struct atio_opts *o, const struct atio_engine_ops *engine,
 	struct run r;
 	struct run_result rr = { 0 };
 	uint64_t pre_bytes = 0, pre_ns = 0;
-	int status;
+	int status, signo = 0;
 
 	/* --precondition: its writes first, a run of their own on the same files. */
-	if (o->precondition && (status = steady_precondition(o, engine, tg, &pre_bytes, &pre_ns)))
+	if (o->precondition &&
+	    (status = steady_precondition(o, engine, tg, &pre_bytes, &pre_ns, &signo))) {
+		/* A signal in it: nothing measured, said as for the warm-up. */
+		if (signo && status == ATIO_EXIT_INTERRUPTED) {
+			r.o = o;
+			r.engine = engine;
+			r.wt.signo = signo;
+			run_unmeasured(&r, &rr.res);
+			(void)print_result(&rr.res);
+		}
 		return status;
+	}
 	if (run_open(&r, o, engine, &e)) {
 		status = fail(&e);
 		/* A signal in the fill: nothing measured, said as for the warm-up. */

@@ -54,7 +54,7 @@ static void precondition_opts(struct atio_opts *p, const struct atio_opts *o)
 }
 
 int steady_precondition(const struct atio_opts *o, const struct atio_engine_ops *engine,
-			const struct atio_target *tg, uint64_t *bytes, uint64_t *ns)
+			const struct atio_target *tg, uint64_t *bytes, uint64_t *ns, int *signo)
 {
 	struct atio_error e = { 0 };
 	struct atio_opts p;
@@ -87,6 +87,7 @@ int steady_precondition(const struct atio_opts *o, const struct atio_engine_ops 
 	}
 	*bytes = rr.res.total.bytes;
 	*ns = rr.res.elapsed_ns;
+	*signo = r.wt.signo;
 	run_result_free(&rr);
 	if (run_close(&r, &e) && !status)
 		status = fail(&e);

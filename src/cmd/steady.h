@@ -32,11 +32,12 @@ bool steady_measuring(const struct run_result *out);
  * run of its own on the same files, judged by the same rules as any
  * write run (a device needs --allow-device-write and no filesystem on
  * it; files atio did not make are refused): what it wrote and its time
- * in *@bytes and *@ns, for the run that follows (struct run). Returns
- * 0, or an exit status with the message said (130 after a signal).
+ * in *@bytes and *@ns, for the run that follows (struct run), the signal
+ * that ended it in *@signo (0 for none). Returns 0, or an exit status with
+ * the message said (130 after a signal).
  */
 int steady_precondition(const struct atio_opts *o, const struct atio_engine_ops *engine,
-			const struct atio_target *tg, uint64_t *bytes, uint64_t *ns);
+			const struct atio_target *tg, uint64_t *bytes, uint64_t *ns, int *signo);
 
 /* After a run with --steady: the warning when its rounds never became steady. */
 void steady_warn(const struct run_result *out);

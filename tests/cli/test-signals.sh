@@ -93,6 +93,37 @@ expect_match "SIGINT in the warm-up: stdout says nothing was measured" "$OUT" \
 expect_match "SIGINT in the warm-up: stderr says so" "$ERR" \
 	'^atio: SIGINT before the measured time began \(in the warm-up\): no result$'
 
+# A signal in --precondition's writes: nothing was measured, said on stdout
+# as for the warm-up (and, with --json, a document that says so).
+P=$WORK/precondition
+mkdir "$P"
+run_atio --read --seq -s 1M -p 1 -u 512M -t 0.1 -f "$P" # the files made: no fill below
+for fmt in text json; do
+	extra=()
+	[ "$fmt" = text ] || extra=(--json)
+	start_atio -v --write --rand -s 4K -p 1 -u 512M -t 5 --steady iops --round 1s \
+		--rounds 6 --precondition "${extra[@]}" -f "$P"
+	t0=$(now_ms)
+	while ! grep -q '^atio: precondition: ' "$ERR" && kill -0 "$PID" 2>/dev/null &&
+		[ $(($(now_ms) - t0)) -lt 60000 ]; do
+		sleep 0.01
+	done
+	kill -s INT "$PID" 2>/dev/null || true
+	wait_exit 30
+	if ! grep -q 'in the precondition, before the rounds' "$ERR"; then
+		skip_check "SIGINT in the precondition ($fmt)" "the precondition had ended before the signal"
+		continue
+	fi
+	expect_code "SIGINT in the precondition ($fmt): exit 130" 130
+	if [ "$fmt" = text ]; then
+		expect_match "SIGINT in the precondition: stdout says nothing was measured" "$OUT" \
+			'^interrupted: by SIGINT before the measured time began; nothing was measured$'
+	else
+		expect_json "SIGINT in the precondition (json): a document, interrupted, nothing measured" \
+			'(d["interrupted"], d["signal"], d["measured"], d["result"])' "(True, 'SIGINT', False, None)"
+	fi
+done
+
 # A signal during the fill: exit 130 at once, and the next run resumes.
 F=$WORK/fill
 mkdir "$F"
