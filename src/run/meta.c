@@ -68,10 +68,16 @@ int atio_meta_dirs(const char *top, const struct atio_opts *o, bool make, struct
 	return 0;
 }
 
-/* The tag of the data of file @k of thread @t: of the tree's id and the file's number. */
+/*
+ * The tag of the data of file @k of thread @t: of the tree's id and the
+ * file's number. Reads of another node's tree (--neighbour-dir) take its id.
+ */
 static uint64_t file_id(const struct atio_meta_shared *sh, unsigned t, uint64_t k)
 {
-	return atio_stamp_fmix(sh->tree_id + t * sh->o->meta.files + k + 1);
+	uint64_t id = sh->neighbour_top && sh->phase == ATIO_META_READ ? sh->neighbour_id
+		      : sh->tree_id;
+
+	return atio_stamp_fmix(id + t * sh->o->meta.files + k + 1);
 }
 
 int atio_meta_worker_setup(struct atio_meta_worker *w, struct atio_meta_shared *sh, unsigned id)
@@ -285,15 +291,21 @@ static int one(struct atio_meta_worker *w, unsigned t, uint64_t k)
 	const struct atio_meta_shared *sh = w->sh;
 	char path[PATH_LEN], to[PATH_LEN], root[PATH_LEN];
 	const char *r = w->root;
+	bool renamed = sh->renamed;
 	uint64_t t0, t1 = 0;
 	struct stat st;
 	int ret = 0;
 
-	if (t != w->id && !sh->o->meta.shared) {
+	if (sh->neighbour_top && (sh->phase == ATIO_META_STAT || sh->phase == ATIO_META_READ)) {
+		/* --neighbour-dir: the same thread's files in the other node's tree. */
+		atio_meta_root(root, sizeof(root), sh->neighbour_top, t, sh->o->meta.shared);
+		r = root;
+		renamed = sh->neighbour_renamed;
+	} else if (t != w->id && !sh->o->meta.shared) {
 		atio_meta_root(root, sizeof(root), sh->top, t, false);
 		r = root;
 	}
-	atio_meta_path(path, sizeof(path), r, sh->o, t, k, sh->renamed);
+	atio_meta_path(path, sizeof(path), r, sh->o, t, k, renamed);
 	t0 = atio_now_ns();
 	switch (sh->phase) {
 	case ATIO_META_CREATE:
@@ -385,6 +397,13 @@ void *atio_meta_worker_main(void *arg)
 		if (w->sh->quit)
 			return NULL;
 		phase(w);
+		if (w->sh->done_fd >= 0) {
+			uint64_t one = 1;
+
+			/* The main thread waits on it, watching the signals meanwhile. */
+			if (write(w->sh->done_fd, &one, sizeof(one)) != sizeof(one))
+				__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
+		}
 		pthread_barrier_wait(&w->sh->end);
 	}
 }

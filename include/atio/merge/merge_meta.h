@@ -28,6 +28,7 @@ struct atio_merge_meta_phase {
 	uint64_t elapsed_ns;       /* the slowest node's */
 	uint64_t shortest_ns;      /* the shortest pass of any node */
 	double nodes_sum;          /* each node's ops_per_sec, summed */
+	double threads_sum;        /* each node's threads_sum_ops_per_sec, summed */
 	unsigned too_fast;         /* nodes whose phase was too fast to measure */
 	struct atio_hist lat;
 };
@@ -37,6 +38,8 @@ struct atio_merge_meta {
 	unsigned nphases;
 	struct atio_merge_meta_phase phase[ATIO_META_MAX_PHASES];
 	enum atio_meta_phase figure;
+	double first_start, last_start; /* the documents' start_epoch, earliest and latest */
+	double first_end, last_end;     /* their end_epoch */
 };
 
 /* Whether @doc is the document of a metadata run (its settings' "workload" is "meta"). */

@@ -50,7 +50,11 @@ struct atio_meta_shared {
 	enum atio_meta_phase phase;
 	bool renamed;              /* the files are at their second names (rK) */
 	bool quit;                 /* no phase: the threads return */
-	int stop;                  /* a thread failed: the others stop at their next file */
+	int stop;                  /* a thread failed, or a signal came: the threads stop at their next file */
+	int done_fd;               /* an eventfd each thread adds 1 to at a phase's end, or -1 */
+	const char *neighbour_top; /* --neighbour-dir: the tree stat and read go to, or NULL */
+	uint64_t neighbour_id;     /* its id, in the tags of its files' data */
+	bool neighbour_renamed;    /* its files are at their second names */
 };
 
 /* One thread. */
