@@ -30,8 +30,8 @@ MD=(NODE_DIR=subdir "REMOTE_PCS_MOUNT_PATH=$REMOTE_SHARED" THREADS=2 ITERATIONS=
 PHASES="create stat read rename delete"
 
 # --- Bad settings: exit 2, the value named, nothing run.
-for bad in "--md-files 0|MD_FILES (--md-files) '0'" "--md-dirs x|MD_DIRS (--md-dirs) 'x'" \
-	"--md-file-size 4Q4|MD_FILE_SIZE (--md-file-size) '4Q4'"; do
+for bad in "--md-files 0|MD_FILES \\(--md-files\\) '0'" "--md-dirs x|MD_DIRS \\(--md-dirs\\) 'x'" \
+	"--md-file-size 4Q4|MD_FILE_SIZE \\(--md-file-size\\) '4Q4'"; do
 	read -ra a <<<"${bad%%|*}"
 	run_driver "${MD[@]}" "${a[@]}" "${HOSTS[@]}"
 	expect_code "${bad%%|*}: exit 2" 2
@@ -75,8 +75,8 @@ echo "# five metadata phases on 3 nodes: $WALL_MS ms"
 expect_code "$what: exit 0" 0
 expect_no_match "$what: no [FAILURE] line" "$OUT" '\[FAILURE\]'
 expect_no_match "$what: no loading, no warm-up" "$OUT" '^(Loading|---=== Warming)'
-expect_count "$what: SUCCESS on every node in preparation and each of the 5 runs" "$OUT" \
-	'^\[[1-3]\] [0-9:]{8} \[SUCCESS\] node[1-3]$' $((3 * 6))
+expect_count "$what: SUCCESS on every node in the 2 rounds of preparation and each of the 5 runs" "$OUT" \
+	'^\[[1-3]\] [0-9:]{8} \[SUCCESS\] node[1-3]$' $((3 * 7))
 for p in $PHASES; do
 	expect_count "$what: $p: a section" "$OUT" "^---=== Metadata $p \\(2thr\\) ===---$" 1
 	expect_count "$what: $p: each node's phase line, 80 operations" "$OUT" "^$p: .* 80 ops in " 3
@@ -130,20 +130,22 @@ for t in mdcreate mdstat mdread mdrename mddelete; do
 	fi
 done
 
-# --- A neighbour without its tree: mdstat on node3 (whose neighbour,
-# node1, has none) fails, naming it; node1 and node2 succeed; and node1's
-# tree is not made by anyone else.
+# --- node1's tree removed: mdstat fails on node1 (no tree of its own)
+# and on node3 (whose neighbour node1 is), each naming it; node2, which
+# reads node3's tree, succeeds and is summed alone; no node makes node1's
+# tree.
 what="node1's tree missing"
 run_driver "${MD[@]}" "TESTS=mdcreate" --md-files 20 "${HOSTS[@]}"
 expect_code "$what: the trees made: exit 0" 0
 rm -rf "$S/node-node1/atio-meta"
 run_driver "${MD[@]}" "TESTS=mdstat" --md-neighbour --md-files 20 "${HOSTS[@]}"
 expect_code "$what: exit 1" 1
-expect_count "$what: one node fails" "$OUT" '^\[[1-3]\] [0-9:]{8} \[FAILURE\] ' 1
-expect_match "$what: node3 fails" "$OUT" '^\[3\] [0-9:]{8} \[FAILURE\] node3$'
-expect_match "$what: naming node1's directory" "$OUT" "neighbour-dir: $REMOTE_SHARED/node-node1/atio-meta: "
-expect_match "$what: the sum is INCOMPLETE" "$OUT" '^Sum value on iteration 1 = .*INCOMPLETE: 2 of 3 nodes'
-expect_match "$what: the cluster line sums the two nodes that ran" "$OUT" "^cluster stat: .* 80 ops in "
+expect_count "$what: two nodes fail" "$OUT" '^\[[1-3]\] [0-9:]{8} \[FAILURE\] ' 2
+expect_match "$what: node2 succeeds" "$OUT" '^\[2\] [0-9:]{8} \[SUCCESS\] node2$'
+expect_match "$what: node1 names its missing tree" "$OUT" "no tree at $REMOTE_SHARED/node-node1/atio-meta to stat"
+expect_match "$what: node3 names its neighbour's" "$OUT" "neighbour-dir: $REMOTE_SHARED/node-node1/atio-meta: "
+expect_match "$what: the sum is INCOMPLETE" "$OUT" '^Sum value on iteration 1 = .*INCOMPLETE: 1 of 3 nodes'
+expect_match "$what: the cluster line is node2's alone" "$OUT" "^cluster stat: .* 40 ops in "
 if [ ! -e "$S/node-node1/atio-meta" ]; then
 	ok "$what: no node made node1's tree"
 else
