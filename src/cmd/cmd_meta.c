@@ -44,6 +44,8 @@ struct meta_run {
 	bool drop;                 /* the caches are dropped between phases */
 	unsigned started;          /* threads started */
 	bool barriers;             /* the barriers are made: finish() is due */
+	const struct atio_ival_series **ivs; /* [threads]: each thread's intervals, for -vv */
+	size_t printed;            /* -vv: intervals of the phase printed */
 };
 
 /* The tree's shape as the mark says it, for @o. */
@@ -174,7 +176,8 @@ static int start(struct meta_run *mr, struct atio_error *e)
 
 	mr->w = calloc(o->threads, sizeof(*mr->w));
 	mr->rec = calloc(o->meta.nphases, sizeof(*mr->rec));
-	if (!mr->w || !mr->rec)
+	mr->ivs = calloc(o->threads, sizeof(*mr->ivs));
+	if (!mr->w || !mr->rec || !mr->ivs)
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	for (unsigned i = 0; i < o->meta.nphases; i++) {
 		mr->rec[i].phase = o->meta.phase[i];
@@ -184,11 +187,13 @@ static int start(struct meta_run *mr, struct atio_error *e)
 		if (!mr->rec[i].thread_ops || !mr->rec[i].thread_ns)
 			return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	}
-	for (unsigned i = 0; i < o->threads; i++)
+	for (unsigned i = 0; i < o->threads; i++) {
 		if (atio_meta_worker_setup(&mr->w[i], &mr->sh, i)) {
 			*e = mr->w[i].err;
 			return -ENOMEM;
 		}
+		mr->ivs[i] = &mr->w[i].iv.s;
+	}
 	/* The barriers count the threads there are: they wait at the gate meanwhile. */
 	pthread_mutex_lock(&mr->sh.gate);
 	for (; mr->started < o->threads; mr->started++) {
@@ -271,6 +276,23 @@ static int start_instant(struct meta_run *mr, struct atio_error *e)
 	return 0;
 }
 
+/* -vv: a line on stderr for each interval every thread has closed, as a data run's. */
+static void live(void *arg, unsigned sec)
+{
+	struct meta_run *mr = arg;
+	size_t ready = SIZE_MAX;
+	char line[512];
+
+	(void)sec;
+	for (unsigned i = 0; i < mr->o->threads; i++)
+		if (atio_ival_rec_closed(&mr->w[i].iv) < ready)
+			ready = atio_ival_rec_closed(&mr->w[i].iv);
+	for (; mr->printed < ready; mr->printed++) {
+		atio_ival_live_line(line, sizeof(line), mr->ivs, mr->o->threads, mr->printed);
+		say("%s: %s", atio_meta_phase_name(mr->sh.phase), line);
+	}
+}
+
 /* Every pass of every phase. Returns 0 or -errno with @e filled. */
 static int phases(struct meta_run *mr, struct atio_error *e)
 {
@@ -294,8 +316,12 @@ static int phases(struct meta_run *mr, struct atio_error *e)
 				return -EIO;
 			mr->sh.phase = p;
 			mr->wt.phase = atio_meta_phase_name(p);
+			atio_meta_begin(mr->w, o->threads);
+			mr->printed = 0;
 			pthread_barrier_wait(&mr->sh.start);
-			wait_threads(&mr->wt, mr->started, NULL, NULL);
+			wait_threads(&mr->wt, mr->started, o->verbose >= 2 ? live : NULL, mr);
+			if (o->verbose >= 2)
+				live(mr, 0);
 			pthread_barrier_wait(&mr->sh.end);
 			atio_meta_gather(&mr->rec[i], mr->w, o->threads);
 			for (unsigned t = 0; t < o->threads; t++)
@@ -333,7 +359,11 @@ static void free_run(struct meta_run *mr)
 	for (unsigned i = 0; mr->rec && i < mr->o->meta.nphases; i++) {
 		free(mr->rec[i].thread_ops);
 		free(mr->rec[i].thread_ns);
+		if (mr->rec[i].timeline)
+			atio_ival_series_free(mr->rec[i].timeline);
+		free(mr->rec[i].timeline);
 	}
+	free(mr->ivs);
 	free(mr->w);
 	free(mr->rec);
 	free(mr->neighbour_top);
@@ -394,6 +424,7 @@ int meta_main(struct atio_opts *o)
 					   .tree_id = mr.tree.mark.id, .renamed = mr.sh.renamed,
 					   .gate = PTHREAD_MUTEX_INITIALIZER, .done_fd = mr.wt.done_fd };
 	mr.wt.stop = &mr.sh.stop;
+	mr.wt.tick_ns = o->interval_ns;
 	ret = judge_neighbour(&mr, &e);
 	if (ret) {
 		free_run(&mr);

@@ -2,6 +2,7 @@
 /* atio merge of metadata runs, phase by phase (atio/merge/merge_meta.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atio/base/json.h"
@@ -25,9 +26,63 @@ static int phase_of(json_t *v)
 							 strlen(json_string_value(v))) : -1;
 }
 
-static int add_phase(struct atio_merge_meta_phase *p, json_t *ph, const char *name,
-		     unsigned i, struct atio_error *e)
+/*
+ * Fold the intervals of a node's phase @in into @p's timeline: counts and
+ * histograms add, rates add, the stalls are where no node did anything. A
+ * node without them, or of another interval length, leaves the phase none.
+ */
+static int fold_intervals(struct atio_merge_meta_phase *p, struct atio_ival_series *in,
+			  bool first, struct atio_error *e)
 {
+	const struct atio_ival_series *two[2];
+	struct atio_ival_series *out;
+	unsigned n = 0;
+	uint64_t end;
+
+	if (!in || p->lost || (!first && (!p->timeline ||
+					  p->timeline->interval_ns != in->interval_ns))) {
+		p->lost = true;
+		if (p->timeline)
+			atio_ival_series_free(p->timeline);
+		free(p->timeline);
+		p->timeline = NULL;
+		return 0;
+	}
+	if (p->timeline)
+		two[n++] = p->timeline;
+	two[n++] = in;
+	end = p->timeline && p->timeline->end_ns > in->end_ns ? p->timeline->end_ns : in->end_ns;
+	out = malloc(sizeof(*out));
+	if (!out)
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	atio_ival_series_init(out, in->interval_ns, false);
+	out->merged = true;
+	if (atio_ival_merge(out, two, n, end, true)) {
+		atio_ival_series_free(out);
+		free(out);
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	}
+	if (p->timeline)
+		atio_ival_series_free(p->timeline);
+	free(p->timeline);
+	p->timeline = out;
+	return 0;
+}
+
+void atio_merge_meta_free(struct atio_merge_meta *m)
+{
+	for (unsigned i = 0; i < m->nphases; i++) {
+		if (m->phase[i].timeline)
+			atio_ival_series_free(m->phase[i].timeline);
+		free(m->phase[i].timeline);
+		m->phase[i].timeline = NULL;
+	}
+}
+
+static int add_phase(struct atio_merge_meta_phase *p, json_t *ph, const char *name,
+		     unsigned i, bool first, struct atio_error *e)
+{
+	struct atio_ival_series *iv = NULL;
 	struct atio_hist h;
 	double ops, ns, shortest, value = 0, threads = 0;
 	char where[32];
@@ -48,6 +103,14 @@ static int add_phase(struct atio_merge_meta_phase *p, json_t *ph, const char *na
 					 e))))
 		return ret;
 	if ((ret = atio_json_read_hist(ph, "latency_ns", &h, name, e)))
+		return ret;
+	if ((ret = atio_json_read_intervals(ph, (uint64_t)ops, (uint64_t)ns, &iv, name, e)))
+		return ret;
+	ret = fold_intervals(p, iv, first, e);
+	if (iv)
+		atio_ival_series_free(iv);
+	free(iv);
+	if (ret)
 		return ret;
 	if (h.count != (uint64_t)ops)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "%s: %slatency_ns counts %"
@@ -104,7 +167,7 @@ int atio_merge_meta_add(struct atio_merge_meta *m, json_t *doc, const char *name
 		m->figure = (enum atio_meta_phase)fig;
 	}
 	json_array_foreach(phases, i, ph) {
-		int ret = add_phase(&m->phase[i], ph, name, (unsigned)i, e);
+		int ret = add_phase(&m->phase[i], ph, name, (unsigned)i, !m->ndocs, e);
 
 		if (ret)
 			return ret;
@@ -173,6 +236,11 @@ void atio_merge_meta_text(FILE *f, const struct atio_merge_meta *m)
 		else
 			fputs(", latency (usec): none\n", f);
 	}
+	for (unsigned i = 0; i < m->nphases; i++)
+		if (m->phase[i].timeline) {
+			fprintf(f, "%s ", atio_meta_phase_name(m->phase[i].phase));
+			atio_ival_text(f, m->phase[i].timeline, "ops/s");
+		}
 	if (m->ndocs > 1)
 		fprintf(f, "start skew: %.6f s, end skew: %.6f s over %u nodes\n",
 			m->last_start - m->first_start, m->last_end - m->first_end, m->ndocs);
@@ -220,6 +288,13 @@ void atio_merge_meta_json(FILE *f, const struct atio_merge_meta *m)
 			atio_json_double(&j, "threads_sum_ops_per_sec", p->threads_sum);
 		}
 		atio_report_json_hist(&j, "latency_ns", &p->lat, true);
+		if (p->timeline) {
+			atio_ival_json(&j, "intervals", p->timeline, true);
+			atio_ival_json_timeline(&j, p->timeline);
+		} else {
+			atio_json_null(&j, "intervals");
+			atio_json_null(&j, "timeline");
+		}
 		atio_json_object_end(&j);
 	}
 	atio_json_array_end(&j);

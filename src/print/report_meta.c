@@ -160,6 +160,12 @@ void atio_report_meta_text(FILE *f, const struct atio_meta_result *r)
 	for (unsigned i = 0; i < r->nrec; i++)
 		if (r->rec[i].passes)
 			put_phase(f, &r->rec[i], o->threads, &r->rec[i] == r->interrupted);
+	/* Each phase's intervals and stalls, as a data run's line says them. */
+	for (unsigned i = 0; i < r->nrec; i++)
+		if (r->rec[i].passes && r->rec[i].timeline) {
+			fprintf(f, "%s ", atio_meta_phase_name(r->rec[i].phase));
+			atio_ival_text(f, r->rec[i].timeline, "ops/s");
+		}
 	put_interrupted(f, r);
 	if (o->verify && !r->signo)
 		fputs("verify: every file read checked against its stamps, none bad\n", f);
@@ -227,6 +233,14 @@ static void json_phase(struct atio_json *j, const struct atio_meta_rec *rec, uns
 		atio_json_double(j, "threads_sum_ops_per_sec", atio_meta_thread_sum(rec, threads));
 	}
 	atio_report_json_hist(j, "latency_ns", &rec->lat, true);
+	/* One pass's intervals (those of --loops' last alone would not add up). */
+	if (rec->timeline && rec->passes == 1) {
+		atio_ival_json(j, "intervals", rec->timeline, true);
+		atio_ival_json_timeline(j, rec->timeline);
+	} else {
+		atio_json_null(j, "intervals");
+		atio_json_null(j, "timeline");
+	}
 	atio_json_array_begin(j, "threads");
 	for (unsigned t = 0; t < threads; t++) {
 		atio_json_object_begin(j, NULL);

@@ -7,7 +7,10 @@
 # phase's open of it waits for a writer, its read for data, so the signal
 # comes at a known point. A SIGINT while waiting for the start instant
 # measures nothing; --start-at - starts the phases at the instant given;
-# --neighbour-dir reads another tree and refuses what it must.
+# --neighbour-dir reads another tree and refuses what it must. Intervals
+# and stalls per phase: a read held on the FIFO is a stall of its phase,
+# in the text, the JSON and atio merge's sum of two documents; -vv prints
+# each phase's intervals as a data run's.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -88,6 +91,42 @@ run_atio --meta stat,delete -p 1 --files 200 --file-size 512 --keep-cache --json
 expect_code "the cut tree is reused: exit 0" 0
 expect_json "the cut tree: every file there" '[p["ops"] for p in d["phases"]]' "[200, 200]"
 if [ -e "$DIR/atio-meta" ]; then not_ok "deleted" "$(ls "$DIR")"; else ok "the cut tree deleted"; fi
+
+# --- Intervals and stalls per phase. A read held on a FIFO a second (ten
+# intervals of 0.1 s with nothing done) is a stall of the read phase.
+run_atio --meta create -p 1 --files 200 --file-size 512 --keep-cache -f "$OTHER"
+expect_code "the tree to stall in: exit 0" 0
+rm "$OTHER/atio-meta/t0/d0/f100"
+mkfifo "$OTHER/atio-meta/t0/d0/f100"
+start_atio --meta stat,read -p 1 --files 200 --file-size 512 --keep-cache --interval 0.1 --json -f "$OTHER"
+exec 3>"$OTHER/atio-meta/t0/d0/f100"
+# The stall is made by holding the file; nothing is asserted of its length.
+sleep 1
+head -c 512 /dev/zero >&3
+exec 3>&-
+wait_exit 60
+expect_code "a read held a second: exit 0" 0
+expect_json "the JSON: each phase's intervals add up to its operations" \
+	'[sum(i["ops"] for i in p["intervals"]) for p in d["phases"]]' "[200, 200]"
+expect_json "the JSON: the held read has a stall, stat none" \
+	'[p["timeline"]["stalls"] > 0 for p in d["phases"]]' "[False, True]"
+cp "$OUT" "$WORK/stalled.json"
+run_atio merge --json "$WORK/stalled.json" "$WORK/stalled.json"
+expect_code "atio merge of two stalled documents: exit 0" 0
+expect_json "atio merge: the phases' intervals summed" \
+	'[sum(i["ops"] for i in p["intervals"]) for p in d["phases"]]' "[400, 400]"
+expect_json "atio merge: the read's stall kept (neither did anything then)" \
+	'[p["timeline"]["stalls"] > 0 for p in d["phases"]]' "[False, True]"
+run_atio merge "$WORK/stalled.json" "$WORK/stalled.json"
+expect_match "atio merge: a line of intervals and stalls per phase" "$OUT" \
+	'^read intervals: [0-9]+ x 0\.1 s: .*; stalls: [1-9]'
+rm "$OTHER/atio-meta/t0/d0/f100"
+head -c 512 /dev/zero >"$OTHER/atio-meta/t0/d0/f100"
+run_atio --meta stat,delete -p 1 --files 200 --file-size 512 --keep-cache --interval 0.1 -vv -f "$OTHER"
+expect_code "-vv: exit 0" 0
+expect_match "-vv: an interval line of the stat phase on stderr" "$ERR" '^atio: stat: [0-9.]+ s: .* IOPS, '
+expect_match "-vv: an interval line of the delete phase on stderr" "$ERR" '^atio: delete: [0-9.]+ s: .* IOPS, '
+expect_match "text: a line of intervals and stalls per phase" "$OUT" '^delete intervals: [0-9]+ x 0\.1 s.*; stalls: [0-9]+'
 
 # --- A signal while waiting for the start instant: nothing measured.
 exec 4<>"$FIFO"
