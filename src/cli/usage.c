@@ -386,7 +386,7 @@ void atio_cli_usage(FILE *f)
 "from --seed), --loops N (the phases N times: they begin with create and\n"
 "end with delete), --verify (read checks each file's stamps), --keep-cache\n"
 "(else the caches are dropped between phases where atio may), --remove,\n"
-"--json, --seed, --start-at, -v and -a. Options of data runs (-s, -t, -u, --mix ...)\n"
+"--json, --seed, --start-at, --interval, -v, -vv and -a. Options of data runs (-s, -t, -u, --mix ...)\n"
 "are refused (exit 2).\n"
 "\n"
 "SIZE is a number with an optional suffix K, M, G or T (powers of 1024,\n"

@@ -99,6 +99,11 @@ done
 doc() {
 	jq -c "$1" "$WORK/meta.json"
 }
+if [ "$(doc '[.results[].tests[].iterations[].nodes[].document.settings | [.files, .file_size, .dirs, .threads]] | unique')" = '[[40,4096,3,2]]' ]; then
+	ok "$what: -o: every node's document has the settings of the tests"
+else
+	not_ok "$what: -o: every node's document has the settings of the tests" "$(doc '[.results[].tests[].iterations[].nodes[].document.settings]')"
+fi
 if [ "$(doc '[.results[].tests[] | .test]')" = '["mdcreate","mdstat","mdread","mdrename","mddelete"]' ]; then
 	ok "$what: -o: a test per phase"
 else
