@@ -135,7 +135,7 @@ json_str() {
 # average. Its record goes to rec.THREADS.TEST.tsv and .jsonl (for -o).
 md_run_once() {
 	local name=$1 threads=$2 iter=$3 dir i outs=() sum=0 note="" counted=1 k=true c=true
-	local skew=0 elapsed=0 merged=null nodes="" v l
+	local skew=0 elapsed=0 merged=null node_json="" v l
 	RUN_SEQ=$((RUN_SEQ + 1))
 	dir="$WORK/run.$RUN_SEQ"
 	launch_run "$name" "$threads" 0 "$dir" 1
@@ -148,10 +148,10 @@ md_run_once() {
 		fi
 		# Its line in the record: with its document, for a merge of one's own.
 		if [ -e "$dir/$i.ok" ]; then
-			nodes+="${nodes:+,}{\"host\":$(json_str "${HOSTS[$i]}"),\"ok\":true,\"value\":$v,\"why\":null,\"document\":$(tr -d '\n' <"$dir/$i.out")}"
+			node_json+="${node_json:+,}{\"host\":$(json_str "${HOSTS[$i]}"),\"ok\":true,\"value\":$v,\"why\":null,\"document\":$(tr -d '\n' <"$dir/$i.out")}"
 		else
 			l=$(head -n 1 "$dir/$i.why" 2>/dev/null) || l="no answer"
-			nodes+="${nodes:+,}{\"host\":$(json_str "${HOSTS[$i]}"),\"ok\":false,\"value\":null,\"why\":$(json_str "$l"),\"document\":null}"
+			node_json+="${node_json:+,}{\"host\":$(json_str "${HOSTS[$i]}"),\"ok\":false,\"value\":null,\"why\":$(json_str "$l"),\"document\":null}"
 		fi
 	done
 	if [ "${#outs[@]}" -gt 0 ]; then
@@ -182,7 +182,7 @@ md_run_once() {
 	printf '%s\t%s\t%.17g\tops/s\n' "$iter" "$counted" "${sum:-0}" >>"$WORK/rec.$threads.$name.tsv"
 	printf '{"iteration":%d,"start_at":%s,"complete":%s,"concurrent":%s,"ok_nodes":%d,"nodes_sum_ops_per_sec":%s,"nodes":[%s],"merged":%s}\n' \
 		"$iter" "$START" "$k" "$c" "$((${#HOSTS[@]} - NFAIL))" "$([ "${#outs[@]}" -gt 0 ] && echo "${sum:-0}" || echo null)" \
-		"$nodes" "$merged" >>"$WORK/rec.$threads.$name.jsonl"
+		"$node_json" "$merged" >>"$WORK/rec.$threads.$name.jsonl"
 	rm -rf "$dir"
 }
 
