@@ -3,9 +3,9 @@
 # prints the phases done and the cut phase's figures so far, marked
 # interrupted, exit 130, the JSON marked incomplete (and atio merge
 # refuses it); the tree it leaves is reused by the next run. The phase is
-# held in its middle by a FIFO in place of a file of the tree: the read
-# phase's open of it waits for a writer, its read for data, so the signal
-# comes at a known point. A SIGINT while waiting for the start instant
+# held in its middle by a FIFO in place of a file of the tree, which the
+# test holds open: the read phase's read of it waits for data, so the
+# signal comes at a known point. A SIGINT while waiting for the start instant
 # measures nothing; --start-at - starts the phases at the instant given;
 # --neighbour-dir reads another tree and refuses what it must. Intervals
 # and stalls per phase: a read held on the FIFO is a stall of its phase,
@@ -21,6 +21,24 @@ OTHER=$WORK/other
 mkdir "$DIR" "$OTHER"
 FIFO=$WORK/start
 mkfifo "$FIFO"
+# An atio that died holds no FIFO open: the write fails, the test goes on.
+trap '' PIPE
+
+# wait_piped: wait (60 s at most, while $PID runs) until a thread of $PID
+# waits in a read of a pipe (the FIFO, which the test holds open).
+# shellcheck disable=SC2317 # called through check
+wait_piped() {
+	local i t
+
+	for ((i = 0; i < 1200; i++)); do
+		for t in /proc/"$PID"/task/*/wchan; do
+			case $(cat "$t" 2>/dev/null) in *pipe*) return 0 ;; esac
+		done
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
 
 # wait_err PATTERN: wait (60 s at most, while $PID runs) for PATTERN on its stderr.
 wait_err() {
@@ -39,13 +57,14 @@ run_atio --meta create -p 1 --files 200 --file-size 512 --keep-cache -f "$DIR"
 expect_code "create: exit 0" 0
 rm "$DIR/atio-meta/t0/d0/f100"
 mkfifo "$DIR/atio-meta/t0/d0/f100"
+# Held open by the test, so that atio's open of it goes through and its read waits.
+exec 3<>"$DIR/atio-meta/t0/d0/f100"
 start_atio --meta read -p 1 --files 200 --file-size 512 --keep-cache --json -f "$DIR"
-# Opening the FIFO for writing waits for atio's open of it for reading.
-exec 3>"$DIR/atio-meta/t0/d0/f100"
-kill -INT "$PID"
+check "the read phase waits on the FIFO" wait_piped
+kill -INT "$PID" 2>/dev/null || true
 wait_err 'SIGINT: stopping'
 # The read it waits in gets its 512 bytes; the next file sees the stop.
-head -c 512 /dev/zero >&3
+head -c 512 /dev/zero >&3 || true
 exec 3>&-
 wait_exit 60
 expect_code "a read cut by SIGINT: exit 130" 130
@@ -65,11 +84,12 @@ expect_match "atio merge names it" "$ERR" "cut.json: an interrupted run"
 run_atio --meta create -p 1 --files 200 --file-size 512 --keep-cache -f "$OTHER"
 rm "$OTHER/atio-meta/t0/d0/f100"
 mkfifo "$OTHER/atio-meta/t0/d0/f100"
+exec 3<>"$OTHER/atio-meta/t0/d0/f100"
 start_atio --meta stat,read -p 1 --files 200 --file-size 512 --keep-cache -f "$OTHER"
-exec 3>"$OTHER/atio-meta/t0/d0/f100"
-kill -INT "$PID"
+check "text: the read phase waits on the FIFO" wait_piped
+kill -INT "$PID" 2>/dev/null || true
 wait_err 'SIGINT: stopping'
-head -c 512 /dev/zero >&3
+head -c 512 /dev/zero >&3 || true
 exec 3>&-
 wait_exit 60
 expect_code "text: exit 130" 130
@@ -98,11 +118,12 @@ run_atio --meta create -p 1 --files 200 --file-size 512 --keep-cache -f "$OTHER"
 expect_code "the tree to stall in: exit 0" 0
 rm "$OTHER/atio-meta/t0/d0/f100"
 mkfifo "$OTHER/atio-meta/t0/d0/f100"
+exec 3<>"$OTHER/atio-meta/t0/d0/f100"
 start_atio --meta stat,read -p 1 --files 200 --file-size 512 --keep-cache --interval 0.1 --json -f "$OTHER"
-exec 3>"$OTHER/atio-meta/t0/d0/f100"
+check "the held read waits on the FIFO" wait_piped
 # The stall is made by holding the file; nothing is asserted of its length.
 sleep 1
-head -c 512 /dev/zero >&3
+head -c 512 /dev/zero >&3 || true
 exec 3>&-
 wait_exit 60
 expect_code "a read held a second: exit 0" 0
@@ -131,7 +152,7 @@ expect_match "text: a line of intervals and stalls per phase" "$OUT" '^delete in
 # --- A signal while waiting for the start instant: nothing measured.
 exec 4<>"$FIFO"
 start_atio_ready "$FIFO" --meta create,delete -p 2 --files 50 --keep-cache --start-at - -f "$DIR"
-kill -INT "$PID"
+kill -INT "$PID" 2>/dev/null || true
 wait_exit 60
 exec 4>&-
 expect_code "SIGINT before the start instant: exit 130" 130
