@@ -133,11 +133,17 @@ run_atio --meta create -p 1 --files 100 --file-size 512 --keep-cache -f "$WORK/m
 clean "--meta create for the cut read"
 rm "$WORK/mf/atio-meta/t0/d0/f50"
 mkfifo "$WORK/mf/atio-meta/t0/d0/f50"
+exec 3<>"$WORK/mf/atio-meta/t0/d0/f50"
 start_atio --meta stat,read,delete -p 1 --files 100 --file-size 512 --keep-cache --json -f "$WORK/mf"
-exec 3>"$WORK/mf/atio-meta/t0/d0/f50"
-kill -INT "$PID"
+# Its read of the FIFO waits for data (60 s at most, while it runs).
+for ((i = 0; i < 1200; i++)); do
+	grep -qs pipe /proc/"$PID"/task/*/wchan && break
+	kill -0 "$PID" 2>/dev/null || break
+	sleep 0.05
+done
+kill -INT "$PID" 2>/dev/null || true
 while ! grep -q 'SIGINT: stopping' "$ERR" && kill -0 "$PID" 2>/dev/null; do sleep 0.05; done
-head -c 512 /dev/zero >&3
+head -c 512 /dev/zero >&3 || true
 exec 3>&-
 wait_exit 60
 clean "--meta: SIGINT in the middle of read" 130
