@@ -5,7 +5,11 @@
  * before a create, or reused by a run that begins with another phase;
  * then the threads go through the phases, each between two barriers, the
  * main thread keeping the tree's mark and dropping the caches between
- * them; then the result (atio/print/report_meta.h).
+ * them; then the result (atio/print/report_meta.h). With --start-at the
+ * first phase waits for the instant; while a phase runs the main thread
+ * watches the signals (a first one stops the threads at their next file:
+ * the phases done and the cut one's figures so far are the result, exit
+ * 130) and, with -vv, prints each interval every thread has closed.
  */
 #include <errno.h>
 #include <inttypes.h>
