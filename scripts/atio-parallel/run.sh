@@ -39,7 +39,7 @@ exit_reason() {
 # reached the node: its session could not be opened).
 node_err() {
 	[ -e "$1" ] || return 0
-	grep -av -e '^atio: ready:' -e '^atio: [0-9.]* s: ' "$1" || true
+	grep -av -e '^atio: ready:' -e '^atio: [0-9.]* s: ' -e '^atio: [a-z]*: [0-9.]* s: ' "$1" || true
 }
 
 # -vv: one line on stderr from the last interval line (atio -vv) each node
