@@ -41,6 +41,7 @@ md_validate() {
 	is_count "$MD_FILES" || die "MD_FILES (--md-files) '$MD_FILES': not a whole number from 1 to 999999999"
 	is_count "$MD_DIRS" || die "MD_DIRS (--md-dirs) '$MD_DIRS': not a whole number from 1 to 999999999"
 	[[ $MD_FILE_SIZE =~ ^[0-9][0-9.]*[A-Za-z]*$ ]] || die "MD_FILE_SIZE (--md-file-size) '$MD_FILE_SIZE': not a size such as 0 or 4K"
+	[ "$MD_NEIGHBOUR" = 0 ] || [ "$MD_NEIGHBOUR" = 1 ] || die "MD_NEIGHBOUR $(shown "$MD_NEIGHBOUR"): not 0 (each node reads its own files) nor 1 (--md-neighbour)"
 	# The phases in their order: a tree is made, used, then removed.
 	for n in "${!TEST_LIST[@]}"; do
 		t=${TEST_LIST[n]}

@@ -37,6 +37,9 @@ for bad in "--md-files 0|MD_FILES \\(--md-files\\) '0'" "--md-dirs x|MD_DIRS \\(
 	expect_code "${bad%%|*}: exit 2" 2
 	expect_match "${bad%%|*}: named" "$ERR" "${bad#*|}"
 done
+run_driver "${MD[@]}" MD_NEIGHBOUR=yes "${HOSTS[@]}"
+expect_code "MD_NEIGHBOUR=yes: exit 2" 2
+expect_match "MD_NEIGHBOUR=yes: named" "$ERR" "MD_NEIGHBOUR 'yes': not 0"
 run_driver "${MD[@]}" "TESTS=mdstat mdcreate" "${HOSTS[@]}"
 expect_code "mdcreate after mdstat: exit 2" 2
 expect_match "mdcreate after mdstat: named" "$ERR" "mdcreate after mdstat: the metadata tests go in the order"
