@@ -20,7 +20,7 @@ _atio_parallel_hosts()
 
 _atio_parallel()
 {
-	local cur prev words cword split tests="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite check"
+	local cur prev words cword split tests="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite check mdcreate mdstat mdread mdrename mddelete"
 	local user="" host head="" last t left=""
 	_init_completion -s || return
 	host=$cur last=$cur
@@ -67,7 +67,8 @@ _atio_parallel()
 		return
 		;;
 	-t | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
-		--ready-timeout | --max-skew | -f | --login-timeout | --wait-factor)
+		--ready-timeout | --max-skew | -f | --login-timeout | --wait-factor | \
+		--md-files | --md-file-size | --md-dirs)
 		return
 		;;
 	esac
@@ -77,7 +78,8 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W '-d -t -u -p -i -s --tests --pause
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
 			--overrun --ready-timeout --max-skew -f --login-timeout --wait-factor
-			--profile --node-dir -h -o --replace --dry-run -vv --help' -- "$cur")
+			--profile --node-dir -h -o --replace --dry-run -vv --help
+			--md-files --md-file-size --md-dirs --md-neighbour' -- "$cur")
 		return
 	fi
 	# A host, or user@host.

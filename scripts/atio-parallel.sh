@@ -21,7 +21,7 @@ set -o pipefail
 export LC_ALL=C
 
 PROG='atio-parallel.sh'
-ALL_TESTS="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite check"
+ALL_TESTS="seqread seqwrite randread randwrite randfsync randrw expand dsyncwrite check mdcreate mdstat mdread mdrename mddelete"
 PROFILES="at_io vhi"
 LOAD_TIME=1            # -t of the run that creates and fills the files
 STOP_GRACE=10          # seconds atio gets to exit after SIGINT
@@ -49,7 +49,7 @@ case $PARTS_DIR in
 /*) ;;
 *) PARTS_DIR=$(dirname "$(readlink -f -- "${BASH_SOURCE[0]}")")/$PARTS_DIR ;;
 esac
-for PART in options hosts nodes dirs session jobs launch run output; do
+for PART in options hosts nodes dirs session jobs launch run output meta; do
 	if [ ! -f "$PARTS_DIR/$PART.sh" ] || [ ! -r "$PARTS_DIR/$PART.sh" ]; then
 		die "cannot read $PARTS_DIR/$PART.sh, a part of this script (an incomplete installation or copy)"
 	fi
@@ -73,6 +73,8 @@ unset PART
 . "$PARTS_DIR/run.sh"
 # shellcheck source=atio-parallel/output.sh
 . "$PARTS_DIR/output.sh"
+# shellcheck source=atio-parallel/meta.sh
+. "$PARTS_DIR/meta.sh"
 
 # On SIGINT, SIGTERM or SIGHUP: stop atio on every node, show what the
 # nodes of the interrupted run said, exit 130.
@@ -149,16 +151,23 @@ main() {
 	trap on_signal INT TERM HUP
 	prepare_nodes
 	for n in "${THREAD_LIST[@]}"; do
-		load_files "$n"
-		# No node has files to test: every run would fail the same way.
-		if [ "$NFAIL" = "${#HOSTS[@]}" ]; then
-			printf 'Loading failed on every node: the warm-up and the tests with %s threads are skipped\n' "$n"
-			continue
+		# Metadata tests alone need no files loaded, nor a warm-up.
+		if has_data_tests; then
+			load_files "$n"
+			# No node has files to test: every run would fail the same way.
+			if [ "$NFAIL" = "${#HOSTS[@]}" ]; then
+				printf 'Loading failed on every node: the warm-up and the tests with %s threads are skipped\n' "$n"
+				continue
+			fi
+			run_test warmup "$n"
 		fi
-		run_test warmup "$n"
 		for t in "${TEST_LIST[@]}"; do
 			if [ "$t" = check ]; then
 				check_data "$n"
+				continue
+			fi
+			if md_test "$t"; then
+				md_run_test "$t" "$n"
 				continue
 			fi
 			run_test "$t" "$n"

@@ -167,6 +167,7 @@ hosts_shown() {
 shared_dirs() {
 	local dir=$1 i j r made=0 unknown=0 line
 	local -a top=() members=()
+	SHARED_ALL=0
 	for i in "${!HOSTS[@]}"; do top[i]=$i; done
 	# Each node joins the group of the node whose marker it found.
 	for i in "${!HOSTS[@]}"; do
@@ -189,6 +190,7 @@ shared_dirs() {
 	for r in "${!members[@]}"; do
 		read -ra line <<<"${members[r]}"
 		[ "${#line[@]}" -gt 1 ] || continue
+		[ "${#line[@]}" != "${#HOSTS[@]}" ] || SHARED_ALL=1
 		if [ "$NODE_DIR" = given ]; then
 			remove_markers
 			die "test directory $REMOTE_PCS_MOUNT_PATH is shared by nodes $(hosts_shown "${line[@]}") (a file that one made there, the others found): with NODE_DIR=given (--node-dir given) they would run on one dataset; leave NODE_DIR unset and each node runs in a subdirectory of its own"

@@ -29,6 +29,8 @@ test_info() {
 	expand) T_OPTS="--expand -s 16M --mbs" T_TITLE="Expand" ;;
 	dsyncwrite) T_OPTS="--write --rand -s $BLOCKSIZE --dsync --iops" T_TITLE="Random dsync write" T_UNIT="IOPS" ;;
 	check) T_OPTS="--check" T_TITLE="Check"; return 0 ;;
+	md*) md_test "$1" || return 1
+		md_test_info "$1"; return 0 ;;
 	*) return 1 ;;
 	esac
 	T_OPTS+=$d
@@ -41,6 +43,11 @@ test_info() {
 # own there.
 atio_args() {
 	local n
+	if md_test "$1"; then
+		md_args "$1" "$2"
+		return 0
+	fi
+	ARGS_NB_AT=""
 	test_info "$1"
 	read -ra ARGS <<<"$T_OPTS"
 	if [ "$T_OPTS" = --prepare ] || [ "$T_OPTS" = --check ]; then
@@ -70,6 +77,8 @@ atio_args() {
 args_for_node() {
 	NODE_ARGS=("${ARGS[@]}")
 	NODE_ARGS[ARGS_DIR_AT]=${NODE_TEST_DIR[$1]}
+	# A metadata test's --neighbour-dir: the next node's directory.
+	[ -z "${ARGS_NB_AT:-}" ] || NODE_ARGS[ARGS_NB_AT]=${NODE_TEST_DIR[($1 + 1) % ${#HOSTS[@]}]}
 }
 
 # Print words $@ quoted for a POSIX shell (the nodes' sessions run
@@ -220,6 +229,8 @@ launch_run() {
 		deadline=$((START + t))
 		to_us t "$OVERRUN"
 		deadline=$((deadline + t))
+		# No time of its own (a metadata phase): it takes what it takes.
+		[ "$3" != 0 ] || deadline=0
 		START=$(us_to_sec "$START")
 		# The instant to the ready nodes' atio; the others see their stdin end.
 		for i in "${!HOSTS[@]}"; do
@@ -259,10 +270,13 @@ dry_run() {
 			"$(quote_words "$AT_IO_LOCAL_PATH")" "$(scp_target "${HOSTS[$i]}" "$tmp")"
 		echo "    then: chmod 755 $(quote_words "$tmp") && mv -f $(quote_words "$tmp" "$path")"
 		for n in "${THREAD_LIST[@]}"; do
-			atio_args load "$n" "$LOAD_TIME"
-			args_for_node "$i"
-			echo "  load ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${NODE_ARGS[@]}" --json)"
+			if has_data_tests; then
+				atio_args load "$n" "$LOAD_TIME"
+				args_for_node "$i"
+				echo "  load ($n threads): $(remote_run_cmd "$i" N none TOKEN "$path" "${NODE_ARGS[@]}" --json)"
+			fi
 			for t in warmup "${TEST_LIST[@]}"; do
+				[ "$t" != warmup ] || has_data_tests || continue
 				time=$TIME
 				[ "$t" != warmup ] || time=$WARMUP_TIME
 				atio_args "$t" "$n" "$time"

@@ -323,5 +323,6 @@ prepare_nodes() {
 		die "preparation failed: no usable atio on $NFAIL of ${#HOSTS[@]} nodes ($FAILED_HOSTS)" 1
 	fi
 	say_test_dirs
+	md_check_shared
 	for i in "${!HOSTS[@]}"; do NODE_ATIO[i]=$(cat "$dir/$i.atio"); done
 }

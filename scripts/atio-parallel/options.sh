@@ -90,6 +90,14 @@ digits before any point):
                       link to a regular file leads it there)
   --replace           copy this atio over another version in
                       REMOTE_BINARIES_PATH on the nodes
+  --md-files N        MD_FILES: files each thread makes in the metadata
+                      tests (1000)
+  --md-file-size SIZE MD_FILE_SIZE: bytes each of those files holds (0)
+  --md-dirs N         MD_DIRS: directories of each node's tree (1)
+  --md-neighbour      MD_NEIGHBOUR=1: mdstat and mdread on node i go to
+                      node i+1's files (the last node's to the first's):
+                      no node's cache holds what it reads; the nodes must
+                      share DIR
   --dry-run           print what each node would run; connect to nothing
   -vv                 every node's atio runs with -vv, and once a second
                       a line on stderr: the cluster's value in the last
@@ -120,6 +128,23 @@ randwrite randrw expand", each test with -p N -t TIME -u FILE_SIZE -S
   randrw     --mix 70 --rand -s BLOCKSIZE --iops --iodepth 32
   expand     --expand -s 16M --mbs
   dsyncwrite --write --rand -s BLOCKSIZE --dsync --iops
+Metadata tests, one phase of atio --meta each, every node in a tree of
+its own (DIR/node-HOST/atio-meta), all nodes starting the phase at one
+instant; the driver waits for every node between two of them, the barrier
+between two phases. No loading nor warm-up when TESTS has no other test;
+no time limit (a phase takes what it takes). Each with --meta PHASE -p N
+--files MD_FILES --file-size MD_FILE_SIZE --dirs MD_DIRS -f DIR ATIO_OPTS:
+  mdcreate   create (a tree a run left is removed first, untimed)
+  mdstat     stat (--neighbour-dir DIR/node-NEXT with MD_NEIGHBOUR)
+  mdread     read (likewise)
+  mdrename   rename
+  mddelete   delete, one iteration (it removes the files)
+in that order. A node's line is its result line and its phase line; the
+sum line adds the nodes' own figures; the "cluster" line below it is every
+node's operations over the slowest node's time ("wall") beside that sum,
+with the latency percentiles of every operation of every node (atio
+merge); a start skew above MAX_SKEW percent of the phase's time is NOT
+CONCURRENT. -o carries each iteration's merged phase, histograms and all.
 check: atio --check of every node's files (no common start, no sum): each
 node's summary line, or a FAILURE naming the bad file and offset.
 A --cap N (or --rate N) in ATIO_OPTS caps each node, not the cluster: the summary
@@ -234,7 +259,8 @@ declare -A OPTION_OF=([TIME]=-t [FILE_SIZE]=-u [THREADS]=-p [ITERATIONS]=-i [BLO
 	[PAUSE]=--pause [TESTS]=--tests [PROFILE]=--profile [REMOTE_BINARIES_PATH]=--remote-bin
 	[WARMUP_TIME]=--warmup-time [START_MARGIN]=--start-margin [OVERRUN]=--overrun
 	[READY_TIMEOUT]=--ready-timeout [MAX_SKEW]=--max-skew [FANOUT]=-f
-	[LOGIN_TIMEOUT]=--login-timeout [WAIT_FACTOR]=--wait-factor [NODE_DIR]=--node-dir)
+	[LOGIN_TIMEOUT]=--login-timeout [WAIT_FACTOR]=--wait-factor [NODE_DIR]=--node-dir
+	[MD_FILES]=--md-files [MD_FILE_SIZE]=--md-file-size [MD_DIRS]=--md-dirs)
 
 # Read the settings from the environment, then from the options; exit 2 on
 # bad usage.
@@ -259,6 +285,8 @@ parse_args() {
 	READY_TIMEOUT=${READY_TIMEOUT:-120} MAX_SKEW=${MAX_SKEW:-1}
 	FANOUT=${FANOUT:-32} LOGIN_TIMEOUT=${LOGIN_TIMEOUT:-120} WAIT_FACTOR=${WAIT_FACTOR:-4}
 	NODE_DIR=${NODE_DIR:-subdir}
+	MD_FILES=${MD_FILES:-1000} MD_FILE_SIZE=${MD_FILE_SIZE:-0} MD_DIRS=${MD_DIRS:-1}
+	MD_NEIGHBOUR=${MD_NEIGHBOUR:-0}
 	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=() VERBOSE=0
 	HOST_LISTS=() HOST_WHERES=() HOST_LIST_OF=()
 	declare -gA HOST_INDEX=()
@@ -274,6 +302,7 @@ parse_args() {
 		--dry-run) DRY_RUN=1; shift; continue ;;
 		--replace) REPLACE=1; shift; continue ;;
 		-vv) VERBOSE=2; shift; continue ;;
+		--md-neighbour) MD_NEIGHBOUR=1; shift; continue ;;
 		--) shift
 			for h in "$@"; do add_hosts "$h"; done
 			break ;;
@@ -281,7 +310,7 @@ parse_args() {
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor | \
-			--node-dir)
+			--node-dir | --md-files | --md-file-size | --md-dirs)
 			[ $# -ge 2 ] || die "$opt: needs a value"
 			val=$2; shift 2 ;;
 		-*) die "$opt: unknown option (see --help)" ;;
@@ -300,6 +329,7 @@ parse_args() {
 		--start-margin) START_MARGIN=$val ;; --overrun) OVERRUN=$val ;;
 		--ready-timeout) READY_TIMEOUT=$val ;; --max-skew) MAX_SKEW=$val ;;
 		--profile) PROFILE=$val ;; --node-dir) NODE_DIR=$val ;;
+		--md-files) MD_FILES=$val ;; --md-file-size) MD_FILE_SIZE=$val ;; --md-dirs) MD_DIRS=$val ;;
 		-f) FANOUT=$val ;; --login-timeout) LOGIN_TIMEOUT=$val ;; --wait-factor) WAIT_FACTOR=$val ;;
 		-h) [ -z "${hosts_files[$val]+set}" ] || die "-h $val given twice: give each hosts file once"
 			hosts_files[$val]=1
@@ -417,6 +447,7 @@ validate() {
 	done
 	same_destinations
 	node_test_dirs
+	md_validate
 	if [ -z "$AT_IO_LOCAL_PATH" ]; then
 		for h in "$SCRIPT_DIR/atio" "${SCRIPT_DIR%/*}/build/atio" "$(command -v atio || true)"; do
 			[ -z "$h" ] || [ ! -f "$h" ] || [ ! -x "$h" ] || { AT_IO_LOCAL_PATH=$h; break; }
@@ -430,6 +461,10 @@ validate() {
 	[ -z "$OUT_JSON" ] || out_target
 	for n in "${THREAD_LIST[@]}"; do
 		for t in load warmup "${TEST_LIST[@]}"; do
+			# Metadata tests alone load no files and warm nothing up.
+			if [ "$t" = load ] || [ "$t" = warmup ]; then
+				has_data_tests || continue
+			fi
 			atio_args "$t" "$n" "$TIME"
 			case ${ARGS[0]} in
 			# Nothing to show settings of (-a): check the rest.

@@ -19,9 +19,9 @@
 static const int meta_refuses[] = {
 	's', 'n', 't', 'w', 'u', 'q', 'S',
 	OPT_READ, OPT_WRITE, OPT_FSYNC, OPT_FDATASYNC, OPT_MBS, OPT_IOPS,
-	OPT_CACHED, OPT_UNCACHED, OPT_START_AT, OPT_ENGINE, OPT_IODEPTH,
+	OPT_CACHED, OPT_UNCACHED, OPT_ENGINE, OPT_IODEPTH,
 	OPT_TAKE_OVER, OPT_ALLOW_DEVICE_WRITE, OPT_MIX, OPT_DSYNC, OPT_OSYNC,
-	OPT_PREPARE, OPT_CHECK, OPT_RATE, OPT_EXPAND, OPT_INTERVAL, OPT_IODEPTH_BATCH,
+	OPT_PREPARE, OPT_CHECK, OPT_RATE, OPT_EXPAND, OPT_IODEPTH_BATCH,
 	OPT_BACKWARD, OPT_STRIDE, OPT_DIST, OPT_DELAY, OPT_REWRITE, OPT_FADVISE,
 	OPT_COMPRESS, OPT_DEDUP, OPT_DEDUP_UNIT, OPT_SIZE,
 };
@@ -29,7 +29,7 @@ static const int meta_refuses[] = {
 /* The options that only a metadata run has. */
 static const int meta_only[] = {
 	OPT_FILES, OPT_FILE_SIZE, OPT_DIRS, OPT_SHARED_DIR, OPT_NEIGHBOUR,
-	OPT_FSYNC_FILES, OPT_FSYNC_DIR, OPT_FIGURE,
+	OPT_FSYNC_FILES, OPT_FSYNC_DIR, OPT_FIGURE, OPT_NEIGHBOUR_DIR,
 };
 
 /* See cli_parse.h. */
@@ -82,6 +82,11 @@ int atio_cli_meta(int id, const char *arg, struct atio_opts *o, struct atio_erro
 		return 0;
 	case OPT_SHARED_DIR: m->shared = true; return 0;
 	case OPT_NEIGHBOUR: m->neighbour = true; return 0;
+	case OPT_NEIGHBOUR_DIR:
+		if (arg[0] != '/')
+			return USAGE("--neighbour-dir %s: not an absolute path", arg);
+		m->neighbour_dir = arg;
+		return 0;
 	case OPT_FSYNC_FILES: m->fsync_files = true; return 0;
 	case OPT_FSYNC_DIR: m->fsync_dir = true; return 0;
 	}
@@ -156,6 +161,14 @@ int atio_cli_meta_judge(struct atio_opts *o, const struct pstate *st, struct ati
 	if (m->neighbour && o->threads < 2)
 		return USAGE("--neighbour: each thread works on the next one's files: it "
 			     "needs -p 2 or more (-p %u)", o->threads);
+	if (m->neighbour_dir && m->neighbour)
+		return USAGE("--neighbour-dir %s with --neighbour: each thread reads either the "
+			     "next thread's files or the same thread's in another tree: give one",
+			     m->neighbour_dir);
+	if (m->neighbour_dir && !atio_meta_has(m, ATIO_META_STAT) &&
+	    !atio_meta_has(m, ATIO_META_READ))
+		return USAGE("--neighbour-dir %s: stat and read go to the other tree: --meta %s "
+			     "has neither", m->neighbour_dir, m->phases_text);
 	if (m->fsync_files && !atio_meta_has(m, ATIO_META_CREATE))
 		return USAGE("--fsync-files: syncs the files create makes: --meta %s has no "
 			     "create", m->phases_text);

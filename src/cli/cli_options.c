@@ -64,6 +64,7 @@ const struct option atio_cli_longopts[] = {
 	{ "dirs",       required_argument, NULL, OPT_DIRS },
 	{ "shared-dir", no_argument,       NULL, OPT_SHARED_DIR },
 	{ "neighbour",  no_argument,       NULL, OPT_NEIGHBOUR },
+	{ "neighbour-dir", required_argument, NULL, OPT_NEIGHBOUR_DIR },
 	{ "fsync-files", no_argument,      NULL, OPT_FSYNC_FILES },
 	{ "fsync-dir",  no_argument,       NULL, OPT_FSYNC_DIR },
 	{ "figure",     required_argument, NULL, OPT_FIGURE },

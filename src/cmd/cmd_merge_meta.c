@@ -69,11 +69,12 @@ int merge_meta_main(int argc, char **argv)
 		json_decref(doc);
 		doc = NULL;
 	}
+	if (!status && json)
+		atio_merge_meta_json(stdout, &m);
+	else if (!status)
+		atio_merge_meta_text(stdout, &m);
+	atio_merge_meta_free(&m);
 	if (status)
 		return status;
-	if (json)
-		atio_merge_meta_json(stdout, &m);
-	else
-		atio_merge_meta_text(stdout, &m);
 	return flush_stdout("the merged result") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 }

@@ -5,7 +5,11 @@
  * before a create, or reused by a run that begins with another phase;
  * then the threads go through the phases, each between two barriers, the
  * main thread keeping the tree's mark and dropping the caches between
- * them; then the result (atio/print/report_meta.h).
+ * them; then the result (atio/print/report_meta.h). With --start-at the
+ * first phase waits for the instant; while a phase runs the main thread
+ * watches the signals (a first one stops the threads at their next file:
+ * the phases done and the cut one's figures so far are the result, exit
+ * 130) and, with -vv, prints each interval every thread has closed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +29,7 @@
 #include "atio/data/target.h"
 #include "atio/print/report_meta.h"
 #include "atio/run/meta.h"
+#include "start.h"
 
 /* A file and its dentry and inode take about this much of the kernel's caches. */
 #define CACHED_PER_FILE 1024u
@@ -37,10 +42,14 @@ struct meta_run {
 	struct atio_meta_rec *rec;
 	struct atio_meta_result res;
 	struct atio_target tg;
+	struct watch wt;           /* the signals, and the threads' ends of a phase */
+	char *neighbour_top;       /* --neighbour-dir's tree */
 	char cache[256];
 	bool drop;                 /* the caches are dropped between phases */
 	unsigned started;          /* threads started */
 	bool barriers;             /* the barriers are made: finish() is due */
+	const struct atio_ival_series **ivs; /* [threads]: each thread's intervals, for -vv */
+	size_t printed;            /* -vv: intervals of the phase printed */
 };
 
 /* The tree's shape as the mark says it, for @o. */
@@ -90,6 +99,45 @@ static int judge_tree(struct meta_run *mr, struct atio_error *e)
 }
 
 /*
+ * --neighbour-dir: the other tree holds every file, made with this run's
+ * shape, and is not this run's own.
+ */
+static int judge_neighbour(struct meta_run *mr, struct atio_error *e)
+{
+	const struct atio_opts *o = mr->o;
+	const char *dir = o->meta.neighbour_dir;
+	struct atio_meta_mark m, want = mark_of(o, 0);
+	int ret;
+
+	if (!dir)
+		return 0;
+	if ((ret = atio_meta_tree_peek(dir, &m, e)))
+		return ret;
+	if (mr->tree.exists && m.id == mr->tree.mark.id)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--neighbour-dir %s: the "
+				      "tree of this run itself (-f %s): give another node's",
+				      dir, o->path);
+	if (m.state != ATIO_META_FILES && m.state != ATIO_META_RENAMED)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--neighbour-dir %s: its tree "
+				      "holds %s: nothing whole to stat and read", dir,
+				      m.state == ATIO_META_EMPTY ? "no files" : "part of its files");
+	if (m.threads != want.threads || m.files != want.files || m.dirs != want.dirs ||
+	    m.file_size != want.file_size || m.shared != want.shared)
+		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--neighbour-dir %s: its tree "
+				      "was made with -p %u --files %" PRIu64 " --dirs %u --file-size %"
+				      PRIu64 "%s: give the same", dir, m.threads, m.files, m.dirs,
+				      m.file_size, m.shared ? " --shared-dir" : "");
+	if (asprintf(&mr->neighbour_top, "%s/%s", dir, ATIO_META_TREE) < 0) {
+		mr->neighbour_top = NULL;
+		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
+	}
+	mr->sh.neighbour_top = mr->neighbour_top;
+	mr->sh.neighbour_id = m.id;
+	mr->sh.neighbour_renamed = m.state == ATIO_META_RENAMED;
+	return 0;
+}
+
+/*
  * Whether the caches are dropped between phases (the first drop tried
  * now), in words for the header; and a warning when they are not and the
  * tree fits in them.
@@ -132,7 +180,8 @@ static int start(struct meta_run *mr, struct atio_error *e)
 
 	mr->w = calloc(o->threads, sizeof(*mr->w));
 	mr->rec = calloc(o->meta.nphases, sizeof(*mr->rec));
-	if (!mr->w || !mr->rec)
+	mr->ivs = calloc(o->threads, sizeof(*mr->ivs));
+	if (!mr->w || !mr->rec || !mr->ivs)
 		return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	for (unsigned i = 0; i < o->meta.nphases; i++) {
 		mr->rec[i].phase = o->meta.phase[i];
@@ -142,11 +191,13 @@ static int start(struct meta_run *mr, struct atio_error *e)
 		if (!mr->rec[i].thread_ops || !mr->rec[i].thread_ns)
 			return atio_error_set(e, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	}
-	for (unsigned i = 0; i < o->threads; i++)
+	for (unsigned i = 0; i < o->threads; i++) {
 		if (atio_meta_worker_setup(&mr->w[i], &mr->sh, i)) {
 			*e = mr->w[i].err;
 			return -ENOMEM;
 		}
+		mr->ivs[i] = &mr->w[i].iv.s;
+	}
 	/* The barriers count the threads there are: they wait at the gate meanwhile. */
 	pthread_mutex_lock(&mr->sh.gate);
 	for (; mr->started < o->threads; mr->started++) {
@@ -205,6 +256,47 @@ static int after(struct meta_run *mr, enum atio_meta_phase p, struct atio_error 
 				    : ATIO_META_FILES, e);
 }
 
+/*
+ * --start-at: the threads are set up and waiting; say so and read the
+ * instant (--start-at -), then wait for it. A signal meanwhile: no phase.
+ */
+static int start_instant(struct meta_run *mr, struct atio_error *e)
+{
+	const struct atio_opts *o = mr->o;
+	int64_t at = o->start_at_ns;
+	uint64_t now;
+	int ret;
+
+	mr->wt.phase = "waiting for the start instant";
+	if (o->start_at_stdin && (ret = read_start_at(&mr->wt, &at, e)))
+		return ret;
+	if (!at || mr->wt.signo)
+		return 0;
+	now = realtime_ns();
+	if (now > (uint64_t)at)
+		say("warning: --start-at passed %.3f s ago (clock skew, or set too close); "
+		    "starting now", (double)(now - (uint64_t)at) / 1e9);
+	wait_realtime(&mr->wt, (uint64_t)at);
+	return 0;
+}
+
+/* -vv: a line on stderr for each interval every thread has closed, as a data run's. */
+static void live(void *arg, unsigned sec)
+{
+	struct meta_run *mr = arg;
+	size_t ready = SIZE_MAX;
+	char line[512];
+
+	(void)sec;
+	for (unsigned i = 0; i < mr->o->threads; i++)
+		if (atio_ival_rec_closed(&mr->w[i].iv) < ready)
+			ready = atio_ival_rec_closed(&mr->w[i].iv);
+	for (; mr->printed < ready; mr->printed++) {
+		atio_ival_live_line(line, sizeof(line), mr->ivs, mr->o->threads, mr->printed);
+		say("%s: %s", atio_meta_phase_name(mr->sh.phase), line);
+	}
+}
+
 /* Every pass of every phase. Returns 0 or -errno with @e filled. */
 static int phases(struct meta_run *mr, struct atio_error *e)
 {
@@ -217,10 +309,23 @@ static int phases(struct meta_run *mr, struct atio_error *e)
 			enum atio_meta_phase p = o->meta.phase[i];
 			bool last = l + 1 == passes && i + 1 == o->meta.nphases;
 
+			/* A signal between phases: the next one does not begin. */
+			take_signal(&mr->wt);
+			if (mr->wt.signo) {
+				if (!l)
+					mr->res.nrec = i;
+				return 0;
+			}
 			if (before(mr, p, e))
 				return -EIO;
 			mr->sh.phase = p;
+			mr->wt.phase = atio_meta_phase_name(p);
+			atio_meta_begin(mr->w, o->threads);
+			mr->printed = 0;
 			pthread_barrier_wait(&mr->sh.start);
+			wait_threads(&mr->wt, mr->started, o->verbose >= 2 ? live : NULL, mr);
+			if (o->verbose >= 2)
+				live(mr, 0);
 			pthread_barrier_wait(&mr->sh.end);
 			atio_meta_gather(&mr->rec[i], mr->w, o->threads);
 			for (unsigned t = 0; t < o->threads; t++)
@@ -231,6 +336,14 @@ static int phases(struct meta_run *mr, struct atio_error *e)
 						after(mr, p, NULL);
 					return -EIO;
 				}
+			if (mr->wt.signo) {
+				/* Cut: the phase's figures so far; stat and read changed nothing. */
+				mr->res.interrupted = &mr->rec[i];
+				mr->res.nrec = i + 1;
+				if (p == ATIO_META_STAT || p == ATIO_META_READ)
+					after(mr, p, NULL);
+				return 0;
+			}
 			if (after(mr, p, e))
 				return -EIO;
 			if (mr->drop && !last && mr->tree.exists &&
@@ -250,16 +363,23 @@ static void free_run(struct meta_run *mr)
 	for (unsigned i = 0; mr->rec && i < mr->o->meta.nphases; i++) {
 		free(mr->rec[i].thread_ops);
 		free(mr->rec[i].thread_ns);
+		if (mr->rec[i].timeline)
+			atio_ival_series_free(mr->rec[i].timeline);
+		free(mr->rec[i].timeline);
 	}
+	free(mr->ivs);
 	free(mr->w);
 	free(mr->rec);
+	free(mr->neighbour_top);
 	atio_meta_tree_close(&mr->tree);
+	watch_close(&mr->wt);
 }
 
 /* See cmd.h. */
 int meta_main(struct atio_opts *o)
 {
-	struct meta_run mr = { .o = o, .tree = { .lock = { .fd = -1 } } };
+	struct meta_run mr = { .o = o, .tree = { .lock = { .fd = -1 } },
+			       .wt = { .sig_fd = -1, .done_fd = -1 } };
 	struct atio_error e = { 0 };
 	char top[4096];
 	int status = ATIO_EXIT_OK, ret;
@@ -294,7 +414,10 @@ int meta_main(struct atio_opts *o)
 		return ATIO_EXIT_USAGE;
 	}
 	atio_clock_init();
-	ret = atio_meta_tree_open(&mr.tree, o->path, &e);
+	/* Before the threads: they inherit the blocked signals. */
+	ret = watch_open(&mr.wt, &e);
+	if (!ret)
+		ret = atio_meta_tree_open(&mr.tree, o->path, &e);
 	if (!ret)
 		ret = judge_tree(&mr, &e);
 	if (ret) {
@@ -303,7 +426,14 @@ int meta_main(struct atio_opts *o)
 	}
 	mr.sh = (struct atio_meta_shared){ .o = o, .top = mr.tree.top,
 					   .tree_id = mr.tree.mark.id, .renamed = mr.sh.renamed,
-					   .gate = PTHREAD_MUTEX_INITIALIZER };
+					   .gate = PTHREAD_MUTEX_INITIALIZER, .done_fd = mr.wt.done_fd };
+	mr.wt.stop = &mr.sh.stop;
+	mr.wt.tick_ns = o->interval_ns;
+	ret = judge_neighbour(&mr, &e);
+	if (ret) {
+		free_run(&mr);
+		return fail(&e);
+	}
 	if (!mr.tree.exists && atio_owner_new_id(&mr.sh.tree_id))
 		mr.sh.tree_id = realtime_ns() | 1;
 	plan_cache(&mr);
@@ -312,10 +442,15 @@ int meta_main(struct atio_opts *o)
 		atio_report_meta_header(stdout, &mr.res);
 		fflush(stdout);
 	}
-	mr.res.wall_start = ns_to_ts(realtime_ns());
 	ret = start(&mr, &e);
 	if (!ret)
+		ret = start_instant(&mr, &e);
+	mr.res.wall_start = ns_to_ts(realtime_ns());
+	if (!ret && mr.wt.signo)
+		mr.res.nrec = 0;
+	else if (!ret)
 		ret = phases(&mr, &e);
+	mr.res.signo = mr.wt.signo;
 	if (ret)
 		status = fail(&e);
 	finish(&mr);
@@ -324,7 +459,9 @@ int meta_main(struct atio_opts *o)
 	/* --remove: what is left of the tree goes, only names of its layout. */
 	if (o->remove && mr.tree.exists && atio_meta_tree_remove(&mr.tree, &e) && !status)
 		status = fail(&e);
-	if (!status) {
+	if (!status && mr.wt.signo)
+		status = ATIO_EXIT_INTERRUPTED;
+	if (!status || status == ATIO_EXIT_INTERRUPTED) {
 		if (o->json)
 			atio_report_meta_json(stdout, &mr.res);
 		else

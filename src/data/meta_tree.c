@@ -113,6 +113,28 @@ int atio_meta_tree_open(struct atio_meta_tree *t, const char *dir, struct atio_e
 	return 0;
 }
 
+int atio_meta_tree_peek(const char *dir, struct atio_meta_mark *m, struct atio_error *e)
+{
+	char top[4096 + 16], text[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(top, sizeof(top), "%s/%s", dir, ATIO_META_TREE);
+	fd = open(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "--neighbour-dir: %s: %s: no "
+				      "tree to stat and read", top, strerror(errno));
+	n = fgetxattr(fd, ATIO_OWNER_XATTR, text, sizeof(text) - 1);
+	close(fd);
+	if (n >= 0)
+		text[n] = '\0';
+	if (n < 0 || atio_meta_mark_parse(text, m))
+		return atio_error_set(e, ATIO_EXIT_USAGE, EEXIST, "--neighbour-dir: %s: a "
+				      "directory atio did not make (no mark of atio's metadata "
+				      "tree)", top);
+	return 0;
+}
+
 int atio_meta_tree_make(struct atio_meta_tree *t, const struct atio_meta_mark *m,
 			struct atio_error *e)
 {

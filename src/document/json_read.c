@@ -397,6 +397,27 @@ out:
 	return ret;
 }
 
+int atio_json_read_intervals(json_t *obj, uint64_t ops, uint64_t elapsed_ns,
+			     struct atio_ival_series **out, const char *name,
+			     struct atio_error *e)
+{
+	struct atio_merge_doc d = { .st = { .ops = ops, .elapsed_ns = elapsed_ns } };
+	int ret;
+
+	*out = NULL;
+	if (json_is_null(json_object_get(obj, "intervals")) &&
+	    json_is_null(json_object_get(obj, "timeline")))
+		return 0;
+	ret = get_intervals(obj, &d, name, e);
+	if (ret && d.ivals) {
+		atio_ival_series_free(d.ivals);
+		free(d.ivals);
+		d.ivals = NULL;
+	}
+	*out = d.ivals;
+	return ret;
+}
+
 void atio_merge_doc_free(struct atio_merge_doc *d)
 {
 	if (d->ivals)

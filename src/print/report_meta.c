@@ -109,12 +109,12 @@ void atio_report_meta_header(FILE *f, const struct atio_meta_result *r)
 	putc('\n', f);
 }
 
-/* One phase's line. */
-static void put_phase(FILE *f, const struct atio_meta_rec *rec, unsigned threads)
+/* One phase's line; @cut: a signal ended it. */
+static void put_phase(FILE *f, const struct atio_meta_rec *rec, unsigned threads, bool cut)
 {
 	const struct atio_hist *h = &rec->lat;
 
-	fprintf(f, "%s: ", atio_meta_phase_name(rec->phase));
+	fprintf(f, "%s: %s", atio_meta_phase_name(rec->phase), cut ? "(interrupted) " : "");
 	if (atio_meta_rec_too_fast(rec))
 		fprintf(f, "too fast to measure (a pass of %.3f sec, under %.1f)",
 			atio_report_sec(rec->shortest_ns), atio_report_sec(ATIO_META_MIN_NS));
@@ -132,6 +132,23 @@ static void put_phase(FILE *f, const struct atio_meta_rec *rec, unsigned threads
 		(double)atio_hist_percentile(h, 99.9) / 1000.0, (double)h->max / 1000.0);
 }
 
+/* The line saying where a signal cut the run, if one did. */
+static void put_interrupted(FILE *f, const struct atio_meta_result *r)
+{
+	char sig[32];
+
+	if (!r->signo)
+		return;
+	fprintf(f, "interrupted: by %s ", atio_report_signal_name(r->signo, sig, sizeof(sig)));
+	if (r->interrupted)
+		fprintf(f, "in %s: its figures cover the files done before the signal; the "
+			"phases above it ran whole\n", atio_meta_phase_name(r->interrupted->phase));
+	else if (r->nrec)
+		fputs("between phases: those above ran whole, the next did not begin\n", f);
+	else
+		fputs("before the first phase began; nothing was measured\n", f);
+}
+
 void atio_report_meta_text(FILE *f, const struct atio_meta_result *r)
 {
 	const struct atio_opts *o = r->opts;
@@ -142,8 +159,15 @@ void atio_report_meta_text(FILE *f, const struct atio_meta_result *r)
 					"ops/s");
 	for (unsigned i = 0; i < r->nrec; i++)
 		if (r->rec[i].passes)
-			put_phase(f, &r->rec[i], o->threads);
-	if (o->verify)
+			put_phase(f, &r->rec[i], o->threads, &r->rec[i] == r->interrupted);
+	/* Each phase's intervals and stalls, as a data run's line says them. */
+	for (unsigned i = 0; i < r->nrec; i++)
+		if (r->rec[i].passes && r->rec[i].timeline) {
+			fprintf(f, "%s ", atio_meta_phase_name(r->rec[i].phase));
+			atio_ival_text(f, r->rec[i].timeline, "ops/s");
+		}
+	put_interrupted(f, r);
+	if (o->verify && !r->signo)
 		fputs("verify: every file read checked against its stamps, none bad\n", f);
 	fprintf(f, "seed: %" PRIu64 "\n", o->seed);
 	if (o->verbose < 1)
@@ -186,12 +210,14 @@ static void json_settings(struct atio_json *j, const struct atio_meta_result *r)
 	atio_json_object_end(j);
 }
 
-static void json_phase(struct atio_json *j, const struct atio_meta_rec *rec, unsigned threads)
+static void json_phase(struct atio_json *j, const struct atio_meta_rec *rec, unsigned threads,
+		       bool cut)
 {
 	bool fast = atio_meta_rec_too_fast(rec);
 
 	atio_json_object_begin(j, NULL);
 	atio_json_string(j, "phase", atio_meta_phase_name(rec->phase));
+	atio_json_bool(j, "interrupted", cut);
 	atio_json_uint(j, "passes", rec->passes);
 	atio_json_uint(j, "ops", rec->ops);
 	atio_json_uint(j, "elapsed_ns", rec->elapsed_ns);
@@ -207,6 +233,14 @@ static void json_phase(struct atio_json *j, const struct atio_meta_rec *rec, uns
 		atio_json_double(j, "threads_sum_ops_per_sec", atio_meta_thread_sum(rec, threads));
 	}
 	atio_report_json_hist(j, "latency_ns", &rec->lat, true);
+	/* One pass's intervals (those of --loops' last alone would not add up). */
+	if (rec->timeline && rec->passes == 1) {
+		atio_ival_json(j, "intervals", rec->timeline, true);
+		atio_ival_json_timeline(j, rec->timeline);
+	} else {
+		atio_json_null(j, "intervals");
+		atio_json_null(j, "timeline");
+	}
 	atio_json_array_begin(j, "threads");
 	for (unsigned t = 0; t < threads; t++) {
 		atio_json_object_begin(j, NULL);
@@ -222,6 +256,7 @@ void atio_report_meta_json(FILE *f, const struct atio_meta_result *r)
 {
 	const struct atio_meta_rec *fig = atio_meta_figure(r);
 	struct atio_json j;
+	char sig[32];
 
 	atio_json_init(&j, f);
 	atio_json_object_begin(&j, NULL);
@@ -233,6 +268,16 @@ void atio_report_meta_json(FILE *f, const struct atio_meta_result *r)
 			 atio_report_sec((uint64_t)r->wall_start.tv_nsec));
 	atio_json_double(&j, "end_epoch", (double)r->wall_end.tv_sec +
 			 atio_report_sec((uint64_t)r->wall_end.tv_nsec));
+	atio_json_bool(&j, "complete", !r->signo);
+	atio_json_bool(&j, "interrupted", r->signo != 0);
+	if (r->signo)
+		atio_json_string(&j, "signal", atio_report_signal_name(r->signo, sig, sizeof(sig)));
+	else
+		atio_json_null(&j, "signal");
+	if (r->interrupted)
+		atio_json_string(&j, "interrupted_phase", atio_meta_phase_name(r->interrupted->phase));
+	else
+		atio_json_null(&j, "interrupted_phase");
 	if (fig && fig->passes) {
 		atio_json_object_begin(&j, "result");
 		atio_json_string(&j, "phase", atio_meta_phase_name(fig->phase));
@@ -245,7 +290,7 @@ void atio_report_meta_json(FILE *f, const struct atio_meta_result *r)
 	}
 	atio_json_array_begin(&j, "phases");
 	for (unsigned i = 0; i < r->nrec; i++)
-		json_phase(&j, &r->rec[i], r->opts->threads);
+		json_phase(&j, &r->rec[i], r->opts->threads, &r->rec[i] == r->interrupted);
 	atio_json_array_end(&j);
 	atio_json_object_end(&j);
 	fputc('\n', f);

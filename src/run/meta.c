@@ -68,10 +68,16 @@ int atio_meta_dirs(const char *top, const struct atio_opts *o, bool make, struct
 	return 0;
 }
 
-/* The tag of the data of file @k of thread @t: of the tree's id and the file's number. */
+/*
+ * The tag of the data of file @k of thread @t: of the tree's id and the
+ * file's number. Reads of another node's tree (--neighbour-dir) take its id.
+ */
 static uint64_t file_id(const struct atio_meta_shared *sh, unsigned t, uint64_t k)
 {
-	return atio_stamp_fmix(sh->tree_id + t * sh->o->meta.files + k + 1);
+	uint64_t id = sh->neighbour_top && sh->phase == ATIO_META_READ ? sh->neighbour_id
+		      : sh->tree_id;
+
+	return atio_stamp_fmix(id + t * sh->o->meta.files + k + 1);
 }
 
 int atio_meta_worker_setup(struct atio_meta_worker *w, struct atio_meta_shared *sh, unsigned id)
@@ -83,6 +89,9 @@ int atio_meta_worker_setup(struct atio_meta_worker *w, struct atio_meta_shared *
 
 	*w = (struct atio_meta_worker){ .sh = sh, .id = id };
 	atio_hist_init(&w->lat);
+	atio_stats_init(&w->st);
+	if (atio_ival_rec_init(&w->iv, &w->st, NULL, o->interval_ns, 0))
+		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	atio_meta_root(root, sizeof(root), sh->top, id, o->meta.shared);
 	w->root = strdup(root);
 	if (!w->root)
@@ -128,6 +137,7 @@ void atio_meta_worker_teardown(struct atio_meta_worker *w)
 	free(w->ks);
 	free(w->order);
 	free(w->root);
+	atio_ival_rec_free(&w->iv);
 	w->root = NULL;
 	w->rbuf = w->ks = NULL;
 	w->order = NULL;
@@ -264,7 +274,7 @@ static int read_one(struct atio_meta_worker *w, const char *path, unsigned t, ui
 		got += (size_t)n;
 	}
 	close(fd);
-	*t1 = atio_now_ns();
+	*t1 = atio_ticks();
 	if (err == EIO && got < want) {
 		atio_error_set(&w->err, ATIO_EXIT_FAIL, EIO, "read: %s: %zu of its %zu bytes: "
 			       "the file was cut", path, got, want);
@@ -285,16 +295,22 @@ static int one(struct atio_meta_worker *w, unsigned t, uint64_t k)
 	const struct atio_meta_shared *sh = w->sh;
 	char path[PATH_LEN], to[PATH_LEN], root[PATH_LEN];
 	const char *r = w->root;
+	bool renamed = sh->renamed;
 	uint64_t t0, t1 = 0;
 	struct stat st;
 	int ret = 0;
 
-	if (t != w->id && !sh->o->meta.shared) {
+	if (sh->neighbour_top && (sh->phase == ATIO_META_STAT || sh->phase == ATIO_META_READ)) {
+		/* --neighbour-dir: the same thread's files in the other node's tree. */
+		atio_meta_root(root, sizeof(root), sh->neighbour_top, t, sh->o->meta.shared);
+		r = root;
+		renamed = sh->neighbour_renamed;
+	} else if (t != w->id && !sh->o->meta.shared) {
 		atio_meta_root(root, sizeof(root), sh->top, t, false);
 		r = root;
 	}
-	atio_meta_path(path, sizeof(path), r, sh->o, t, k, sh->renamed);
-	t0 = atio_now_ns();
+	atio_meta_path(path, sizeof(path), r, sh->o, t, k, renamed);
+	t0 = atio_ticks();
 	switch (sh->phase) {
 	case ATIO_META_CREATE:
 		ret = create_one(w, path, k);
@@ -319,9 +335,15 @@ static int one(struct atio_meta_worker *w, unsigned t, uint64_t k)
 		break;
 	}
 	if (!t1)
-		t1 = atio_now_ns();
-	if (!ret)
-		atio_hist_record(&w->lat, t1 - t0);
+		t1 = atio_ticks();
+	if (!ret) {
+		/* As a data run's completion: its interval first, then its latency there. */
+		atio_ival_seen(&w->iv, t1, 0);
+		atio_hist_record(w->iv.cur[0], atio_ticks_to_ns(t1 - t0));
+		__atomic_store_n(&w->st.ops, w->st.ops + 1, __ATOMIC_RELAXED);
+		if (sh->phase == ATIO_META_CREATE || sh->phase == ATIO_META_READ)
+			w->st.bytes += sh->o->meta.file_size;
+	}
 	return ret;
 }
 
@@ -370,6 +392,8 @@ static void phase(struct atio_meta_worker *w)
 	    !__atomic_load_n(&w->sh->stop, __ATOMIC_RELAXED))
 		sync_dirs(w);
 	w->end_ns = atio_now_ns();
+	atio_ival_rec_finish(&w->iv, w->end_ns, false);
+	atio_hist_merge(&w->lat, &w->st.lat);
 	w->cpu_user_ns = atio_thread_cpu_ns(&w->cpu_sys_ns) - user;
 	w->cpu_sys_ns -= sys;
 }
@@ -385,8 +409,60 @@ void *atio_meta_worker_main(void *arg)
 		if (w->sh->quit)
 			return NULL;
 		phase(w);
+		if (w->sh->done_fd >= 0) {
+			uint64_t one = 1;
+
+			/* The main thread waits on it, watching the signals meanwhile. */
+			if (write(w->sh->done_fd, &one, sizeof(one)) != sizeof(one))
+				__atomic_store_n(&w->sh->stop, 1, __ATOMIC_RELAXED);
+		}
 		pthread_barrier_wait(&w->sh->end);
 	}
+}
+
+/*
+ * The threads' intervals of the phase merged into @rec->timeline (the
+ * last pass's), their rates in ops a second; none when memory is short.
+ */
+static void gather_intervals(struct atio_meta_rec *rec, struct atio_meta_worker *w, unsigned n,
+			     uint64_t last)
+{
+	const struct atio_ival_series **in = calloc(n, sizeof(*in));
+	struct atio_ival_series *t = rec->timeline ? rec->timeline : malloc(sizeof(*t));
+	uint64_t base = w[0].sh->phase_ns;
+
+	if (rec->timeline)
+		atio_ival_series_free(t);
+	rec->timeline = NULL;
+	if (!in || !t) {
+		free(in);
+		free(t);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		in[i] = &w[i].iv.s;
+	atio_ival_series_init(t, w[0].iv.s.interval_ns, false);
+	if (atio_ival_merge(t, (const struct atio_ival_series *const *)in, n,
+			    last > base ? last - base : 0, false)) {
+		atio_ival_series_free(t);
+		free(t);
+	} else {
+		atio_ival_rates(t, ATIO_IVAL_IOPS);
+		rec->timeline = t;
+	}
+	free(in);
+}
+
+void atio_meta_begin(struct atio_meta_worker *w, unsigned n)
+{
+	uint64_t now = atio_now_ns();
+
+	for (unsigned i = 0; i < n; i++) {
+		atio_stats_init(&w[i].st);
+		atio_ival_rec_restart(&w[i].iv, w[i].sh->o->interval_ns, 0);
+		atio_ival_rec_start(&w[i].iv, now);
+	}
+	w[0].sh->phase_ns = now;
 }
 
 void atio_meta_gather(struct atio_meta_rec *rec, struct atio_meta_worker *w, unsigned n)
@@ -407,6 +483,7 @@ void atio_meta_gather(struct atio_meta_rec *rec, struct atio_meta_worker *w, uns
 			last = w[i].end_ns;
 	}
 	ns = last > first ? last - first : 0;
+	gather_intervals(rec, w, n, last);
 	rec->elapsed_ns += ns;
 	if (!rec->passes || ns < rec->shortest_ns)
 		rec->shortest_ns = ns;

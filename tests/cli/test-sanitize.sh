@@ -106,6 +106,49 @@ san_run "--rate at depth" --read --rand -s 4K --iodepth 4 -p 3 -t 0.3 -u 24M "$C
 san_run "--cached --read --seq" --read --seq -s 64K -p 3 -t 0.3 -u 24M --cached -f "$D"
 san_run "--expand" --expand -s 64K -p 2 -n 2 -t 0.3 -u 16M -f "$WORK/e"
 
+# Metadata runs (their documents apart: atio report takes data runs):
+# every phase at several threads with --verify and --rand, one shared
+# directory read by the neighbour, atio merge of them; a SIGINT while a
+# run waits for its start instant, and one in the middle of a read phase
+# (held on a FIFO in place of a file), each with its partial results.
+mkdir -p "$WORK/m" "$WORK/md" "$WORK/mf"
+run_atio --meta create,stat,read,rename,delete -p 3 --files 200 --file-size 4K --dirs 4 \
+	--verify --rand --keep-cache --json -f "$WORK/md"
+clean "--meta, every phase, --verify --rand -p 3"
+cp "$OUT" "$WORK/m/a.json"
+run_atio --meta create,stat,read,delete --shared-dir --neighbour -p 3 --files 200 \
+	--file-size 1K --keep-cache -v -f "$WORK/md"
+clean "--meta --shared-dir --neighbour -v"
+run_atio merge "$WORK/m/a.json" "$WORK/m/a.json"
+clean "atio merge of metadata documents"
+mkfifo "$WORK/m/start"
+exec 4<>"$WORK/m/start"
+start_atio_ready "$WORK/m/start" --meta create,delete -p 2 --files 50 --keep-cache --start-at - \
+	-f "$WORK/md"
+kill -INT "$PID"
+wait_exit 60
+exec 4>&-
+clean "--meta: SIGINT before the start instant" 130
+run_atio --meta create -p 1 --files 100 --file-size 512 --keep-cache -f "$WORK/mf"
+clean "--meta create for the cut read"
+rm "$WORK/mf/atio-meta/t0/d0/f50"
+mkfifo "$WORK/mf/atio-meta/t0/d0/f50"
+exec 3<>"$WORK/mf/atio-meta/t0/d0/f50"
+start_atio --meta stat,read,delete -p 1 --files 100 --file-size 512 --keep-cache --json -f "$WORK/mf"
+# Its read of the FIFO waits for data (60 s at most, while it runs).
+for ((i = 0; i < 1200; i++)); do
+	grep -qs pipe /proc/"$PID"/task/*/wchan && break
+	kill -0 "$PID" 2>/dev/null || break
+	sleep 0.05
+done
+kill -INT "$PID" 2>/dev/null || true
+while ! grep -q 'SIGINT: stopping' "$ERR" && kill -0 "$PID" 2>/dev/null; do sleep 0.05; done
+head -c 512 /dev/zero >&3 || true
+exec 3>&-
+wait_exit 60
+clean "--meta: SIGINT in the middle of read" 130
+expect_match "--meta: the cut read's document says where" "$OUT" '"interrupted_phase": *"read"'
+
 # The documents of several runs: merged, and made into a page.
 jsons=("$WORK"/*.json)
 if [ "${#jsons[@]}" -ge 2 ] && [ -f "${jsons[0]}" ]; then

@@ -36,6 +36,7 @@ struct atio_meta_opts {
 	unsigned dirs;             /* --dirs: directories a tree */
 	bool shared;               /* --shared-dir: one tree for all threads */
 	bool neighbour;            /* --neighbour: stat and read the next thread's files */
+	const char *neighbour_dir; /* --neighbour-dir: stat and read the tree under it, or NULL */
 	bool fsync_files;          /* --fsync-files */
 	bool fsync_dir;            /* --fsync-dir */
 	enum atio_meta_phase figure; /* --figure: the phase on the result line */

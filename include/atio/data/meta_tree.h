@@ -76,6 +76,13 @@ int atio_meta_mark_parse(const char *text, struct atio_meta_mark *m);
  */
 int atio_meta_tree_open(struct atio_meta_tree *t, const char *dir, struct atio_error *e);
 
+/*
+ * Read the mark of the tree another atio made under @dir (DIR/atio-meta)
+ * into @m, neither locking nor changing it: 0, or exit 2 with @e when
+ * there is no such tree or it bears no mark.
+ */
+int atio_meta_tree_peek(const char *dir, struct atio_meta_mark *m, struct atio_error *e);
+
 /* Make the tree's top directory with mark @m (state empty): 0 or -errno with @e. */
 int atio_meta_tree_make(struct atio_meta_tree *t, const struct atio_meta_mark *m,
 			struct atio_error *e);

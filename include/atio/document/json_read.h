@@ -47,6 +47,17 @@ bool atio_json_unit_ok(const json_t *u);
  * buckets, checked as atio merge checks them). @name stands for the
  * document in messages. Returns 0 or -EINVAL with @e filled (exit 2).
  */
+/*
+ * The "intervals" and "timeline" of object @obj (a data run's document, or
+ * a phase of a metadata run's) into a new series *@out, checked as atio
+ * merge checks a run's: their ops must add up to @ops; @elapsed_ns is the
+ * series' end. *@out is NULL when @obj has neither (or both are null).
+ * Returns 0 or -EINVAL with @e filled (exit 2).
+ */
+int atio_json_read_intervals(json_t *obj, uint64_t ops, uint64_t elapsed_ns,
+			     struct atio_ival_series **out, const char *name,
+			     struct atio_error *e);
+
 int atio_json_read_hist(json_t *obj, const char *key, struct atio_hist *h, const char *name,
 			struct atio_error *e);
 

@@ -21,6 +21,7 @@
 #include "atio/base/error.h"
 #include "atio/base/meta_opts.h"
 #include "atio/stats/hist.h"
+#include "atio/stats/interval.h"
 
 struct atio_merge_meta_phase {
 	enum atio_meta_phase phase;
@@ -28,8 +29,11 @@ struct atio_merge_meta_phase {
 	uint64_t elapsed_ns;       /* the slowest node's */
 	uint64_t shortest_ns;      /* the shortest pass of any node */
 	double nodes_sum;          /* each node's ops_per_sec, summed */
+	double threads_sum;        /* each node's threads_sum_ops_per_sec, summed */
 	unsigned too_fast;         /* nodes whose phase was too fast to measure */
 	struct atio_hist lat;
+	struct atio_ival_series *timeline; /* the nodes' intervals merged, or NULL */
+	bool lost;                 /* a node had none, or of another length: no timeline */
 };
 
 struct atio_merge_meta {
@@ -37,6 +41,8 @@ struct atio_merge_meta {
 	unsigned nphases;
 	struct atio_merge_meta_phase phase[ATIO_META_MAX_PHASES];
 	enum atio_meta_phase figure;
+	double first_start, last_start; /* the documents' start_epoch, earliest and latest */
+	double first_end, last_end;     /* their end_epoch */
 };
 
 /* Whether @doc is the document of a metadata run (its settings' "workload" is "meta"). */
@@ -51,6 +57,9 @@ int atio_merge_meta_add(struct atio_merge_meta *m, json_t *doc, const char *name
 			struct atio_error *e);
 
 /* The merged result as text (the result line, a line a phase) or as one JSON document. */
+/* Free what the merge of @m holds. */
+void atio_merge_meta_free(struct atio_merge_meta *m);
+
 void atio_merge_meta_text(FILE *f, const struct atio_merge_meta *m);
 void atio_merge_meta_json(FILE *f, const struct atio_merge_meta *m);
 

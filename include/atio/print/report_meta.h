@@ -27,6 +27,8 @@ struct atio_meta_result {
 	const struct atio_meta_rec *rec; /* [nrec], over every pass */
 	unsigned passes;           /* passes run (--loops) */
 	struct timespec wall_start, wall_end;
+	int signo;                 /* the signal that cut the run, or 0 */
+	const struct atio_meta_rec *interrupted; /* the phase it cut, or NULL (between phases) */
 };
 
 /* The record of the phase on the result line (--figure), or NULL. */

@@ -35,6 +35,8 @@
 #include "atio/base/opts.h"
 #include "atio/data/pool.h"
 #include "atio/stats/hist.h"
+#include "atio/stats/interval.h"
+#include "atio/stats/stats.h"
 
 /* A phase below this time is too fast to measure: its figure is not given. */
 #define ATIO_META_MIN_NS 300000000ull
@@ -48,9 +50,14 @@ struct atio_meta_shared {
 	pthread_barrier_t start, end; /* threads + the main thread */
 	/* Set by the main thread before the start barrier. */
 	enum atio_meta_phase phase;
+	uint64_t phase_ns;         /* the phase's start (atio_now_ns()), its intervals' origin */
 	bool renamed;              /* the files are at their second names (rK) */
 	bool quit;                 /* no phase: the threads return */
-	int stop;                  /* a thread failed: the others stop at their next file */
+	int stop;                  /* a thread failed, or a signal came: the threads stop at their next file */
+	int done_fd;               /* an eventfd each thread adds 1 to at a phase's end, or -1 */
+	const char *neighbour_top; /* --neighbour-dir: the tree stat and read go to, or NULL */
+	uint64_t neighbour_id;     /* its id, in the tags of its files' data */
+	bool neighbour_renamed;    /* its files are at their second names */
 };
 
 /* One thread. */
@@ -65,6 +72,8 @@ struct atio_meta_worker {
 	uint64_t *order;           /* --rand: the order of stat and read; NULL: creation's */
 	struct atio_keystream kctx;/* --verify: the cipher's context */
 	/* The last phase, for the main thread. */
+	struct atio_stats st;      /* its operations; its intervals fold their latency in */
+	struct atio_ival_rec iv;   /* its intervals (src/stats/interval.c), as a data run's */
 	struct atio_hist lat;
 	uint64_t ops, start_ns, end_ns;
 	uint64_t cpu_user_ns, cpu_sys_ns;
@@ -83,6 +92,7 @@ struct atio_meta_rec {
 	uint64_t cpu_user_ns, cpu_sys_ns; /* the threads' CPU time in the phase */
 	uint64_t *thread_ops;      /* [threads], over the passes */
 	uint64_t *thread_ns;       /* [threads]: each thread's own time, over the passes */
+	struct atio_ival_series *timeline; /* the threads' intervals merged (the last pass), or NULL */
 };
 
 /*
@@ -109,6 +119,13 @@ void atio_meta_path(char *buf, size_t len, const char *root, const struct atio_o
 int atio_meta_dirs(const char *top, const struct atio_opts *o, bool make, struct atio_error *e);
 
 /* Add the threads' figures of the phase just ended to @rec; their histograms emptied. */
+/*
+ * Before a phase, by the main thread while the @n threads of @w wait at
+ * the start barrier: their counters emptied and their intervals begun at
+ * this instant, the phase's origin (sh->phase_ns).
+ */
+void atio_meta_begin(struct atio_meta_worker *w, unsigned n);
+
 void atio_meta_gather(struct atio_meta_rec *rec, struct atio_meta_worker *w, unsigned n);
 
 /* Each thread's own figure of @rec summed: ops over its own time. */
