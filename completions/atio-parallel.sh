@@ -77,7 +77,7 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W '-d -t -u -p -i -s --tests --pause
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
 			--overrun --ready-timeout --max-skew -f --login-timeout --wait-factor
-			--profile --node-dir -h -o --replace --dry-run -vv --help' -- "$cur")
+			--profile --node-dir -h -o --csv --replace --dry-run -vv --help' -- "$cur")
 		return
 	fi
 	# A host, or user@host.

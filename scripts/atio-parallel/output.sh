@@ -146,10 +146,25 @@ write_matrix() {
 		--set "profile=$PROFILE" --set "node_cap=$NODE_CAP" \
 		>"$WORK/matrix.json" 2>"$WORK/matrix.err" || {
 		read -r l <"$WORK/matrix.err" || true
-		warn "-o $OUT_JSON: could not make the document: $l"
+		warn "-o/--csv: could not make the document: $l"
 		return 1
 	}
-	write_out_file "$WORK/matrix.json"
+	[ -z "$OUT_JSON" ] || write_out_file "$WORK/matrix.json" || l=1
+	[ -z "$OUT_CSV" ] || write_csv "$WORK/matrix.json" || l=1
+	[ -z "$l" ]
+}
+
+# Write the rows of -o document $1 to --csv FILE (merge --matrix-csv):
+# on stdout (fd 3) for - and stdout. False, with a warning, when they
+# could not be written.
+write_csv() {
+	local err="$WORK/csv.err" out=/dev/stdout
+	[ "$OUT_CSV" != - ] && [ "$OUT_CSV" != stdout ] || out=/dev/fd/3
+	if "$AT_IO_LOCAL_PATH" merge --matrix-csv "$OUT_CSV" "$1" 2>"$err" >"$out"; then
+		return 0
+	fi
+	warn "--csv $OUT_CSV: could not write the results: $(sed -n '1s/^atio: merge --matrix-csv: //p' "$err")"
+	return 1
 }
 
 # Put file $1 at -o FILE, as atio writes an -o file (merge --output-file):

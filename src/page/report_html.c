@@ -442,7 +442,8 @@ static const char *kind_name(enum atio_rkind k)
 	return k == ATIO_RDOC_RUN ? "atio --json run" :
 	       k == ATIO_RDOC_MERGE ? "atio merge --json" :
 	       k == ATIO_RDOC_PLAN ? "plan: jobs and phases" :
-	       k == ATIO_RDOC_SWEEP ? "atio sweep --json" : "atio-parallel.sh -o matrix";
+	       k == ATIO_RDOC_SWEEP ? "atio sweep --json" :
+	       k == ATIO_RDOC_META ? "metadata run: atio --meta" : "atio-parallel.sh -o matrix";
 }
 
 int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version)
@@ -471,6 +472,7 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
 	}
 	fputs("</ul>\n", out);
 	atio_report_summary(out, files, n, key, nkeys);
+	atio_report_meta(out, files, n);
 	if (matrix(out, files, n))
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
