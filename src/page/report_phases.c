@@ -69,7 +69,7 @@ static void cell_rate(FILE *f, const struct atio_rphase *p, double v)
 	if (p->too_fast)
 		fputs("<td>too fast to measure</td>", f);
 	else if (isfinite(v))
-		fprintf(f, "<td class=\"n\">%.1f ops/s</td>", v);
+		fprintf(f, "<td class=\"n\">%.2f ops/s</td>", v);
 	else
 		fputs("<td class=\"n\">-</td>", f);
 }
@@ -140,6 +140,7 @@ static void charts(FILE *f, const struct atio_rfile *const *docs, unsigned nd,
 	const char **sets = calloc(nl, sizeof(*sets));
 	char **labels = calloc(nl, sizeof(*labels));
 	struct atio_svg_bars b = { .groups = names, .ngroups = np };
+	double top = 0;
 
 	if (!avg || !none || !sets || !labels)
 		goto out;
@@ -180,9 +181,14 @@ static void charts(FILE *f, const struct atio_rfile *const *docs, unsigned nd,
 				avg[g * nl + s] = p ? p->pct[k] / 1000.0 : NAN;
 			}
 		}
+	/* In milliseconds when the bars reach 10 ms: "44.4" rather than "44.433k". */
+	for (unsigned i = 0; i < np * nl; i++)
+		top = isfinite(avg[i]) && avg[i] > top ? avg[i] : top;
+	for (unsigned i = 0; top >= 10000.0 && i < np * nl; i++)
+		avg[i] /= 1000.0;
 	b.id = "meta-latency";
 	b.title = "Latency of one operation per phase";
-	b.ylabel = "latency (us)";
+	b.ylabel = top >= 10000.0 ? "latency (ms)" : "latency (us)";
 	b.nsets = nl;
 	atio_svg_bar_chart(f, &b);
 out:

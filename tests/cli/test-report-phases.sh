@@ -67,7 +67,7 @@ expect_count "--mix without syncs: no sync row" "$WORK/mix.html" '<td>sync laten
 # --- Their merge: the merge's reads and writes ---
 run_atio --engine null --mix 70 --rand -p 1 -t 0.3 --json
 cp "$OUT" "$WORK/mix2.json"
-run_atio merge --json "$WORK/mix.json" "$WORK/mix2.json"
+run_atio merge --unaligned --json "$WORK/mix.json" "$WORK/mix2.json"
 cp "$OUT" "$WORK/merged.json"
 report merged "$WORK/merged.json"
 v=$(json_num "$WORK/merged.json" "d['write']['iops']")
