@@ -158,11 +158,12 @@ write_matrix() {
 # on stdout (fd 3) for - and stdout. False, with a warning, when they
 # could not be written.
 write_csv() {
-	local err="$WORK/csv.err" fd=1
-	# Duplicated, not opened by name: /dev/stdout opened anew would
-	# truncate the file the driver's stdout goes to.
-	[ "$OUT_CSV" != - ] && [ "$OUT_CSV" != stdout ] || fd=3
-	if "$AT_IO_LOCAL_PATH" merge --matrix-csv "$OUT_CSV" "$1" 2>"$err" >&"$fd"; then
+	local err="$WORK/csv.err"
+	# For - and stdout, fd 3 duplicated, not /dev/stdout opened anew: that
+	# would truncate the file the driver's stdout goes to.
+	if [ "$OUT_CSV" = - ] || [ "$OUT_CSV" = stdout ]; then
+		"$AT_IO_LOCAL_PATH" merge --matrix-csv - "$1" 2>"$err" >&3 && return 0
+	elif "$AT_IO_LOCAL_PATH" merge --matrix-csv "$OUT_CSV" "$1" 2>"$err"; then
 		return 0
 	fi
 	warn "--csv $OUT_CSV: could not write the results: $(sed -n '1s/^atio: merge --matrix-csv: //p' "$err")"

@@ -125,6 +125,17 @@ check "merge --csv: the header is a run's (same --percentiles) after row,file,ho
 	[ "$(head -n 1 "$CSV")" = "row,file,host,$(head -n 1 "$WORK/run.csv")" ]
 check "merge --csv: 1 header, 6 document rows, 3 sum rows" [ "$(wc -l <"$CSV")" -eq 10 ]
 
+# --- Documents of other --percentiles: the first one's columns, one width ---
+run_atio --engine null --mix 70 --rand -t 0.3 --percentiles 12.5 --json
+cp "$OUT" "$WORK/other-pct.json"
+run_atio merge --unaligned --csv "$WORK/pct.csv" "$D1" "$WORK/other-pct.json"
+expect_code "merge --csv of documents of other --percentiles: exit 0" 0
+got=$(python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+print(sorted(set(len(r) for r in rows)) == [len(rows[0])], len(rows), "lat_p99_999_us" in rows[0], "lat_p12_5_us" in rows[0])' "$WORK/pct.csv")
+check "other --percentiles: 10 lines of one width, the first document's points ($got)" \
+	[ "$got" = "True 10 True False" ]
+
 # --- Appended under the same header; a file of other columns left alone ---
 run_atio merge --unaligned --csv "$CSV" "$D1" "$D2"
 expect_code "merge --csv into a file of its header: exit 0" 0
