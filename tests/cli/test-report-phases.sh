@@ -63,6 +63,9 @@ report sync "$WORK/sync.json"
 expect_count "--fdatasync: a row of the sync calls' latency" "$WORK/sync.html" \
 	'<td>sync latency</td><td class="n">-</td><td>latency of the fsync\(\)/fdatasync\(\) calls' 1
 expect_count "--mix without syncs: no sync row" "$WORK/mix.html" '<td>sync latency</td>' 0
+expect_count "--fdatasync: the latency charts say they are of the write() calls" "$WORK/sync.html" \
+	'class="title"[^>]*>Latency [a-z ]+ \(of the write\(\) calls; the sync calls(&#39;|.) in the summary\)<' 2
+expect_count "--mix: no such note" "$WORK/mix.html" 'of the write\(\) calls' 0
 
 # --- Their merge: the merge's reads and writes ---
 run_atio --engine null --mix 70 --rand -p 1 -t 0.3 --json
