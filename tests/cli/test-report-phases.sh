@@ -98,6 +98,16 @@ expect_out "--meta: a bar of ops/s per phase that has a rate" "series=0 points= 
 	python3 "$GEN" count "$WORK/meta.html" meta-rate
 expect_out "--meta: a bar of p50, p99 and p99.9 per phase" "series=0 points= bands=0 bars=12 whiskers=0" \
 	python3 "$GEN" count "$WORK/meta.html" meta-latency
+mkdir "$WORK/tree2"
+run_atio --meta create,stat,read,delete -p 2 --files 400 --dirs 4 --file-size 1K -f "$WORK/tree2" --json
+cp "$OUT" "$WORK/meta2.json"
+run_atio merge --json "$WORK/meta.json" "$WORK/meta2.json"
+cp "$OUT" "$WORK/meta-merged.json"
+report meta-merged "$WORK/meta-merged.json"
+expect_count "a merge of metadata runs: its phases' table" "$WORK/meta-merged.html" \
+	'<caption>meta-merged.json: the phases</caption>' 1
+expect_count "a merge of metadata runs: the slowest node sets the time" "$WORK/meta-merged.html" \
+	'ops/s \(the slowest node sets the time\)' 1
 report meta-two "$WORK/meta.json" "$WORK/mix.json"
 expect_out "--meta beside a run: the run's summary, the phases' bars" "series=0 points= bands=0 bars=12 whiskers=0" \
 	python3 "$GEN" count "$WORK/meta-two.html" meta-latency
