@@ -112,8 +112,8 @@ print_nodes() {
 	done
 }
 
-# Write the -o file: one JSON document with the settings, the nodes (each
-# with the directory it ran in), and
+# Write the -o file, and --csv's rows from it: one JSON document with the
+# settings, the nodes (each with the directory it ran in), and
 # per thread count and test the summary and every iteration with every
 # node's result (atio merge --matrix, from the node list, the list of the
 # tests' summaries and records, and the settings); $1 is the exit status.
@@ -146,7 +146,11 @@ write_matrix() {
 		--set "profile=$PROFILE" --set "node_cap=$NODE_CAP" \
 		>"$WORK/matrix.json" 2>"$WORK/matrix.err" || {
 		read -r l <"$WORK/matrix.err" || true
-		warn "-o/--csv: could not make the document: $l"
+		if [ -n "$OUT_JSON" ]; then
+			warn "-o $OUT_JSON: could not make the document: $l"
+		else
+			warn "--csv $OUT_CSV: could not make the document: $l"
+		fi
 		return 1
 	}
 	[ -z "$OUT_JSON" ] || write_out_file "$WORK/matrix.json" || l=1
