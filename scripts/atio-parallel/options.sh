@@ -356,7 +356,7 @@ csv_target() {
 	local msg
 	msg=$("$AT_IO_LOCAL_PATH" merge --matrix-csv "$OUT_CSV" 2>&1) ||
 		die "--csv ${msg#atio: merge --matrix-csv: }"
-	if [ "$OUT_CSV" = - ] || [ "$OUT_CSV" = stdout ]; then
+	if [ "$DRY_RUN" != 1 ] && { [ "$OUT_CSV" = - ] || [ "$OUT_CSV" = stdout ]; }; then
 		exec 3>&1 1>&2
 	fi
 }

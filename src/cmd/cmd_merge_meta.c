@@ -22,7 +22,7 @@ static const char *first_file(int argc, char **argv)
 			options = false;
 			continue;
 		}
-		if (options && (strcmp(argv[i], "--values") == 0 ||
+		if (options && (strcmp(argv[i], "--values") == 0 || strcmp(argv[i], "--csv") == 0 ||
 				strcmp(argv[i], "--clock-offset") == 0)) {
 			i++;
 			continue;

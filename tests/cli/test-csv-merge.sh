@@ -173,6 +173,13 @@ run_atio merge --sequential --csv "$WORK/x.csv" "$D1" "$D2"
 expect_code "merge --sequential --csv: exit 2" 2
 run_atio merge "$D1" --csv
 expect_code "merge --csv without FILE: exit 2" 2
+mkdir "$WORK/tree"
+run_atio --meta create,delete -p 1 --files 50 --dirs 1 -f "$WORK/tree" --json
+cp "$OUT" "$WORK/meta.json"
+run_atio merge --csv "$WORK/meta.csv" "$WORK/meta.json"
+expect_code "merge --csv of metadata documents: exit 2" 2
+expect_match "merge --csv of metadata documents: said" "$ERR" '^atio: merge: --csv: not with metadata documents'
+check "merge --csv of metadata documents: no file" [ ! -e "$WORK/meta.csv" ]
 
 # --- A plan: a row per job and direction, the phase in front ---
 P=$WORK/plan.csv
