@@ -50,6 +50,7 @@ int merge_meta_main(int argc, char **argv)
 		return -1;
 	}
 	json_decref(doc);
+	doc = NULL;
 	for (int i = 1; i < argc && !status; i++) {
 		const char *a = argv[i];
 
