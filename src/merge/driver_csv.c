@@ -10,6 +10,7 @@
 
 #define LEAD "row,threads_given,test,iteration,host,status,message"
 #define NLEAD 7u
+#define MESSAGE_LINES 3u           /* of a failed node's stderr, in its row */
 
 /* The lead columns of a row: what it is and where it stands in the matrix. */
 enum { L_ROW, L_THREADS, L_TEST, L_ITERATION, L_HOST, L_STATUS, L_MESSAGE };
@@ -109,15 +110,22 @@ static void add_count(uint64_t *to, uint64_t v)
 /* A node's record @n: its rows, added to @s when it gave a result. */
 static void node(FILE *f, struct atio_csv_row *w, const json_t *n, struct sums *s)
 {
-	const json_t *err = json_object_get(n, "stderr");
+	const json_t *err = json_object_get(n, "stderr"), *line;
 	struct atio_csv_row r = *w;
+	char said[1024] = "";
+	size_t i;
 
 	r.lead[L_ROW] = "node";
 	r.lead[L_HOST] = string(n, "host");
 	r.direction = "all";
 	if (!json_is_true(json_object_get(n, "ok"))) {
 		r.lead[L_STATUS] = "FAILURE";
-		r.lead[L_MESSAGE] = json_string_value(json_array_get(err, 0));
+		/* Why, and what atio said: its first lines, one field. */
+		json_array_foreach(err, i, line)
+			if (i < MESSAGE_LINES && json_is_string(line))
+				snprintf(said + strlen(said), sizeof(said) - strlen(said), "%s%s",
+					 said[0] ? "; " : "", json_string_value(line));
+		r.lead[L_MESSAGE] = said;
 		atio_csv_row(f, &r, NLEAD, ATIO_PCT_FIO);
 		return;
 	}

@@ -20,7 +20,8 @@ driver_setup
 HOSTS=(node1 node2 node3)
 
 # problems CSV DOC FAILED: the CSV against the -o document DOC, FAILED the
-# host whose every run failed ("" for none); a line per problem.
+# host whose every run failed ("" for none; its rows say why, as its
+# record: its first 3 lines of stderr); a line per problem.
 problems() {
 	python3 - "$@" <<'PY' 2>&1 || echo "the check failed"
 import csv, json, sys
@@ -70,8 +71,11 @@ for g in doc["results"]:
                 if not n["ok"]:
                     if [(c["status"], c["direction"]) for c in got] != [("FAILURE", "all")]:
                         why.append("%s %s failed: rows %r" % (w, n["host"], got))
-                    elif not got[0]["message"] or got[0]["value"]:
-                        why.append("%s %s: a FAILURE row without a message, or a value" % (w, n["host"]))
+                    elif got[0]["message"] != "; ".join(n["stderr"][:3]) or got[0]["value"]:
+                        why.append("%s %s: a FAILURE row with message %r (its stderr %r), value %r"
+                                   % (w, n["host"], got[0]["message"], n["stderr"], got[0]["value"]))
+                    elif len(n["stderr"]) < 2:
+                        why.append("%s %s: its record says only %r" % (w, n["host"], n["stderr"]))
                     continue
                 if n["host"] == failed:
                     why.append("%s: %s gave a result" % (w, failed))

@@ -8,8 +8,8 @@
  * CSV (atio/print/csv.h) with seven in front, "row", "threads_given",
  * "test", "iteration", "host", "status" and "message". For each thread
  * count and test, each iteration has a "node" row per node (a failed
- * node's with status FAILURE and the first line it said, its figures
- * empty) and a "sum" row (status complete, INCOMPLETE or NOT CONCURRENT),
+ * node's with status FAILURE and the first three lines it said, joined by
+ * "; ", its figures empty) and a "sum" row (status complete, INCOMPLETE or NOT CONCURRENT),
  * each with a row per direction for --mix tests; then the test's
  * "average" row over its counted iterations. The figures are the
  * document's; a sum's rates, CPU share and context switches are its
