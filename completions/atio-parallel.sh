@@ -78,7 +78,7 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W '-d -t -u -p -i -s --tests --pause
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
 			--overrun --ready-timeout --max-skew -f --login-timeout --wait-factor
-			--profile --node-dir -h -o --replace --dry-run -vv --help
+			--profile --node-dir -h -o --csv --replace --dry-run -vv --help
 			--md-files --md-file-size --md-dirs --md-neighbour' -- "$cur")
 		return
 	fi

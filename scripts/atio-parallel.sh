@@ -106,7 +106,7 @@ cleanup() {
 	done
 	[ -z "${SSH_PIDS:-}" ] || end_ssh ""
 	# Results that could not be written are a failure (exit 1).
-	[ -z "$OUT_JSON" ] || write_matrix "$status" || [ "$status" != 0 ] || status=1
+	[ -z "$OUT_JSON$OUT_CSV" ] || write_matrix "$status" || [ "$status" != 0 ] || status=1
 	# Markers left by a preparation that ended early go before the sessions.
 	remove_markers
 	session_close_all

@@ -88,6 +88,12 @@ digits before any point):
   -o FILE             also write every result as one JSON document (FILE
                       a regular file, which it replaces, or a new name; a
                       link to a regular file leads it there)
+  --csv FILE          also write every result as CSV: a row per node,
+                      iteration, test and direction, the sums' and the
+                      averages' (a FAILURE row for a failed node), under
+                      the columns of atio --csv; appended to a FILE that
+                      has the same header; - or stdout: the CSV alone on
+                      stdout, the driver's lines on stderr
   --replace           copy this atio over another version in
                       REMOTE_BINARIES_PATH on the nodes
   --md-files N        MD_FILES: files each thread makes in the metadata
@@ -287,7 +293,7 @@ parse_args() {
 	NODE_DIR=${NODE_DIR:-subdir}
 	MD_FILES=${MD_FILES:-1000} MD_FILE_SIZE=${MD_FILE_SIZE:-0} MD_DIRS=${MD_DIRS:-1}
 	MD_NEIGHBOUR=${MD_NEIGHBOUR:-0}
-	DRY_RUN=0 REPLACE=0 OUT_JSON="" HOSTS=() VERBOSE=0
+	DRY_RUN=0 REPLACE=0 OUT_JSON="" OUT_CSV="" HOSTS=() VERBOSE=0
 	HOST_LISTS=() HOST_WHERES=() HOST_LIST_OF=()
 	declare -gA HOST_INDEX=()
 	local opt val h list
@@ -307,7 +313,7 @@ parse_args() {
 			for h in "$@"; do add_hosts "$h"; done
 			break ;;
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
-		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
+		-t | -u | -p | -i | -s | -d | -b | -h | -o | --csv | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor | \
 			--node-dir | --md-files | --md-file-size | --md-dirs)
@@ -323,7 +329,7 @@ parse_args() {
 		case $opt in
 		-t) TIME=$val ;; -u) FILE_SIZE=$val ;; -p) THREADS=$val ;; -i) ITERATIONS=$val ;;
 		-s) BLOCKSIZE=$val ;; -d) REMOTE_PCS_MOUNT_PATH=$val ;; -b) AT_IO_LOCAL_PATH=$val ;;
-		-o) OUT_JSON=$val ;; --pause) PAUSE=$val ;; --tests) TESTS=$val ;;
+		-o) OUT_JSON=$val ;; --csv) OUT_CSV=$val ;; --pause) PAUSE=$val ;; --tests) TESTS=$val ;;
 		--remote-bin) REMOTE_BINARIES_PATH=$val ;; --atio-opts) ATIO_OPTS=$val ;;
 		--ssh-opts) SSH_OPTS=$val ;; --warmup-time) WARMUP_TIME=$val ;;
 		--start-margin) START_MARGIN=$val ;; --overrun) OVERRUN=$val ;;
@@ -370,6 +376,19 @@ out_target() {
 	local msg
 	msg=$("$AT_IO_LOCAL_PATH" merge --output-file "$OUT_JSON" 2>&1) ||
 		die "-o ${msg#atio: merge --output-file: }"
+}
+
+# Check --csv FILE before anything runs (merge --matrix-csv FILE): exit 2
+# for a FILE that holds other columns, is not a regular file or cannot be
+# written. With - or stdout, the driver's own lines go to stderr from here
+# on, and the CSV alone to stdout (fd 3) at the end.
+csv_target() {
+	local msg
+	msg=$("$AT_IO_LOCAL_PATH" merge --matrix-csv "$OUT_CSV" 2>&1) ||
+		die "--csv ${msg#atio: merge --matrix-csv: }"
+	if [ "$DRY_RUN" != 1 ] && { [ "$OUT_CSV" = - ] || [ "$OUT_CSV" = stdout ]; }; then
+		exec 3>&1 1>&2
+	fi
 }
 
 # Check every setting and find the local atio; exit 2 naming the first bad
@@ -459,6 +478,7 @@ validate() {
 	LOCAL_VERSION=$("$AT_IO_LOCAL_PATH" --version 2>&1 | head -n 1) ||
 		die "AT_IO_LOCAL_PATH (-b) $AT_IO_LOCAL_PATH: --version failed: $LOCAL_VERSION"
 	[ -z "$OUT_JSON" ] || out_target
+	[ -z "$OUT_CSV" ] || csv_target
 	for n in "${THREAD_LIST[@]}"; do
 		for t in load warmup "${TEST_LIST[@]}"; do
 			# Metadata tests alone load no files and warm nothing up.

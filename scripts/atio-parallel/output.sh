@@ -112,8 +112,8 @@ print_nodes() {
 	done
 }
 
-# Write the -o file: one JSON document with the settings, the nodes (each
-# with the directory it ran in), and
+# Write the -o file, and --csv's rows from it: one JSON document with the
+# settings, the nodes (each with the directory it ran in), and
 # per thread count and test the summary and every iteration with every
 # node's result (atio merge --matrix, from the node list, the list of the
 # tests' summaries and records, and the settings); $1 is the exit status.
@@ -146,10 +146,32 @@ write_matrix() {
 		--set "profile=$PROFILE" --set "node_cap=$NODE_CAP" \
 		>"$WORK/matrix.json" 2>"$WORK/matrix.err" || {
 		read -r l <"$WORK/matrix.err" || true
-		warn "-o $OUT_JSON: could not make the document: $l"
+		if [ -n "$OUT_JSON" ]; then
+			warn "-o $OUT_JSON: could not make the document: $l"
+		else
+			warn "--csv $OUT_CSV: could not make the document: $l"
+		fi
 		return 1
 	}
-	write_out_file "$WORK/matrix.json"
+	[ -z "$OUT_JSON" ] || write_out_file "$WORK/matrix.json" || l=1
+	[ -z "$OUT_CSV" ] || write_csv "$WORK/matrix.json" || l=1
+	[ -z "$l" ]
+}
+
+# Write the rows of -o document $1 to --csv FILE (merge --matrix-csv):
+# on stdout (fd 3) for - and stdout. False, with a warning, when they
+# could not be written.
+write_csv() {
+	local err="$WORK/csv.err"
+	# For - and stdout, fd 3 duplicated, not /dev/stdout opened anew: that
+	# would truncate the file the driver's stdout goes to.
+	if [ "$OUT_CSV" = - ] || [ "$OUT_CSV" = stdout ]; then
+		"$AT_IO_LOCAL_PATH" merge --matrix-csv - "$1" 2>"$err" >&3 && return 0
+	elif "$AT_IO_LOCAL_PATH" merge --matrix-csv "$OUT_CSV" "$1" 2>"$err"; then
+		return 0
+	fi
+	warn "--csv $OUT_CSV: could not write the results: $(sed -n '1s/^atio: merge --matrix-csv: //p' "$err")"
+	return 1
 }
 
 # Put file $1 at -o FILE, as atio writes an -o file (merge --output-file):

@@ -470,6 +470,8 @@ int driver_main(int argc, char **argv)
 			return matrix_main(argc, argv);
 		if (strcmp(argv[i], "--output-file") == 0)
 			return output_main(argc, argv);
+		if (strcmp(argv[i], "--matrix-csv") == 0)
+			return driver_csv_main(argc, argv);
 	}
 	return -1;
 }

@@ -16,6 +16,7 @@
 #include "atio/merge/merge.h"
 #include "atio/document/json_read.h"
 #include "atio/merge/merge_check.h"
+#include "atio/merge/merge_csv.h"
 #include "atio/merge/merge_plan.h"
 #include "atio/merge/merge_runs.h"
 #include "atio/base/json.h"
@@ -155,8 +156,9 @@ static int windows_options(int argc, char **argv, struct atio_merge *m)
 	const char *other = NULL;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "--values") == 0 || strcmp(argv[i], "--clock-offset") == 0) {
-			other = argv[i][2] == 'v' ? argv[i] : other;
+		if (strcmp(argv[i], "--values") == 0 || strcmp(argv[i], "--clock-offset") == 0 ||
+		    strcmp(argv[i], "--csv") == 0) {
+			other = argv[i][2] != 'c' || argv[i][3] == 's' ? argv[i] : other;
 			i++;
 		} else if (strcmp(argv[i], "--sequential") == 0) {
 			m->sequential = true;
@@ -193,6 +195,21 @@ static const char *given_before(struct given *seen, unsigned *n, const char *pat
 	return NULL;
 }
 
+/* Whether --csv @name means standard output (the CSV alone, no text). */
+static bool csv_stdout(const char *name)
+{
+	return strcmp(name, "-") == 0 || strcmp(name, "stdout") == 0;
+}
+
+/* Whether --json stands anywhere among the options of @argv. */
+static bool windows_json(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			return true;
+	return false;
+}
+
 /* What the files given are: none yet, single runs' documents, or plans'. */
 enum kind { KIND_NONE, KIND_RUN, KIND_PLAN };
 
@@ -204,7 +221,8 @@ enum kind { KIND_NONE, KIND_RUN, KIND_PLAN };
  * could not be added, the merge then not to be added to.
  */
 static int add_file(struct atio_merge *m, struct atio_merge_plan *p, const char *path,
-		    double offset, struct atio_merge_doc *doc, enum kind *kind)
+		    double offset, struct atio_merge_doc *doc, enum kind *kind,
+		    struct atio_merge_csv *csv)
 {
 	struct atio_error e = { 0 };
 	bool interrupted = false, is_plan;
@@ -231,6 +249,8 @@ static int add_file(struct atio_merge *m, struct atio_merge_plan *p, const char 
 		json_decref(j);
 	} else {
 		ret = atio_json_read_run(j, path, doc, &e);
+		if (!ret)
+			ret = atio_merge_csv_doc(csv, j, doc, &e);
 		json_decref(j);
 		if (!ret) {
 			if (doc->start_epoch)
@@ -282,6 +302,7 @@ int merge_main(int argc, char **argv)
 	enum kind kind = KIND_NONE;
 	bool json = false, options = true, have_offset = false, seq = false, unaligned = false;
 	const char *values = NULL, *before;
+	struct atio_merge_csv csv = { 0 };
 	struct given *seen = NULL;
 	unsigned nseen = 0;
 	double offset = 0;
@@ -347,6 +368,27 @@ int merge_main(int argc, char **argv)
 			values = argv[++i];
 			continue;
 		}
+		if (options && strcmp(a, "--csv") == 0) {
+			if (i + 1 == argc || !argv[i + 1][0]) {
+				say("merge: --csv: give the FILE the rows go to (- or stdout: "
+				    "standard output)");
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
+			if (csv.name) {
+				say("merge: --csv: given twice (%s, then %s)", csv.name, argv[i + 1]);
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
+			csv.name = argv[++i];
+			if (csv_stdout(csv.name) && (json || windows_json(argc, argv))) {
+				say("merge: --csv %s with --json: both want standard output",
+				    csv.name);
+				status = ATIO_EXIT_USAGE;
+				goto out;
+			}
+			continue;
+		}
 		if (options && strcmp(a, "--clock-offset") == 0) {
 			if (i + 1 == argc) {
 				say("merge: --clock-offset: give the seconds and the FILE they are for");
@@ -371,7 +413,7 @@ int merge_main(int argc, char **argv)
 			continue;
 		}
 		if (options && a[0] == '-' && a[1]) {
-			say("merge: %s: unknown option (merge takes --json, --values, --clock-offset, "
+			say("merge: %s: unknown option (merge takes --json, --values, --csv, --clock-offset, "
 			    "--sequential, --unaligned, --iterations, the driver's --record, "
 			    "--iteration-record, --test-summary, --matrix, --output-file, and files)", a);
 			fputs("Try 'atio --help' for more information.\n", stderr);
@@ -385,7 +427,7 @@ int merge_main(int argc, char **argv)
 			status = ATIO_EXIT_USAGE;
 			goto out;
 		}
-		ret = add_file(&m, &plan, a, have_offset ? offset : 0.0, doc, &kind);
+		ret = add_file(&m, &plan, a, have_offset ? offset : 0.0, doc, &kind, &csv);
 		have_offset = false;
 		if (ret < 0)
 			status = ATIO_EXIT_FAIL;
@@ -397,6 +439,12 @@ int merge_main(int argc, char **argv)
 	if (kind == KIND_PLAN && values) {
 		say("merge: --values %s: the values of a merge of single runs; a merge of plans "
 		    "has its figures per phase and job in its --json document", values);
+		status = ATIO_EXIT_USAGE;
+		goto out;
+	}
+	if (kind == KIND_PLAN && csv.name) {
+		say("merge: --csv %s: the rows of a merge of single runs; a merge of plans has "
+		    "its figures per phase and job in its --json document", csv.name);
 		status = ATIO_EXIT_USAGE;
 		goto out;
 	}
@@ -417,7 +465,7 @@ int merge_main(int argc, char **argv)
 	}
 	if (json)
 		atio_merge_json(stdout, &m);
-	else
+	else if (!csv.name || !csv_stdout(csv.name))
 		atio_merge_text(stdout, &m);
 	if (fflush(stdout) != 0) {
 		say("merge: cannot write the result: %s", strerror(errno));
@@ -425,7 +473,16 @@ int merge_main(int argc, char **argv)
 	}
 	if (values && write_values(values, &m))
 		status = ATIO_EXIT_USAGE;
+	if (csv.name) {
+		struct atio_error e = { 0 };
+
+		if (atio_merge_csv_sum(&csv, &m, &e)) {
+			say("%s", e.msg);
+			status = e.exit ? e.exit : ATIO_EXIT_USAGE;
+		}
+	}
 out:
+	atio_merge_csv_free(&csv);
 	atio_merge_free(&m);
 	atio_merge_plan_free(&plan);
 	free(doc);

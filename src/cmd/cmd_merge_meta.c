@@ -22,7 +22,7 @@ static const char *first_file(int argc, char **argv)
 			options = false;
 			continue;
 		}
-		if (options && (strcmp(argv[i], "--values") == 0 ||
+		if (options && (strcmp(argv[i], "--values") == 0 || strcmp(argv[i], "--csv") == 0 ||
 				strcmp(argv[i], "--clock-offset") == 0)) {
 			i++;
 			continue;
@@ -50,6 +50,7 @@ int merge_meta_main(int argc, char **argv)
 		return -1;
 	}
 	json_decref(doc);
+	doc = NULL;
 	for (int i = 1; i < argc && !status; i++) {
 		const char *a = argv[i];
 

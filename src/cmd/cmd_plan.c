@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "plan.h"
@@ -16,6 +17,55 @@
 #include "steady.h"
 #include "config.h"
 #include "atio/base/clock.h"
+#include "atio/print/csv.h"
+
+/*
+ * --csv FILE in the first job: the plan's rows, a row per job of each
+ * phase (and per direction), with the phase in front of a run's columns
+ * and the percentile points of the first job's --percentiles.
+ */
+struct plan_csv {
+	FILE *f;                   /* NULL: no CSV */
+	const char *name;
+	double p[ATIO_CSV_POINTS];
+	unsigned n;
+};
+
+/* Whether the plan's CSV goes to stdout, instead of the text. */
+static bool csv_on_stdout(const struct plan_csv *c)
+{
+	return c->f && (strcmp(c->name, "-") == 0 || strcmp(c->name, "stdout") == 0);
+}
+
+/* Open the CSV of the plan @p, if it has one; 0 or the exit status, said. */
+static int csv_open(const struct plan *p, struct plan_csv *c)
+{
+	const struct atio_opts *o = &p->phases[0].jobs[0].o;
+	struct atio_error e = { 0 };
+	char header[8192];
+
+	if (!o->csv)
+		return ATIO_EXIT_OK;
+	c->name = o->csv;
+	c->n = atio_csv_points(o->pct, o->npct, c->p);
+	atio_csv_columns(header, sizeof(header), "phase", c->p, c->n);
+	c->f = atio_csv_open("--csv", c->name, header, &e);
+	return c->f ? ATIO_EXIT_OK : fail(&e);
+}
+
+/* The rows of phase @k's jobs @jobs[@n] to the plan's CSV. */
+static void csv_rows(struct plan_csv *c, unsigned k, struct atio_result **jobs, unsigned n)
+{
+	char phase[16];
+	struct atio_csv_row lead = { .lead = { phase } };
+
+	snprintf(phase, sizeof(phase), "%u", k + 1);
+	for (unsigned j = 0; j < n; j++) {
+		lead.job = j + 1;
+		atio_csv_job_rows(c->f, jobs[j], &lead, 1, c->p, c->n);
+	}
+	fflush(c->f);
+}
 
 /*
  * Set a job up as a run of its own is (run.h), and plan its dataset, so
@@ -62,7 +112,7 @@ static void print_headers(const struct plan *p, unsigned k)
 
 /* Print one phase's run: a single job as atio prints it alone, else the jobs. */
 static void print_run(const struct plan *p, unsigned k, struct run_result *outs, unsigned n,
-		      bool json)
+		      bool json, struct plan_csv *csv)
 {
 	struct atio_result **jobs = calloc(n, sizeof(*jobs)), all;
 
@@ -77,7 +127,7 @@ static void print_run(const struct plan *p, unsigned k, struct run_result *outs,
 		fprintf(stdout, "%s{\"phase\":%u,", k ? "," : "", k + 1);
 		atio_report_jobs_json(stdout, &all, jobs, n);
 		fputc('}', stdout);
-	} else {
+	} else if (!csv_on_stdout(csv)) {
 		if (p->nphases > 1)
 			printf("phase: %u of %u\n", k + 1, p->nphases);
 		if (n == 1)
@@ -85,6 +135,8 @@ static void print_run(const struct plan *p, unsigned k, struct run_result *outs,
 		else
 			atio_report_jobs_text(stdout, &all, jobs, n);
 	}
+	if (csv->f)
+		csv_rows(csv, k, jobs, n);
 	free(jobs);
 }
 
@@ -92,7 +144,8 @@ static void print_run(const struct plan *p, unsigned k, struct run_result *outs,
  * One phase: open every job's dataset, measure them at once, print, close.
  * *@printed counts the phases whose run was printed.
  */
-static int run_phase(const struct plan *p, unsigned k, bool json, unsigned *printed)
+static int run_phase(const struct plan *p, unsigned k, bool json, unsigned *printed,
+		     struct plan_csv *csv)
 {
 	const struct plan_phase *ph = &p->phases[k];
 	struct run *rs = calloc(ph->njobs, sizeof(*rs));
@@ -131,7 +184,7 @@ static int run_phase(const struct plan *p, unsigned k, bool json, unsigned *prin
 	/* --steady: a phase of one job each (plan.c); its rounds may never have held. */
 	if (ph->jobs[0].o.steady && !rs[0].wt.signo)
 		steady_warn(&outs[0]);
-	print_run(p, *printed, outs, ph->njobs, json);
+	print_run(p, *printed, outs, ph->njobs, json, csv);
 	++*printed;
 	if (rs[0].wt.signo)
 		status = ATIO_EXIT_INTERRUPTED;
@@ -157,6 +210,7 @@ int plan_main(int argc, char **argv)
 {
 	struct atio_error e = { 0 };
 	struct plan p;
+	struct plan_csv csv = { 0 };
 	unsigned printed = 0;
 	bool json;
 	int status = ATIO_EXIT_OK;
@@ -171,6 +225,8 @@ int plan_main(int argc, char **argv)
 	for (unsigned i = 0; !status && i < p.nphases; i++)
 		for (unsigned j = 0; !status && j < p.phases[i].njobs; j++)
 			status = setup_job(&p.phases[i], j);
+	if (!status)
+		status = csv_open(&p, &csv);
 	if (status) {
 		plan_free(&p);
 		return status;
@@ -181,16 +237,18 @@ int plan_main(int argc, char **argv)
 		printf("{\"atio\":{\"version\":\"%s\"},\"plan\":{\"phases\":%u},\"phases\":[",
 		       ATIO_VERSION, p.nphases);
 	for (unsigned k = 0; k < p.nphases && status == ATIO_EXIT_OK; k++) {
-		if (p.phases[0].jobs[0].o.verbose && !json)
+		if (p.phases[0].jobs[0].o.verbose && !json && !csv_on_stdout(&csv))
 			print_headers(&p, k);
-		status = run_phase(&p, k, json, &printed);
+		status = run_phase(&p, k, json, &printed, &csv);
 		fflush(stdout);
 	}
 	if (json)
 		printf("],\"phases_run\":%u,\"complete\":%s}\n", printed,
 		       printed == p.nphases && status == ATIO_EXIT_OK ? "true" : "false");
-	else if (printed < p.nphases)
+	else if (printed < p.nphases && !csv_on_stdout(&csv))
 		printf("plan: stopped after %u of %u phases\n", printed, p.nphases);
+	if (csv.f && atio_csv_close("--csv", csv.name, csv.f, &e) && status == ATIO_EXIT_OK)
+		status = fail(&e);
 	plan_free(&p);
 	if (flush_stdout("the results") && status == ATIO_EXIT_OK)
 		status = ATIO_EXIT_FAIL;

@@ -54,4 +54,10 @@ int driver_close_out(const struct args *a, FILE *f, const char *path);
  */
 void driver_print_value(const char *key, const char *v);
 
+/*
+ * atio merge --matrix-csv FILE [DOCUMENT]: the driver's --csv
+ * (cmd_driver_csv.c). Returns the exit status.
+ */
+int driver_csv_main(int argc, char **argv);
+
 #endif

@@ -306,16 +306,11 @@ static int judge_job(const struct plan_job *jb, bool first, const struct plan_ph
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
 				      "%s: %s: a plan of jobs and phases runs tests; run %s "
 				      "on its own", jb->where, what, what);
-	if (o->csv)
-		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
-				      "%s: --csv %s: a plan's figures are not written as CSV "
-				      "yet; use --json and atio merge, or run the jobs apart",
-				      jb->where, o->csv);
-	if (!first && (o->json || o->start_at_ns || o->start_at_stdin))
+	if (!first && (o->json || o->csv || o->start_at_ns || o->start_at_stdin))
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL,
 				      "%s: %s: the output's form and the start instant are "
 				      "the plan's, given once, in the first job", jb->where,
-				      o->json ? "--json" : "--start-at");
+				      o->json ? "--json" : o->csv ? "--csv" : "--start-at");
 	/*
 	 * A warm-up inside a run of several jobs would be I/O in the run's time
 	 * that no figure counts: --delay starts a job late instead.

@@ -75,6 +75,7 @@ void atio_driver_dirs_json(struct atio_json *j, const struct atio_merge *m)
 		atio_json_uint(j, "ops", m->dir[i].ops);
 		atio_json_uint(j, "bytes", m->dir[i].bytes);
 		latency_us(j, "latency_us", &m->dir[i].lat);
+		atio_merge_json_hist(j, "latency_ns", &m->dir[i].lat);
 		atio_json_object_end(j);
 	}
 	if (m->total.syncs)

@@ -168,6 +168,7 @@ void atio_record_node_ok(FILE *f, const char *host, const struct atio_merge *m,
 	const struct atio_merge_entry *d = &m->docs[0];
 	const json_t *set = json_object_get(doc, "settings");
 	const json_t *sys = json_object_get(doc, "system");
+	const json_t *res = json_object_get(doc, "result");
 	struct atio_json j;
 
 	atio_json_init(&j, f);
@@ -183,6 +184,19 @@ void atio_record_node_ok(FILE *f, const char *host, const struct atio_merge *m,
 	atio_json_double(&j, "end_epoch", m->first_end);
 	latency_us(&j, "latency_us", &m->total.lat);
 	atio_driver_dirs_json(&j, m);
+	/* The rest of its figures and how to run it again, for the CSV (driver_csv.c). */
+	atio_json_copy(&j, "iops", json_object_get(res, "iops"));
+	atio_json_copy(&j, "mbs", json_object_get(res, "mbs"));
+	atio_json_copy(&j, "bytes_per_sec", json_object_get(res, "bytes_per_sec"));
+	atio_json_uint(&j, "syncs", m->total.syncs);
+	atio_json_copy(&j, "cpu_user_pct", json_object_get(res, "cpu_user_pct"));
+	atio_json_copy(&j, "cpu_sys_pct", json_object_get(res, "cpu_sys_pct"));
+	atio_json_copy(&j, "ctx_voluntary", json_object_get(res, "ctx_voluntary"));
+	atio_json_copy(&j, "ctx_involuntary", json_object_get(res, "ctx_involuntary"));
+	atio_merge_json_hist(&j, "latency_ns", &m->total.lat);
+	atio_json_copy(&j, "block_size", json_object_get(set, "block_size"));
+	atio_json_copy(&j, "seed", json_object_get(set, "seed_string"));
+	atio_json_copy(&j, "cmdline", json_object_get(set, "cmdline"));
 	if (d->has_ivals) {
 		atio_json_array_begin(&j, "interval_values");
 		for (size_t k = 0; k < d->nvals; k++)

@@ -266,6 +266,15 @@ static bool aligned(const struct atio_rfile *files, unsigned n)
 }
 
 /* The three charts of the runs with key @key (index @k), overlaid. */
+/* A latency title's note when a run of @r[@n] synced: its charts are its write() calls'. */
+static const char *synced(const struct atio_rrun *const *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (r[i] && r[i]->has_sync)
+			return " (of the write() calls; the sync calls' in the summary)";
+	return "";
+}
+
 static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const char *key,
 		  unsigned k)
 {
@@ -387,8 +396,8 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 				add(l, str(timed > 1 ? files[i].name : NULL, pct_name[p]),
 				    r[i]->nint, r[i]->mid, r[i]->ipct[p], false);
 		snprintf(id, sizeof(id), "lat-%u", k);
-		snprintf(title, sizeof(title), "Latency percentiles over time%s%s",
-			 key[0] ? ": " : "", key);
+		snprintf(title, sizeof(title), "Latency percentiles over time%s%s%s",
+			 key[0] ? ": " : "", key, synced(r, n));
 		c = (struct atio_svg_chart){
 			.id = id, .title = title, .nseries = l->n, .series = l->s,
 			.x = { .label = xl, .zero = true, .cover = { lo, hi } },
@@ -416,8 +425,8 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 	}
 	if (nh) {
 		snprintf(id, sizeof(id), "hist-%u", k);
-		snprintf(title, sizeof(title), "Latency histogram of the whole run%s%s",
-			 key[0] ? ": " : "", key);
+		snprintf(title, sizeof(title), "Latency histogram of the whole run%s%s%s",
+			 key[0] ? ": " : "", key, synced(r, n));
 		struct atio_svg_chart c = {
 			.id = id, .title = title, .nseries = l->n, .series = l->s,
 			.x = { .label = "latency (log scale)", .log = true, .fmt = ATIO_SVG_NS },
@@ -442,7 +451,8 @@ static const char *kind_name(enum atio_rkind k)
 	return k == ATIO_RDOC_RUN ? "atio --json run" :
 	       k == ATIO_RDOC_MERGE ? "atio merge --json" :
 	       k == ATIO_RDOC_PLAN ? "plan: jobs and phases" :
-	       k == ATIO_RDOC_SWEEP ? "atio sweep --json" : "atio-parallel.sh -o matrix";
+	       k == ATIO_RDOC_SWEEP ? "atio sweep --json" :
+	       k == ATIO_RDOC_META ? "metadata run: atio --meta" : "atio-parallel.sh -o matrix";
 }
 
 int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, const char *version)
@@ -471,6 +481,7 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
 	}
 	fputs("</ul>\n", out);
 	atio_report_summary(out, files, n, key, nkeys);
+	atio_report_meta(out, files, n);
 	if (matrix(out, files, n))
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)

@@ -5,10 +5,13 @@
  * value and its share of the iteration's sum, its p99, how long after the
  * first node its measured time began, and the thread count and dataset
  * size it resolved (THREADS=auto and -u auto make them differ from node
- * to node); a node that failed says so, with its exit status.
+ * to node); a node that failed says so, with its exit status. A --mix
+ * test has each node's reads and writes apart; a test that syncs, the
+ * latency of its sync calls beside that of its write() calls.
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "atio/page/report_page.h"
 #include "atio/page/svg.h"
@@ -50,6 +53,8 @@ static double first_start(const json_t *nodes)
 
 void atio_report_nodes(FILE *f, const char *doc_name, const struct atio_rrun *r)
 {
+	const char *unit = strcmp(r->unit, "MB/s") == 0 ? "MB/s" : "IOPS";
+	unsigned cols = 6 + 2 * r->mixed + r->has_sync;
 	const json_t *n;
 	double first;
 	size_t i;
@@ -61,8 +66,11 @@ void atio_report_nodes(FILE *f, const char *doc_name, const struct atio_rrun *r)
 	atio_html_escape(f, doc_name);
 	fprintf(f, ": the nodes in iteration %u (sum %.2f ", r->iteration, r->iter_value);
 	atio_html_escape(f, r->unit);
-	fputs(")</caption>\n<tr><th>node</th><th>value</th><th>share of the sum</th><th>p99</th>"
-	      "<th>started after the first</th><th>threads</th><th>dataset</th></tr>\n", f);
+	fputs(")</caption>\n<tr><th>node</th><th>value</th><th>share of the sum</th>", f);
+	if (r->mixed)
+		fprintf(f, "<th>reads (%s)</th><th>writes (%s)</th>", unit, unit);
+	fputs(r->has_sync ? "<th>write() p99</th><th>sync p99</th>" : "<th>p99</th>", f);
+	fputs("<th>started after the first</th><th>threads</th><th>dataset</th></tr>\n", f);
 	json_array_foreach(r->node_records, i, n) {
 		const json_t *host = json_object_get(n, "host");
 		const json_t *lat = json_object_get(n, "latency_us");
@@ -75,9 +83,10 @@ void atio_report_nodes(FILE *f, const char *doc_name, const struct atio_rrun *r)
 			double rc = num(n, "rc");
 
 			if (isfinite(rc))
-				fprintf(f, "<td colspan=\"6\">failed (exit %.0f)</td></tr>\n", rc);
+				fprintf(f, "<td colspan=\"%u\">failed (exit %.0f)</td></tr>\n", cols,
+					rc);
 			else
-				fputs("<td colspan=\"6\">failed</td></tr>\n", f);
+				fprintf(f, "<td colspan=\"%u\">failed</td></tr>\n", cols);
 			continue;
 		}
 		fputs("<td class=\"n\">", f);
@@ -86,7 +95,12 @@ void atio_report_nodes(FILE *f, const char *doc_name, const struct atio_rrun *r)
 		atio_html_escape(f, r->unit);
 		fputs("</td>", f);
 		cell(f, r->iter_value > 0 ? 100.0 * v / r->iter_value : NAN, 1, "%");
+		for (unsigned d = 0; r->mixed && d < 2; d++)
+			cell(f, num(json_object_get(n, d ? "write" : "read"), unit[0] == 'M' ? "mbs" :
+				    "iops"), 2, "");
 		cell(f, num(lat, "p99"), 2, " us");
+		if (r->has_sync)
+			cell(f, num(json_object_get(n, "sync_latency_us"), "p99"), 2, " us");
 		cell(f, 1000.0 * (num(n, "start_epoch") - first), 1, " ms");
 		cell(f, num(n, "threads"), 0, "");
 		cell(f, size / 1048576.0, 2, " MiB");

@@ -203,6 +203,7 @@ static int read_run(json_t *doc, struct atio_rrun *r, const char *name, struct a
 	r->has_pct = true;
 	r->start_epoch = num(doc, "start_epoch");
 	r->end_epoch = num(doc, "end_epoch");
+	atio_rrun_read_dirs(doc, r);
 	return read_intervals(doc, r, false, name, e) ?: read_timeline(doc, r, name, e);
 }
 
@@ -228,6 +229,7 @@ static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const cha
 	r->ndocs = (unsigned)json_array_size(dm);
 	figures_pct(json_object_get(doc, "latency_ns"), r->pct);
 	r->has_pct = json_is_object(json_object_get(doc, "latency_ns"));
+	atio_rrun_read_dirs(doc, r);
 	if (read_intervals(doc, r, true, name, e) || read_timeline(doc, r, name, e))
 		return -EINVAL;
 	if (r->hist && r->hist->count == 0) {
@@ -461,6 +463,10 @@ int atio_rfile_read(const char *path, struct atio_rfile *f, struct atio_error *e
 	} else if (json_is_object(json_object_get(doc, "plan"))) {
 		f->kind = ATIO_RDOC_PLAN;
 		return read_plan(doc, f, e);
+	} else if (json_is_array(json_object_get(doc, "phases")) &&
+		   json_is_string(json_object_get(json_object_get(doc, "settings"), "workload"))) {
+		f->kind = ATIO_RDOC_META;
+		return atio_rmeta_read(doc, f, e);
 	} else if (json_is_object(json_object_get(doc, "atio"))) {
 		f->kind = ATIO_RDOC_RUN;
 	} else if (json_is_array(json_object_get(doc, "documents_merged"))) {
@@ -508,6 +514,7 @@ void atio_rfile_free(struct atio_rfile *f)
 	for (unsigned i = 0; i < f->ncells; i++)
 		free(f->cells[i].test);
 	free(f->cells);
+	free(f->phases);
 	if (f->doc)
 		json_decref(f->doc);
 	memset(f, 0, sizeof(*f));

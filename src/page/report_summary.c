@@ -100,6 +100,7 @@ static void summary(FILE *f, const struct atio_rfile *files, unsigned n)
 					r->stalls, r->longest_stall);
 			else
 				fputs("<td class=\"n\">-</td><td class=\"n\">-</td></tr>\n", f);
+			atio_report_dir_rows(f, files[i].name, r);
 		}
 	fputs("</table>\n", f);
 }

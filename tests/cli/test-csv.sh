@@ -152,9 +152,6 @@ expect_code "-a --csv: exit 2" 2
 check "-a --csv: no file" [ ! -e "$WORK/a.csv" ]
 run_atio --engine null -t 0.2 --csv ''
 expect_code "--csv '': exit 2" 2
-run_atio --engine null -t 0.1 --and --engine null -t 0.1 --csv "$WORK/plan.csv"
-expect_code "a plan with --csv: exit 2" 2
-expect_match "a plan with --csv: said" "$ERR" 'not written as CSV yet'
 run_atio --engine null -t 0.2 --csv "$WORK/no/such/dir.csv"
 expect_code "--csv in a missing directory: exit 1" 1
 expect_match "--csv in a missing directory: the file named" "$ERR" "--csv $WORK/no/such/dir.csv: "

@@ -39,7 +39,7 @@ expect_match "$what: the result line" "$OUT" '^result	time: [0-9]+\.[0-9]{6} sec
 expect_match "$what: the verify note, with the bytes checked" "$OUT" \
 	"^verify	verify: every block read checked, $(jq -r .verify.bytes_checked "$WORK/n1.json") bytes, none bad$"
 check "$what: the record's members in the driver's order" test \
-	"$(jq -c keys_unsorted "$WORK/r1.rec")" = '["host","ok","value","unit","time_sec","ops","bytes","start_epoch","end_epoch","latency_us","read","write","sync_latency_us","interval_values","stalls","longest_stall_sec","threads","total_size","system","filesystem","stderr"]'
+	"$(jq -c keys_unsorted "$WORK/r1.rec")" = '["host","ok","value","unit","time_sec","ops","bytes","start_epoch","end_epoch","latency_us","read","write","sync_latency_us","iops","mbs","bytes_per_sec","syncs","cpu_user_pct","cpu_sys_pct","ctx_voluntary","ctx_involuntary","latency_ns","block_size","seed","cmdline","interval_values","stalls","longest_stall_sec","threads","total_size","system","filesystem","stderr"]'
 check "$what: the stderr lines, the empty one left out" \
 	test "$(jq -c .stderr "$WORK/r1.rec")" = '["atio: warning: one","atio: warning: two"]'
 check "$what: the system object is the document's" \

@@ -169,4 +169,17 @@ else
 	not_ok "the runs above wrote their JSON documents" "found: ${jsons[*]}"
 fi
 
+# Metadata runs: merged (--json first, then the files), and made into a page.
+mkdir "$WORK/m1" "$WORK/m2"
+for m in m1 m2; do
+	run_atio --meta create,stat,delete -p 2 --files 50 --dirs 2 -f "$WORK/$m" --json
+	clean "--meta into $m"
+	cp "$OUT" "$WORK/$m.meta"
+done
+run_atio merge --json "$WORK/m1.meta" "$WORK/m2.meta"
+clean "atio merge --json of two metadata runs"
+cp "$OUT" "$WORK/merged.meta"
+run_atio report -o "$WORK/meta.html" "$WORK/merged.meta" "$WORK/m1.meta"
+clean "atio report of metadata runs and their merge"
+
 finish

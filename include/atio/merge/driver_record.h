@@ -62,7 +62,10 @@ void atio_record_node_failed(FILE *f, const char *host, int status, const char *
  * its figures per direction and sync latency (atio_driver_dirs_json()); its
  * --interval values and stalls (null without); "system" and the settings'
  * "filesystem" as its document @doc has them (null where it has none);
- * "stderr" @l's lines.
+ * "stderr" @l's lines; for the CSV (driver_csv.h), its rates, syncs, CPU
+ * share and context switches as @doc has them, its latency's figures
+ * ("latency_ns", and in "read" and "write"), and the settings'
+ * "block_size", seed ("seed", as a string) and "cmdline".
  */
 void atio_record_node_ok(FILE *f, const char *host, const struct atio_merge *m,
 			 const json_t *doc, const struct atio_lines *l);

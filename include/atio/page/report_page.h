@@ -30,6 +30,7 @@ enum atio_rkind {
 	ATIO_RDOC_DRIVER,          /* atio-parallel.sh -o */
 	ATIO_RDOC_PLAN,            /* atio --and/--then --json, or its atio merge --json */
 	ATIO_RDOC_SWEEP,           /* atio sweep --json: drawn by report_sweep.c */
+	ATIO_RDOC_META,            /* atio --meta --json, or its atio merge --json: report_phases.c */
 };
 
 /* One node's rate per interval, lined up with its run's intervals. */
@@ -85,6 +86,25 @@ struct atio_rrun {
 	json_t *node_records;
 	/* A run's measured time on the wall clock (NaN when the document has none). */
 	double start_epoch, end_epoch;
+	/*
+	 * --mix: the reads' and the writes' rates, in unit (their IOPS, or
+	 * MB/s), and latency; a run that synced: the latency of its sync
+	 * calls, beside pct (its write() calls'). Read by report_dirs.c.
+	 */
+	bool mixed;
+	double dir_value[2], dir_pct[2][ATIO_RPCT];
+	bool has_sync;
+	double sync_pct[ATIO_RPCT];
+};
+
+/* A phase of a metadata run (atio --meta): its figures as its document has them. */
+struct atio_rphase {
+	char name[16];             /* create, stat, read, rename, delete */
+	double ops, time_s;
+	double ops_per_sec;        /* the slowest thread (node) setting the time; NaN: too fast */
+	double sum_ops_per_sec;    /* each thread's (node's) own rate added up; NaN: too fast */
+	bool too_fast;
+	double pct[ATIO_RPCT];     /* ns; NaN without operations */
 };
 
 /* One cell of a driver's matrix: a test at a thread count, over its iterations. */
@@ -112,7 +132,36 @@ struct atio_rfile {
 	 */
 	bool aligned;
 	double at;
+	/* A metadata run's phases (ATIO_RDOC_META), in their order. */
+	unsigned nphases;
+	struct atio_rphase *phases;
 };
+
+/*
+ * The figures per direction and of the sync calls of the run or merge
+ * document @doc into @r (report_dirs.c): nothing is set when it has none.
+ */
+void atio_rrun_read_dirs(json_t *doc, struct atio_rrun *r);
+
+/*
+ * The summary's rows under @r's: its reads and writes, and its sync calls'
+ * latency, each named (report_dirs.c).
+ */
+void atio_report_dir_rows(FILE *f, const char *doc_name, const struct atio_rrun *r);
+
+/*
+ * A metadata document @doc (settings.workload "meta": a run's, or atio
+ * merge's of them) into @f's phases (report_phases.c). Returns 0, or
+ * -EINVAL / -ENOMEM with @e filled naming @f->path.
+ */
+int atio_rmeta_read(json_t *doc, struct atio_rfile *f, struct atio_error *e);
+
+/*
+ * The metadata section of the page: per document a table of its phases
+ * (ops/s both ways, latency), and charts of ops/s and latency per phase
+ * over the documents (report_phases.c). Nothing without a metadata document.
+ */
+void atio_report_meta(FILE *f, const struct atio_rfile *files, unsigned n);
 
 /*
  * Read document @path into @f. Returns 0, or -errno / -EINVAL with @e

@@ -171,8 +171,16 @@ static void test_node_ok(void **state)
 	rec = CAPTURE(NULL, atio_record_node_ok(f, "node\"1", &m, doc, &l));
 	assert_string_equal(keys(rec, k, sizeof(k)),
 			    "host,ok,value,unit,time_sec,ops,bytes,start_epoch,end_epoch,latency_us,"
-			    "read,write,sync_latency_us,interval_values,stalls,longest_stall_sec,"
-			    "threads,total_size,system,filesystem,stderr");
+			    "read,write,sync_latency_us,iops,mbs,bytes_per_sec,syncs,cpu_user_pct,"
+			    "cpu_sys_pct,ctx_voluntary,ctx_involuntary,latency_ns,block_size,seed,"
+			    "cmdline,interval_values,stalls,longest_stall_sec,threads,total_size,"
+			    "system,filesystem,stderr");
+	/* The figures and command line the driver's CSV takes, the document's. */
+	assert_true(num(rec, "iops") == num(json_object_get(doc, "result"), "iops"));
+	assert_true(num(json_object_get(rec, "latency_ns"), "p50") ==
+		    num(json_object_get(doc, "latency_ns"), "p50"));
+	assert_true(json_equal(json_object_get(rec, "cmdline"),
+			       json_object_get(json_object_get(doc, "settings"), "cmdline")));
 	/* Neither a --mix run nor one that syncs: no figures per direction or call. */
 	assert_true(json_is_null(json_object_get(rec, "read")));
 	assert_true(json_is_null(json_object_get(rec, "sync_latency_us")));
