@@ -66,6 +66,13 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W 'subdir given' -- "$cur")
 		return
 		;;
+	--sweep)
+		mapfile -t COMPREPLY < <(compgen -W 'iodepth=1-64 s=4K,16K,64K rate= mix=' -- "$cur")
+		return
+		;;
+	--knee | --target | --stop-latency)
+		return
+		;;
 	-t | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 		--ready-timeout | --max-skew | -f | --login-timeout | --wait-factor)
 		return
@@ -77,7 +84,8 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W '-d -t -u -p -i -s --tests --pause
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
 			--overrun --ready-timeout --max-skew -f --login-timeout --wait-factor
-			--profile --node-dir -h -o --replace --dry-run -vv --help' -- "$cur")
+			--profile --node-dir -h -o --replace --dry-run -vv --help
+			--sweep --curve --knee --target --stop-latency' -- "$cur")
 		return
 	fi
 	# A host, or user@host.

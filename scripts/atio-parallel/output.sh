@@ -149,6 +149,15 @@ write_matrix() {
 		warn "-o $OUT_JSON: could not make the document: $l"
 		return 1
 	}
+	# The sweeps and curves (sweep.sh), each point with its nodes' figures.
+	if [ -s "$WORK/sweeps" ]; then
+		sweep_document "$WORK/matrix.json" "$WORK/matrix.sweeps.json" 2>"$WORK/matrix.err" || {
+			read -r l <"$WORK/matrix.err" || true
+			warn "-o $OUT_JSON: could not add the sweeps to the document: $l"
+			return 1
+		}
+		mv -f "$WORK/matrix.sweeps.json" "$WORK/matrix.json"
+	fi
 	write_out_file "$WORK/matrix.json"
 }
 
