@@ -126,14 +126,6 @@ int driver_sweep_plan(int argc, char **argv)
 	return flush_stdout("the sweep's points") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 }
 
-/* Member @key of @o as a number, NAN when it is none. */
-double dsweep_num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /*
  * The merged latency of point @p from its nodes' documents @docs[@n], the
  * ones its record's merge summed: their histograms added, so that any
@@ -228,24 +220,6 @@ static int read_point(struct dpoint *p, char *line, const struct sweep *sw)
 	return merge_docs(p, docs, n, sw);
 }
 
-/* Node @i's record in point @p's record. */
-const json_t *dsweep_node(const struct dpoint *p, size_t i)
-{
-	return json_array_get(json_object_get(p->rec, "nodes"), i);
-}
-
-/* A cap as --cap takes it: whole above 10, hundredths below (atio_curve_aim()). */
-void dsweep_cap_text(char *buf, size_t len, double cap)
-{
-	snprintf(buf, len, cap >= 10 ? "%.0f" : "%.2f", cap);
-}
-
-/* The cap of node record @n at @pct percent of its value in the maximum's run. */
-double dsweep_node_cap(const json_t *n, double pct)
-{
-	return atio_curve_aim(dsweep_num(n, "value"), pct);
-}
-
 /* A curve's step @k (1 up): its share and its aim, the sum of the nodes' caps. */
 static void step_aim(const struct sweep *sw, const struct dpoint *max, struct dpoint *p,
 		     unsigned k)
@@ -256,7 +230,6 @@ static void step_aim(const struct sweep *sw, const struct dpoint *max, struct dp
 		p->aim += dsweep_node_cap(dsweep_node(max, i), p->pct);
 	p->held = p->valid && atio_curve_held(p->aim, p->sum);
 }
-
 
 static struct dchoice choose(const struct sweep *sw, const struct dpoint *pts, unsigned n)
 {
@@ -402,7 +375,6 @@ static void summary_text(const struct sweep *sw, const struct dpoint *pts, unsig
 		printf("curve: no steps: the maximum's run was not summed from every node at one "
 		       "instant\n");
 }
-
 
 /*
  * What comes after the @n points run, to file @path: "next<TAB>point

@@ -13,12 +13,14 @@
  * document.
  */
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <jansson.h>
 
 #include "driver_args.h"
 #include "sweep.h"
+#include "atio/stats/curve.h"
 
 /* The options of --sweep-summary, in their order. */
 enum { SW_POINTS, SW_VALUES, SW_THREADS, SW_TEST, SW_OUT };
@@ -43,16 +45,30 @@ struct dchoice {
 };
 
 /* Member @key of @o as a number, NAN when it is none. */
-double dsweep_num(const json_t *o, const char *key);
+static inline double dsweep_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
 
 /* Node @i's record in point @p's record. */
-const json_t *dsweep_node(const struct dpoint *p, size_t i);
+static inline const json_t *dsweep_node(const struct dpoint *p, size_t i)
+{
+	return json_array_get(json_object_get(p->rec, "nodes"), i);
+}
 
-/* A cap as --cap takes it: whole above 10, hundredths below (atio_curve_aim()). */
-void dsweep_cap_text(char *buf, size_t len, double cap);
+/* A cap as --cap takes it: whole from 10 up, hundredths below (atio_curve_aim()). */
+static inline void dsweep_cap_text(char *buf, size_t len, double cap)
+{
+	snprintf(buf, len, cap >= 10 ? "%.0f" : "%.2f", cap);
+}
 
 /* The cap of node record @n at @pct percent of its value in the maximum's run. */
-double dsweep_node_cap(const json_t *n, double pct);
+static inline double dsweep_node_cap(const json_t *n, double pct)
+{
+	return atio_curve_aim(dsweep_num(n, "value"), pct);
+}
 
 /* The sweep's summary of points @pts[@n] as one JSON object to file @path. */
 int dsweep_json(const char *path, const struct args *a, const struct sweep *sw,

@@ -104,7 +104,7 @@ expect_match "sweep: a use line" "$OUT" "^use: --atio-opts '-s [0-9]+K' \\(ATIO_
 
 why=()
 [ "$(jq '.sweeps | length' "$DOC")" = 1 ] || why+=("$(jq '.sweeps | length' "$DOC") sweeps in -o, expected 1")
-[ "$(jq -r '.sweeps[0].ended' "$DOC")" = done ] || why+=("ended: $(jq -r '.sweeps[0].ended' "$DOC")")
+[ "$(jq -r '.sweeps[0].ended' "$DOC")" = "done" ] || why+=("ended: $(jq -r '.sweeps[0].ended' "$DOC")")
 [ "$(jq '.sweeps[0].points | length' "$DOC")" = 3 ] || why+=("$(jq '.sweeps[0].points | length' "$DOC") points")
 for k in 0 1 2; do
 	opt=$(jq -r ".sweeps[0].points[$k].options" "$DOC")
