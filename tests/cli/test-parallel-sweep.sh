@@ -16,6 +16,44 @@ set -eu
 
 command -v jq >/dev/null 2>&1 || skip "jq is not installed (it reads the -o document)"
 
+# --- The sweep's summary from records made as the driver makes them (atio
+# merge --record, --iteration-record), no node: a point whose nodes did
+# not start together is never chosen; a document counted twice is refused.
+L=$WORK/records
+mkdir -p "$L"
+: >"$L/empty"
+for h in a b; do
+	"$ATIO" --engine null --read --rand -s 4K --iops -t 1 -p 1 --json >"$L/$h.json" ||
+		die "atio --engine null failed"
+	"$ATIO" merge --record --out "$L/$h.rec" --host "$h" --exit-status 0 --stderr "$L/empty" \
+		-- "$L/$h.json" >/dev/null || die "atio merge --record failed"
+done
+"$ATIO" merge --json --unaligned "$L/a.json" "$L/b.json" >"$L/merge.json" || die "atio merge failed"
+for c in true false; do
+	"$ATIO" merge --iteration-record --iteration 1 --start-at 1 --complete true --concurrent "$c" \
+		--ok-nodes 2 --unit IOPS --max-skew-sec 0.01 --merge "$L/merge.json" -- "$L/a.rec" "$L/b.rec" \
+		>"$L/$c.jsonl" || die "atio merge --iteration-record failed"
+done
+printf '%s\t%s\t%s\n' "$L/true.jsonl" "$L/a.json" "$L/b.json" "$L/false.jsonl" "$L/a.json" "$L/b.json" >"$L/points"
+LAST="atio merge --sweep-summary (a point NOT CONCURRENT)"
+if "$ATIO" merge --sweep-summary --points "$L/points" --values "$L/next" --threads 1 --test randread \
+	--out "$L/sweep.json" -- 's=4K,8K' >"$OUT" 2>"$ERR"; then RC=0; else RC=$?; fi
+expect_code "summary: two points, the second NOT CONCURRENT: exit 0" 0
+expect_match "summary: the point not concurrent is marked, not chosen" "$OUT" '^point 2 of 2: -s 8K: NOT CONCURRENT \(start skew [0-9.]+ s\): not chosen$'
+expect_match "summary: the peak is the concurrent point" "$OUT" '^peak: point 1, -s 4K: '
+expect_match "summary: the sweep is done" "$L/next" '^end	done$'
+if [ "$(jq -c '[.points[].valid, .peak]' "$L/sweep.json")" = '[true,false,1]' ]; then
+	ok "summary: -o marks the point not valid, the peak is point 1"
+else
+	not_ok "summary: -o marks the point not valid, the peak is point 1" "$(jq -c '[.points[].valid, .peak]' "$L/sweep.json")"
+fi
+printf '%s\t%s\t%s\n' "$L/true.jsonl" "$L/a.json" "$L/a.json" >"$L/points"
+LAST="atio merge --sweep-summary (one document twice)"
+if "$ATIO" merge --sweep-summary --points "$L/points" --values "$L/next" --threads 1 --test randread \
+	--out "$L/sweep.json" -- 's=4K,8K' >"$OUT" 2>"$ERR"; then RC=0; else RC=$?; fi
+expect_code "summary: a node's document given twice for a point: exit 2" 2
+expect_match "summary: a document given twice: its sum is not the record's" "$ERR" 'documents sum to [0-9.e+]+, its record has 2 nodes and'
+
 sshd_start 3
 driver_setup
 HOSTS=(node1 node2 node3)
