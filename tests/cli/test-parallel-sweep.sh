@@ -6,7 +6,8 @@
 # point (sum, p50, p99, p99.9), each node counted once; a point with a
 # failed node is INCOMPLETE, never chosen, and the exit status is 1; a
 # curve's steps cap each node at the step's share of its own maximum in
-# the uncapped run; bad sweeps are refused (exit 2) before any node is
+# the uncapped run; --stop-latency ends a curve; Ctrl-C keeps the points
+# done in -o; bad sweeps are refused (exit 2) before any node is
 # logged into.
 set -eu
 # shellcheck source=lib.sh
@@ -47,6 +48,14 @@ if [ "$(jq -c '[.points[].valid, .peak]' "$L/sweep.json")" = '[true,false,1]' ];
 else
 	not_ok "summary: -o marks the point not valid, the peak is point 1" "$(jq -c '[.points[].valid, .peak]' "$L/sweep.json")"
 fi
+# A curve's maximum and its first step: --stop-latency ends it there.
+printf '%s\t%s\t%s\n' "$L/true.jsonl" "$L/a.json" "$L/b.json" "$L/true.jsonl" "$L/a.json" "$L/b.json" >"$L/points"
+LAST="atio merge --sweep-summary (--stop-latency)"
+if "$ATIO" merge --sweep-summary --points "$L/points" --values "$L/next" --threads 1 --test randread \
+	--out "$L/sweep.json" -- --stop-latency p99.9=1ns --curve 10,20 >"$OUT" 2>"$ERR"; then RC=0; else RC=$?; fi
+expect_code "summary: a curve's step beyond --stop-latency: exit 0" 0
+expect_match "summary: --stop-latency ends the curve at that step" "$OUT" '^curve: ended at step 2: its p99\.9 exceeds --stop-latency p99\.9=1ns$'
+expect_match "summary: no step after it" "$L/next" '^end	stop-latency$'
 printf '%s\t%s\t%s\n' "$L/true.jsonl" "$L/a.json" "$L/a.json" >"$L/points"
 LAST="atio merge --sweep-summary (one document twice)"
 if "$ATIO" merge --sweep-summary --points "$L/points" --values "$L/next" --threads 1 --test randread \
@@ -58,7 +67,9 @@ sshd_start 3
 driver_setup
 HOSTS=(node1 node2 node3)
 DOC=$WORK/sweep.json
-NULL=(TIME=1 THREADS=1 TESTS=randread "ATIO_OPTS=--engine null")
+# Half a second between the last node ready and the start: ample on
+# local nodes, and each of the many points starts sooner.
+NULL=(TIME=1 THREADS=1 TESTS=randread "ATIO_OPTS=--engine null" START_MARGIN=0.5)
 
 # --- Bad sweeps: exit 2 naming the value, no node logged into.
 logins=$(all_logins)
@@ -183,8 +194,22 @@ why=()
 [ "$(jq '.sweeps[0].peak' "$DOC")" = 1 ] || why+=("peak: $(jq '.sweeps[0].peak' "$DOC")")
 verdict "a failed node's point: not valid in -o, never the peak" "$DOC"
 
+# A curve whose maximum lacks a node: no steps (no node's share of it is
+# known for sure), exit 1.
+echo "--rand" >"$(node_dir 3)/bin/fail"
+run_driver "${NULL[@]}" --curve 50 -o "$DOC" "${HOSTS[@]}"
+rm -f "$(node_dir 3)/bin/fail"
+expect_code "a curve whose maximum lacks a node: exit 1" 1
+expect_match "a curve whose maximum lacks a node: no steps, said" "$OUT" '^curve: no steps: the maximum'"'"'s run was not summed from every node at one instant$'
+expect_no_match "a curve whose maximum lacks a node: no capped step runs" "$OUT" '^---=== .* step 2: '
+if [ "$(jq -c '.sweeps[0] | [.ended, (.points | length), .points[0].valid]' "$DOC")" = '["no maximum",1,false]' ]; then
+	ok "a curve whose maximum lacks a node: -o says no maximum"
+else
+	not_ok "a curve whose maximum lacks a node: -o says no maximum" "$(jq -c '.sweeps[0] | [.ended, (.points | length), .points[0].valid]' "$DOC")"
+fi
+
 # --- A curve: the maximum on every node at once, then each node capped at
-# the step's share of its own maximum; --stop-latency ends it.
+# the step's share of its own maximum.
 for i in 1 2 3; do rm -f "$(node_dir "$i")"/bin/out.*; done
 run_driver "${NULL[@]}" --curve 10,20 -o "$DOC" "${HOSTS[@]}"
 expect_code "curve 10,20 over 3 nodes: exit 0" 0
@@ -216,10 +241,21 @@ for k in 1 2; do
 done
 verdict "curve: each step caps each node at its share of its own maximum; the aim is their sum" "$DOC"
 
-run_driver "${NULL[@]}" --curve 10,20 --stop-latency p99.9=1ns "${HOSTS[@]}"
-expect_code "curve --stop-latency p99.9=1ns: exit 0" 0
-expect_match "curve --stop-latency: it ends at the first capped step" "$OUT" '^curve: ended at step 2: its p99\.9 exceeds --stop-latency p99\.9=1ns$'
-expect_no_match "curve --stop-latency: no step after it" "$OUT" 'step 3: 20%'
+
+# --- Ctrl-C in a point: exit 130, the -o document keeps the sweep, marked
+# as still running, and the run as interrupted.
+start_driver TIME=20 THREADS=1 TESTS=randread "ATIO_OPTS=--engine null" --sweep 's=4K,8K' \
+	-o "$DOC" "${HOSTS[@]}"
+wait_node_run '---=== Random read (1thr) point 1 of 2: -s 4K ===---' 1
+kill -s INT -- "-$PID"
+wait_exit 60
+expect_code "Ctrl-C in a sweep's point: exit 130" 130
+if [ "$(jq -c '[.interrupted, .sweeps[0].ended, (.sweeps[0].points | length)]' "$DOC")" = '[true,"running",0]' ]; then
+	ok "Ctrl-C in a sweep's point: -o keeps the sweep, marked running, the run interrupted"
+else
+	not_ok "Ctrl-C in a sweep's point: -o keeps the sweep, marked running, the run interrupted" \
+		"$(jq -c '[.interrupted, .sweeps[0].ended, (.sweeps[0].points | length)]' "$DOC" 2>&1)"
+fi
 
 for i in 1 2 3; do
 	b=$(node_dir "$i")/bin
