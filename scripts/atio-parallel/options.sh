@@ -310,9 +310,10 @@ parse_args() {
 			for h in "$@"; do add_hosts "$h"; done
 			break ;;
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
-		# Its list is optional: the next word when it is one (numbers by commas).
+		# Its list is optional: the next word when it is one (numbers by
+		# commas, each with one decimal point at most: 10.0.0.1 is a host).
 		--curve) val=default; shift
-			if [ $# -gt 0 ] && [[ $1 =~ ^[0-9.]+(,[0-9.]+)*$ ]]; then val=$1; shift; fi ;;
+			if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*$ ]]; then val=$1; shift; fi ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor | \

@@ -30,7 +30,7 @@ sweep_words() {
 # curve) and SWEEP_POINTS (a grid's points' options, one entry a point).
 sweep_validate() {
 	local plan l k v n t opt name i
-	SWEEPING=0 SWEEP_KIND="" SWEEP_POINTS=()
+	SWEEPING=0 SWEEP_KIND="" SWEEP_POINTS=() SWEEP_STEPS=""
 	if [ -z "$SWEEP$SWEEP_CURVE" ]; then
 		for name in SWEEP_KNEE:--knee SWEEP_TARGET:--target SWEEP_STOP_LATENCY:--stop-latency; do
 			v=${name%%:*}
@@ -46,12 +46,17 @@ sweep_validate() {
 			die "$v (${name#*:}) $(shown "${!v}"): a control character in it (a newline?): separate the axes with spaces"
 	done
 	sweep_words
-	plan=$("$AT_IO_LOCAL_PATH" merge --sweep-plan -- "${SWEEP_WORDS[@]}" 2>&1) ||
-		die "$(sweep_option_shown): ${plan#atio: merge --sweep-plan: }"
+	if ! plan=$("$AT_IO_LOCAL_PATH" merge --sweep-plan -- "${SWEEP_WORDS[@]}" 2>&1); then
+		plan=${plan#atio: merge --sweep-plan: }
+		# A message about an axis gets the sweep's words; an option's names it.
+		[[ $plan == --* ]] || plan="$(sweep_option_shown): $plan"
+		die "$plan"
+	fi
 	while IFS=$'\t' read -r k v; do
 		case $k in
 		kind) SWEEP_KIND=$v ;;
 		point) SWEEP_POINTS+=("$v") ;;
+		step) SWEEP_STEPS+="${SWEEP_STEPS:+, }$v%" ;;
 		esac
 	done <<<"$plan"
 	SWEEPING=1
@@ -228,7 +233,7 @@ sweep_dry_run() {
 	local l
 	[ "$SWEEPING" = 1 ] || return 0
 	if [ "$SWEEP_KIND" = curve ]; then
-		echo "Curve of each test (in place of its ITERATIONS runs): the maximum uncapped on every node at once, then each step with --cap on each node at the step's share of its own maximum in that run"
+		echo "Curve of each test (in place of its ITERATIONS runs): the maximum uncapped on every node at once, then each step ($SWEEP_STEPS) with --cap on each node at the step's share of its own maximum in that run"
 		return 0
 	fi
 	echo "Sweep of each test (in place of its ITERATIONS runs), each point on every node at one instant, its options in place of the test's own:"
