@@ -318,8 +318,15 @@ static void print_use(const struct sweep *sw, const struct dpoint *pts, int i)
 	if (i < 0)
 		return;
 	if (sw->kind == SWEEP_GRID) {
+		const char *values[SWEEP_MAX_AXES];
+
+		/* The point again as a sweep of one: its options replace the test's own. */
+		sweep_point_values(sw, (unsigned)i, values);
+		fputs("use: --sweep '", stdout);
+		for (unsigned a = 0; a < sw->naxes; a++)
+			printf("%s%s=%s", a ? " " : "", sw->axes[a].name, values[a]);
 		sweep_point_name(sw, (unsigned)i, name, sizeof(name));
-		printf("use: --atio-opts '%s' (ATIO_OPTS: the same on every node)\n", name);
+		printf("' (every node runs the test with %s)\n", name);
 		return;
 	}
 	if (i == 0) {

@@ -149,7 +149,7 @@ expect_match "sweep: the summary's section line" "$OUT" '^---=== Sweep summary: 
 expect_count "sweep: the summary has a line per point" "$OUT" '^point [1-3] of 3: -s [0-9]+K: [0-9.]+ IOPS; latency \(usec\) p50 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+ \(merged from 3 nodes\)$' 3
 expect_match "sweep: a peak line" "$OUT" '^peak: point [1-3], -s [0-9]+K: [0-9.]+ IOPS; p99 [0-9.]+ usec$'
 expect_match "sweep: a knee line" "$OUT" '^knee \(95% of the peak\): point [1-3], '
-expect_match "sweep: a use line" "$OUT" "^use: --atio-opts '-s [0-9]+K' \\(ATIO_OPTS: the same on every node\\)$"
+expect_match "sweep: a use line" "$OUT" "^use: --sweep 's=([0-9]+K)' \\(every node runs the test with -s [0-9]+K\\)$"
 
 why=()
 [ "$(jq '.sweeps | length' "$DOC")" = 1 ] || why+=("$(jq '.sweeps | length' "$DOC") sweeps in -o, expected 1")
