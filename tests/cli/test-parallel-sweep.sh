@@ -17,6 +17,30 @@ set -eu
 
 command -v jq >/dev/null 2>&1 || skip "jq is not installed (it reads the -o document)"
 
+# --- A point's options replace the test's own (the driver's atio_args,
+# called directly): the vhi profile's --iodepth 32 and -s, randrw's --mix.
+# point_args_of WORDS TEST: the vhi test's atio words at the point WORDS.
+point_args_of() {
+	# shellcheck disable=SC1090,SC2034 # the driver's own settings
+	(ATIO_PARALLEL_LIB=1 . "$DRIVER"
+		PROFILE=vhi BLOCKSIZE=4K FILE_SIZE=1G ATIO_OPTS="" ATIO_EXTRA=() TEST_DIR_SHOWN=/d
+		POINT_OPTS=$1
+		atio_args "$2" 4 10
+		printf '%s\n' "${ARGS[*]}")
+}
+got=$(point_args_of "--iodepth 8 -s 16K" randread)
+if [ "$got" = "--read --rand -s 16K --iops --iodepth 8 --uncached -p 4 -t 10 -u 1G -S -f /d" ]; then
+	ok "a point's --iodepth and -s replace the test's own"
+else
+	not_ok "a point's --iodepth and -s replace the test's own" "$got"
+fi
+got=$(point_args_of "--mix 50" randrw)
+if [ "$got" = "--mix 50 --rand -s 4K --iops --iodepth 32 --uncached -p 4 -t 10 -u 1G -S -f /d" ]; then
+	ok "a point's --mix replaces randrw's"
+else
+	not_ok "a point's --mix replaces randrw's" "$got"
+fi
+
 # --- The sweep's summary from records made as the driver makes them (atio
 # merge --record, --iteration-record), no node: a point whose nodes did
 # not start together is never chosen; a document counted twice is refused.
