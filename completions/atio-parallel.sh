@@ -66,6 +66,13 @@ _atio_parallel()
 		mapfile -t COMPREPLY < <(compgen -W 'subdir given' -- "$cur")
 		return
 		;;
+	--sweep)
+		mapfile -t COMPREPLY < <(compgen -W 'iodepth=1-64 s=4K,16K,64K rate= mix=' -- "$cur")
+		return
+		;;
+	--knee | --target | --stop-latency)
+		return
+		;;
 	-t | -i | --pause | --atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 		--ready-timeout | --max-skew | -f | --login-timeout | --wait-factor | \
 		--md-files | --md-file-size | --md-dirs)
@@ -79,7 +86,8 @@ _atio_parallel()
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
 			--overrun --ready-timeout --max-skew -f --login-timeout --wait-factor
 			--profile --node-dir -h -o --csv --replace --dry-run -vv --help
-			--md-files --md-file-size --md-dirs --md-neighbour' -- "$cur")
+			--md-files --md-file-size --md-dirs --md-neighbour
+			--sweep --curve --knee --target --stop-latency' -- "$cur")
 		return
 	fi
 	# A host, or user@host.

@@ -49,7 +49,7 @@ case $PARTS_DIR in
 /*) ;;
 *) PARTS_DIR=$(dirname "$(readlink -f -- "${BASH_SOURCE[0]}")")/$PARTS_DIR ;;
 esac
-for PART in options hosts nodes dirs session jobs launch run output meta; do
+for PART in options hosts nodes dirs session jobs launch run output meta sweep; do
 	if [ ! -f "$PARTS_DIR/$PART.sh" ] || [ ! -r "$PARTS_DIR/$PART.sh" ]; then
 		die "cannot read $PARTS_DIR/$PART.sh, a part of this script (an incomplete installation or copy)"
 	fi
@@ -75,6 +75,8 @@ unset PART
 . "$PARTS_DIR/output.sh"
 # shellcheck source=atio-parallel/meta.sh
 . "$PARTS_DIR/meta.sh"
+# shellcheck source=atio-parallel/sweep.sh
+. "$PARTS_DIR/sweep.sh"
 
 # On SIGINT, SIGTERM or SIGHUP: stop atio on every node, show what the
 # nodes of the interrupted run said, exit 130.
@@ -129,9 +131,11 @@ main() {
 	validate
 	if [ "$DRY_RUN" = 1 ]; then
 		dry_run
+		sweep_dry_run
 		exit 0
 	fi
 	FAILED=0 INTERRUPTED=0 OVERRAN=0 RUN_SEQ=0 RUN_ACTIVE=0 SLEEP_PID="" SSH_PIDS="" MAX_LOGIN=0
+	POINT_OPTS="" POINT_CAP=() POINT_KEY=""
 	JOB_PIDS=() JOB_DIR="" NODE_OFFSET=() NODE_SKEW_OFFSET=() NODE_ATIO=() SETSID=() READY=()
 	SESS_IN=() SESS_OUT=() SESS_PID=() SESS_T0=() NODE_LOGIN=() SESS_WHY="" SESS_EXTRA="" SESS_TOKEN=""
 	MARK_PATH=() MARK_TOKEN=$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n') ||
@@ -141,6 +145,7 @@ main() {
 	SSH_PIDS=$WORK/ssh-pids
 	SESS_DIR=$WORK/sessions
 	mkdir "$SSH_PIDS" "$SESS_DIR"
+	: >"$WORK/sweeps"
 	mkfifo "$SESS_DIR/nap"
 	RUN_ID="$(date +%s).$$.$RANDOM"
 	# One socket per node in a private directory: one handshake per node.
@@ -170,7 +175,7 @@ main() {
 				md_run_test "$t" "$n"
 				continue
 			fi
-			run_test "$t" "$n"
+			if [ "$SWEEPING" = 1 ]; then sweep_test "$t" "$n"; else run_test "$t" "$n"; fi
 		done
 	done
 	[ "$FAILED" = 0 ] && [ "$OVERRAN" = 0 ] || status=1

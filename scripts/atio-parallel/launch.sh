@@ -71,6 +71,8 @@ atio_args() {
 	ARGS+=(-f)
 	ARGS_DIR_AT=${#ARGS[@]}
 	ARGS+=("$TEST_DIR_SHOWN" ${ATIO_EXTRA[@]+"${ATIO_EXTRA[@]}"})
+	# A point of a sweep (sweep.sh): its options in place of the test's.
+	[ -z "${POINT_OPTS:-}" ] || point_args
 }
 
 # Set NODE_ARGS to ARGS (atio_args) with node $1's test directory as -f.
@@ -79,6 +81,8 @@ args_for_node() {
 	NODE_ARGS[ARGS_DIR_AT]=${NODE_TEST_DIR[$1]}
 	# A metadata test's --neighbour-dir: the next node's directory.
 	[ -z "${ARGS_NB_AT:-}" ] || NODE_ARGS[ARGS_NB_AT]=${NODE_TEST_DIR[($1 + 1) % ${#HOSTS[@]}]}
+	# A curve's step (sweep.sh): the node's own cap.
+	[ -z "${POINT_CAP[$1]:-}" ] || NODE_ARGS+=(--cap "${POINT_CAP[$1]}")
 }
 
 # Print words $@ quoted for a POSIX shell (the nodes' sessions run

@@ -109,6 +109,20 @@ digits before any point):
                       a line on stderr: the cluster's value in the last
                       interval each node reported (their sum) and the
                       slowest node
+  --sweep "AXIS=LIST ..."
+                      SWEEP: each test as a sweep (see Sweeps and curves):
+                      AXIS iodepth, s, mix (randrw) or rate (--cap on each
+                      node); LIST 1,2,4 or a range of powers of two, 1-64
+  --curve [LIST]      SWEEP_CURVE: each test as a curve: the maximum, then
+                      a step per percentage of LIST (default
+                      10,50,70,80,90,100; SWEEP_CURVE=default)
+  --knee K            SWEEP_KNEE: the knee is the first point whose sum
+                      reaches K percent of the peak (95)
+  --target pN=TIME    SWEEP_TARGET: the point of the highest sum whose
+                      merged pN latency stays within TIME (p99=2ms)
+  --stop-latency pN=TIME
+                      SWEEP_STOP_LATENCY: a curve ends at the first capped
+                      step whose merged pN latency exceeds TIME
   --help              print this help
 
 Profiles. at_io (the default): THREADS "1 4 16", FILE_SIZE 16G, TESTS
@@ -157,6 +171,20 @@ A --cap N (or --rate N) in ATIO_OPTS caps each node, not the cluster: the summar
 says so. With --verify in ATIO_OPTS each node says that its reads
 verified, or that every block it wrote read back right after the run, and
 a node whose data was bad is a FAILURE naming the file and offset.
+
+Sweeps and curves. With --sweep or --curve each test is swept in place
+of its ITERATIONS runs: after the warm-up, each point is one run on every
+node started at one instant, its nodes' lines and "Sum value" line as any
+run's, then a summary: each point's sum and merged p50/p99/p99.9, the
+peak, the knee (--knee), Kneedle's knee, the target (--target) and a
+"use:" line. A point's options replace the test's own (iodepth=1-8 with
+the vhi profile's --iodepth 32). A curve runs the test uncapped on every
+node at once, then each step caps every node at the step's share of its
+own maximum in that run, so that the capped sum aims at that share of the
+cluster's maximum; a step whose sum is below 99% of that aim is "not
+held". A point with a failed node (INCOMPLETE) or a start skew above
+MAX_SKEW (NOT CONCURRENT) is shown, never chosen, and makes the exit
+status 1. -o keeps every point: its sum and every node's figures.
 
 Host lists, as ClusterShell's nodeset and pdsh write them, in arguments
 and -h lines: node[001-128] is node001 ... node128 (a bound with a leading
@@ -266,7 +294,9 @@ declare -A OPTION_OF=([TIME]=-t [FILE_SIZE]=-u [THREADS]=-p [ITERATIONS]=-i [BLO
 	[WARMUP_TIME]=--warmup-time [START_MARGIN]=--start-margin [OVERRUN]=--overrun
 	[READY_TIMEOUT]=--ready-timeout [MAX_SKEW]=--max-skew [FANOUT]=-f
 	[LOGIN_TIMEOUT]=--login-timeout [WAIT_FACTOR]=--wait-factor [NODE_DIR]=--node-dir
-	[MD_FILES]=--md-files [MD_FILE_SIZE]=--md-file-size [MD_DIRS]=--md-dirs)
+	[MD_FILES]=--md-files [MD_FILE_SIZE]=--md-file-size [MD_DIRS]=--md-dirs
+	[SWEEP]=--sweep [SWEEP_CURVE]=--curve [SWEEP_KNEE]=--knee [SWEEP_TARGET]=--target
+	[SWEEP_STOP_LATENCY]=--stop-latency)
 
 # Read the settings from the environment, then from the options; exit 2 on
 # bad usage.
@@ -293,6 +323,8 @@ parse_args() {
 	NODE_DIR=${NODE_DIR:-subdir}
 	MD_FILES=${MD_FILES:-1000} MD_FILE_SIZE=${MD_FILE_SIZE:-0} MD_DIRS=${MD_DIRS:-1}
 	MD_NEIGHBOUR=${MD_NEIGHBOUR:-0}
+	SWEEP=${SWEEP:-} SWEEP_CURVE=${SWEEP_CURVE:-} SWEEP_KNEE=${SWEEP_KNEE:-}
+	SWEEP_TARGET=${SWEEP_TARGET:-} SWEEP_STOP_LATENCY=${SWEEP_STOP_LATENCY:-}
 	DRY_RUN=0 REPLACE=0 OUT_JSON="" OUT_CSV="" HOSTS=() VERBOSE=0
 	HOST_LISTS=() HOST_WHERES=() HOST_LIST_OF=()
 	declare -gA HOST_INDEX=()
@@ -313,10 +345,14 @@ parse_args() {
 			for h in "$@"; do add_hosts "$h"; done
 			break ;;
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; shift ;;
+		# Its list is optional: the next word when it is one (numbers by
+		# commas, each with one decimal point at most: 10.0.0.1 is a host).
+		--curve) val=default; shift
+			if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*$ ]]; then val=$1; shift; fi ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --csv | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor | \
-			--node-dir | --md-files | --md-file-size | --md-dirs)
+			--node-dir | --md-files | --md-file-size | --md-dirs | --sweep | --knee | --target | --stop-latency)
 			[ $# -ge 2 ] || die "$opt: needs a value"
 			val=$2; shift 2 ;;
 		-*) die "$opt: unknown option (see --help)" ;;
@@ -336,6 +372,8 @@ parse_args() {
 		--ready-timeout) READY_TIMEOUT=$val ;; --max-skew) MAX_SKEW=$val ;;
 		--profile) PROFILE=$val ;; --node-dir) NODE_DIR=$val ;;
 		--md-files) MD_FILES=$val ;; --md-file-size) MD_FILE_SIZE=$val ;; --md-dirs) MD_DIRS=$val ;;
+		--sweep) SWEEP=$val ;; --curve) SWEEP_CURVE=$val ;; --knee) SWEEP_KNEE=$val ;;
+		--target) SWEEP_TARGET=$val ;; --stop-latency) SWEEP_STOP_LATENCY=$val ;;
 		-f) FANOUT=$val ;; --login-timeout) LOGIN_TIMEOUT=$val ;; --wait-factor) WAIT_FACTOR=$val ;;
 		-h) [ -z "${hosts_files[$val]+set}" ] || die "-h $val given twice: give each hosts file once"
 			hosts_files[$val]=1
@@ -497,4 +535,5 @@ validate() {
 				die "atio refuses the options of $t with $n threads: $(head -n 1 <<<"$h")"
 		done
 	done
+	sweep_validate
 }

@@ -153,6 +153,19 @@ write_matrix() {
 		fi
 		return 1
 	}
+	# The sweeps and curves (sweep.sh), each point with its nodes' figures.
+	if [ -s "$WORK/sweeps" ]; then
+		sweep_document "$WORK/matrix.json" "$WORK/matrix.sweeps.json" 2>"$WORK/matrix.err" || {
+			read -r l <"$WORK/matrix.err" || true
+			if [ -n "$OUT_JSON" ]; then
+				warn "-o $OUT_JSON: could not add the sweeps to the document: $l"
+			else
+				warn "--csv $OUT_CSV: could not add the sweeps to the document: $l"
+			fi
+			return 1
+		}
+		mv -f "$WORK/matrix.sweeps.json" "$WORK/matrix.json"
+	fi
 	[ -z "$OUT_JSON" ] || write_out_file "$WORK/matrix.json" || l=1
 	[ -z "$OUT_CSV" ] || write_csv "$WORK/matrix.json" || l=1
 	[ -z "$l" ]

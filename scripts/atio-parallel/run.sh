@@ -182,7 +182,7 @@ run_job() {
 run_once() {
 	local name=$1 threads=$2 iter=$4 dir i sum=0 unit m="" note="" counted=1 vals="" k v
 	local nodes=() outs=() margs=() merge=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us
-	local syncs=0 lines=()
+	local syncs=0 lines=() key=${POINT_KEY:-$1}
 	RUN_SEQ=$((RUN_SEQ + 1))
 	dir="$WORK/run.$RUN_SEQ"
 	launch_run "$name" "$threads" "$3" "$dir" 1
@@ -259,7 +259,7 @@ run_once() {
 		# Per direction (--mix) and per call (write, sync), from the merge.
 		[ "${#lines[@]}" = 0 ] || printf '%s\n' "${lines[@]}"
 	fi
-	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$name.tsv"
+	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$key.tsv"
 	# Its record, from the merge and the nodes' records (merge --iteration-record).
 	k=true v=true
 	[ "$NFAIL" = 0 ] || k=false
@@ -267,9 +267,11 @@ run_once() {
 	"$AT_IO_LOCAL_PATH" merge --iteration-record --iteration "$iter" --start-at "$START" --complete "$k" \
 		--concurrent "$v" --ok-nodes "$((${#HOSTS[@]} - NFAIL))" --unit "$unit" \
 		--max-skew-sec "$(us_to_sec "$max_us")" ${merge[@]+"${merge[@]}"} -- ${nodes[@]+"${nodes[@]}"} \
-		>>"$WORK/rec.$threads.$name.jsonl" 2>"$dir/record.err" ||
+		>>"$WORK/rec.$threads.$key.jsonl" 2>"$dir/record.err" ||
 		warn "atio merge --iteration-record failed: $(head -n 1 "$dir/record.err")"
-	[ "$counted" = 0 ] || [ "${#merge[@]}" = 0 ] || mv -f "$dir/merge.json" "$WORK/iter.$threads.$name.$iter.json"
+	[ "$counted" = 0 ] || [ "${#merge[@]}" = 0 ] || mv -f "$dir/merge.json" "$WORK/iter.$threads.$key.$iter.json"
+	# A sweep's point (sweep.sh) keeps the documents its merge summed.
+	[ -z "${POINT_KEY:-}" ] || sweep_keep_docs "$dir" "$key" ${outs[@]+"${outs[@]}"}
 	rm -rf "$dir"
 }
 

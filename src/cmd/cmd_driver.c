@@ -17,6 +17,7 @@
 
 #include "cmd.h"
 #include "driver_args.h"
+#include "driver_sweep.h"
 #include "atio/merge/driver_lines.h"
 #include "atio/merge/driver_record.h"
 #include "atio/document/json_read.h"
@@ -472,6 +473,12 @@ int driver_main(int argc, char **argv)
 			return output_main(argc, argv);
 		if (strcmp(argv[i], "--matrix-csv") == 0)
 			return driver_csv_main(argc, argv);
+		if (strcmp(argv[i], "--sweep-plan") == 0)
+			return driver_sweep_plan(argc, argv);
+		if (strcmp(argv[i], "--sweep-summary") == 0)
+			return driver_sweep_summary(argc, argv);
+		if (strcmp(argv[i], "--sweep-document") == 0)
+			return driver_sweep_document(argc, argv);
 	}
 	return -1;
 }
