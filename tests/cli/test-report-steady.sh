@@ -35,8 +35,11 @@ report() {
 
 	shift
 	run_atio report "$@" -o "$WORK/$n.html"
-	[ "$RC" -eq 0 ] && ok "atio report $n.html: exit 0" ||
+	if [ "$RC" -eq 0 ]; then
+		ok "atio report $n.html: exit 0"
+	else
 		not_ok "atio report $n.html: exit 0" "exit $RC: $(cat "$ERR")"
+	fi
 }
 
 doc a --steady iops --round 0.1 --rounds 6 --all-rounds
