@@ -77,6 +77,28 @@ why=()
 [[ $got == ok:* ]] || why+=("$got")
 verdict "-o: the cluster's rounds are the nodes' summed round by round, judged as python3 judges them ($got)" "$DOC" "$OUT"
 
+# atio report of the -o document: the randread test's summed rounds and
+# each node's, named by its host, the window shaded.
+"$ATIO" report "$DOC" -o "$WORK/steady.html" 2>"$WORK/report.err" || true
+got=$(python3 "$(dirname "$0")/report-gen.py" count "$WORK/steady.html" steady-0-0 2>&1) || true
+if [ "$got" = "series=4 points=6,6,6,6 bands=1 bars=0 whiskers=0" ] &&
+	grep -q '>node3<' "$WORK/steady.html"; then
+	ok "atio report of -o: the cluster's rounds and each node's, the window shaded"
+else
+	not_ok "atio report of -o: the cluster's rounds and each node's, the window shaded" \
+		"got: $got" "$(head -n 3 "$WORK/report.err")"
+fi
+
+# The rounds' time counts in the run's deadline: 4 s of rounds and 1 s
+# measured, with OVERRUN 3 s, is no overrun (a deadline of TIME + OVERRUN
+# alone, 4 s, would stop every node in its measured time).
+run_driver TIME=1 OVERRUN=3 TESTS=randread ITERATIONS=1 \
+	"ATIO_OPTS=--cap 500 --steady iops --round 0.5 --rounds 8" "${HOSTS[@]}"
+expect_code "rounds of 4 s, OVERRUN 3 s: exit 0" 0
+expect_no_match "rounds of 4 s, OVERRUN 3 s: no overrun" "$ERR" 'overran'
+expect_match "rounds of 4 s: the cluster's verdict over 8 rounds" "$OUT" \
+	'^steady \(cluster of 3 nodes\): iops in 8 round\(s\) of 0\.5 sec: '
+
 # A node whose atio is killed in its rounds: the sum is of the others, and
 # the steady line says so (rounds of 0.5 s: 3 s of rounds to kill it in).
 what="node2's atio killed in its rounds"
