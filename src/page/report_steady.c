@@ -213,4 +213,8 @@ void atio_report_steady(FILE *f, const char *doc_name, const struct atio_rrun *r
 					  : "last window: not steady",
 	};
 	atio_svg_line_chart(f, &c);
+	if (s->nnodes > nl - 1)
+		fprintf(f, "<p class=\"note\">The rounds of the first %u of the %u documents are "
+			"drawn beside the sum; every one's are in the document "
+			"(steady.each_document).</p>\n", nl - 1, s->nnodes);
 }
