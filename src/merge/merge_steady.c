@@ -211,7 +211,9 @@ void atio_merge_steady_text(FILE *f, const char *prefix, const struct atio_merge
 			s->v.first + 1, s->steady_at);
 	else
 		fprintf(f, "not steady after %u rounds\n", s->n);
-	fprintf(f, "%ssteady rounds summed (%s):", prefix, unit);
+	/* lat: the mean of every document's completions, not a sum of means. */
+	fprintf(f, "%ssteady rounds %s (%s):", prefix,
+		s->kind == ATIO_STEADY_LAT ? "of all completions" : "summed", unit);
 	for (unsigned k = 0; k < s->n; k++)
 		if (isnan(s->value[k]))
 			fprintf(f, "%s %u: -", k ? "," : "", k + 1);
