@@ -255,7 +255,7 @@ run_once() {
 		fi
 		# Per direction (--mix) and per call (write, sync), from the merge.
 		[ "${#lines[@]}" = 0 ] || printf '%s\n' "${lines[@]}"
-		[ "${#steadies[@]}" = 0 ] || steady_lines "$dir" "$note" "${okhosts[@]}" -- "${steadies[@]}"
+		[ "${#steadies[@]}" = 0 ] || steady_lines "$dir" "$note" ${okhosts[@]+"${okhosts[@]}"} -- "${steadies[@]}"
 	fi
 	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$name.tsv"
 	# Its record, from the merge and the nodes' records (merge --iteration-record).
