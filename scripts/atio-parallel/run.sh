@@ -245,9 +245,10 @@ run_once() {
 	fi
 	printf 'Sum value on iteration %d = { %.5f } %s;%s\n' "$iter" "$sum" "$unit" "$note"
 	if [ "${#outs[@]}" -gt 0 ]; then
-		late=$(awk -v a="$last" -v s="$START" 'BEGIN { printf "%.4f", a - s }')
-		printf 'start skew: %.4f s over %d nodes (last start %s s after the agreed instant); end skew: %.4f s\n' \
-			"$skew" "${#outs[@]}" "$late" "$eskew"
+		# --steady: the measured start comes after the rounds (STEADY_US).
+		late=$(awk -v a="$last" -v s="$START" -v r="${STEADY_US:-0}" 'BEGIN { printf "%.4f", a - s - r / 1e6 }')
+		printf 'start skew: %.4f s over %d nodes (last start %s s after the agreed instant%s); end skew: %.4f s\n' \
+			"$skew" "${#outs[@]}" "$late" "$([ "${STEADY_US:-0}" = 0 ] || echo " and the rounds")" "$eskew"
 		# A test that syncs has its write and sync latency among the lines below.
 		if [ "$syncs" = 0 ] && { [ "$p50" != 0.000 ] || [ "$p99" != 0.000 ]; }; then
 			printf 'latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n' \

@@ -26,6 +26,8 @@ expect_match "the nodes run every round (--all-rounds in the settings line)" "$O
 	'--steady iops --round 0\.2 --rounds 6 --all-rounds'
 expect_match "the cluster's verdict under the sum" "$OUT" \
 	'^steady \(cluster of 3 nodes\): iops in 6 round\(s\) of 0\.2 sec: (steady at round [56] \(window: rounds [12] to [56]\)|not steady after 6 rounds)$'
+expect_match "the last start is counted after the rounds, not from the agreed instant alone" "$OUT" \
+	'^start skew: [0-9.]+ s over 3 nodes \(last start -?0\.[0-9]{4} s after the agreed instant and the rounds\);'
 expect_match "each node's own verdict, named by its host" "$OUT" \
 	'^steady of each node alone: node1 [^,]*, node2 [^,]*, node3 '
 
