@@ -73,6 +73,22 @@ atio_args() {
 	ARGS+=("$TEST_DIR_SHOWN" ${ATIO_EXTRA[@]+"${ATIO_EXTRA[@]}"})
 	# A point of a sweep (sweep.sh): its options in place of the test's.
 	[ -z "${POINT_OPTS:-}" ] || point_args
+	# --steady: every node runs every round; the cluster's sum is judged.
+	[ -z "${NODE_STEADY:-}" ] || ARGS+=(--all-rounds)
+}
+
+# Set STEADY_US to the time in microseconds the rounds of ARGS (atio_args)
+# add before the measured time: --rounds times --round, as atio -a's
+# Steady line says them; 0 without --steady.
+steady_time() {
+	local l re='^Steady: [a-z]+ in rounds of ([0-9.]+) sec, at most ([0-9]+);'
+	STEADY_US=0
+	[ -n "${NODE_STEADY:-}" ] || return 0
+	while IFS= read -r l; do
+		[[ $l =~ $re ]] || continue
+		to_us STEADY_US "${BASH_REMATCH[1]}"
+		STEADY_US=$((STEADY_US * BASH_REMATCH[2]))
+	done < <("$AT_IO_LOCAL_PATH" -a "${ARGS[@]}" 2>/dev/null || true)
 }
 
 # Set NODE_ARGS to ARGS (atio_args) with node $1's test directory as -f.
@@ -198,6 +214,7 @@ wait_ready() {
 launch_run() {
 	local dir=$4 deadline=0 i margin t in=none
 	atio_args "$1" "$2" "$3"
+	steady_time
 	# --check's text output is its node line; everything else reports JSON.
 	[ "$1" = check ] || ARGS+=(--json)
 	# -vv: the nodes' interval lines stream back on their stderr.
@@ -230,7 +247,7 @@ launch_run() {
 		to_us t "$3"
 		now_us
 		START=$((NOW_US + margin))
-		deadline=$((START + t))
+		deadline=$((START + t + STEADY_US))
 		to_us t "$OVERRUN"
 		deadline=$((deadline + t))
 		# No time of its own (a metadata phase): it takes what it takes.

@@ -168,7 +168,9 @@ CONCURRENT. -o carries each iteration's merged phase, histograms and all.
 check: atio --check of every node's files (no common start, no sum): each
 node's summary line, or a FAILURE naming the bad file and offset.
 A --cap N (or --rate N) in ATIO_OPTS caps each node, not the cluster: the summary
-says so. With --verify in ATIO_OPTS each node says that its reads
+says so. With --steady in ATIO_OPTS every node runs all its --rounds rounds
+(--all-rounds) and the steady state is judged on the nodes' rounds summed,
+round k of the cluster the sum of every node's round k (doc/steady-state.md). With --verify in ATIO_OPTS each node says that its reads
 verified, or that every block it wrote read back right after the run, and
 a node whose data was bad is a FAILURE naming the file and offset.
 
@@ -485,9 +487,10 @@ validate() {
 	[[ $REMOTE_BINARIES_PATH =~ ^/[A-Za-z0-9._/+-]*$ ]] ||
 		die "REMOTE_BINARIES_PATH (--remote-bin) '$REMOTE_BINARIES_PATH': not an absolute path of letters, digits and ._/+-"
 	read -ra ATIO_EXTRA <<<"$ATIO_OPTS" || true
-	NODE_CAP=""
+	NODE_CAP="" NODE_STEADY=""
 	for n in "${!ATIO_EXTRA[@]}"; do
 		case ${ATIO_EXTRA[n]} in
+		--steady | --steady=*) NODE_STEADY=1 ;;
 		--cap | --rate) NODE_CAP=${ATIO_EXTRA[n + 1]:-} ;;
 		--cap=* | --rate=*) NODE_CAP=${ATIO_EXTRA[n]#--*=} ;;
 		--and | --then | --jobs | --jobs=*)

@@ -182,7 +182,7 @@ run_job() {
 run_once() {
 	local name=$1 threads=$2 iter=$4 dir i sum=0 unit m="" note="" counted=1 vals="" k v
 	local nodes=() outs=() margs=() merge=() skew=null eskew=null late p50 p99 p999 last max_us pct_us skew_us
-	local syncs=0 lines=() key=${POINT_KEY:-$1}
+	local syncs=0 lines=() key=${POINT_KEY:-$1} steadies=() okhosts=()
 	RUN_SEQ=$((RUN_SEQ + 1))
 	dir="$WORK/run.$RUN_SEQ"
 	launch_run "$name" "$threads" "$3" "$dir" 1
@@ -196,6 +196,7 @@ run_once() {
 				margs+=(--clock-offset "${NODE_SKEW_OFFSET[i]}")
 			fi
 			margs+=("$dir/$i.out")
+			okhosts+=("${HOSTS[$i]}")
 			IFS=$'\t' read -r m _ <"$dir/$i.value" || true
 			vals+=$'\t'$m
 			m=""
@@ -224,6 +225,7 @@ run_once() {
 			p99.9_us) p999=$v ;;
 			syncs) syncs=$v ;;
 			line) lines+=("$v") ;;
+			steady_line) steadies+=("$v") ;;
 			esac
 		done <"$dir/merge.tsv"
 	elif [ "${#outs[@]}" -gt 0 ]; then
@@ -248,9 +250,10 @@ run_once() {
 	fi
 	printf 'Sum value on iteration %d = { %.5f } %s;%s\n' "$iter" "$sum" "$unit" "$note"
 	if [ "${#outs[@]}" -gt 0 ]; then
-		late=$(awk -v a="$last" -v s="$START" 'BEGIN { printf "%.4f", a - s }')
-		printf 'start skew: %.4f s over %d nodes (last start %s s after the agreed instant); end skew: %.4f s\n' \
-			"$skew" "${#outs[@]}" "$late" "$eskew"
+		# --steady: the measured start comes after the rounds (STEADY_US).
+		late=$(awk -v a="$last" -v s="$START" -v r="${STEADY_US:-0}" 'BEGIN { printf "%.4f", a - s - r / 1e6 }')
+		printf 'start skew: %.4f s over %d nodes (last start %s s after the agreed instant%s); end skew: %.4f s\n' \
+			"$skew" "${#outs[@]}" "$late" "$([ "${STEADY_US:-0}" = 0 ] || echo " and the rounds")" "$eskew"
 		# A test that syncs has its write and sync latency among the lines below.
 		if [ "$syncs" = 0 ] && { [ "$p50" != 0.000 ] || [ "$p99" != 0.000 ]; }; then
 			printf 'latency (usec): p50 %.2f, p99 %.2f, p99.9 %.2f (merged from %d nodes)\n' \
@@ -258,6 +261,7 @@ run_once() {
 		fi
 		# Per direction (--mix) and per call (write, sync), from the merge.
 		[ "${#lines[@]}" = 0 ] || printf '%s\n' "${lines[@]}"
+		[ "${#steadies[@]}" = 0 ] || steady_lines "$dir" "$note" ${okhosts[@]+"${okhosts[@]}"} -- "${steadies[@]}"
 	fi
 	printf '%s\t%s\t%.17g\t%s%s\n' "$iter" "$counted" "$sum" "$unit" "$vals" >>"$WORK/rec.$threads.$key.tsv"
 	# Its record, from the merge and the nodes' records (merge --iteration-record).
@@ -273,6 +277,28 @@ run_once() {
 	# A sweep's point (sweep.sh) keeps the documents its merge summed.
 	[ -z "${POINT_KEY:-}" ] || sweep_keep_docs "$dir" "$key" ${outs[@]+"${outs[@]}"}
 	rm -rf "$dir"
+}
+
+# --steady: print the cluster's steady-state lines of the merge (steady_line
+# in merge --values, after --), its documents named by their nodes ($3...,
+# the hosts of the documents in the order merged, before --), the first
+# line followed by the iteration's note $2 when it has one (a failed node
+# is not in the sum: said, never silent). $1 is the run's directory.
+steady_lines() {
+	local dir=$1 note=$2 hosts=() l k
+	shift 2
+	while [ "$1" != -- ]; do hosts+=("$1"); shift; done
+	shift
+	for l in "$@"; do
+		if [[ $l == "steady (cluster of "* ]]; then
+			l="${l/ documents)/ nodes)}${note}"
+		elif [[ $l == "steady of each document alone:"* ]]; then
+			l="steady of each node alone:${l#*alone:}"
+			for k in "${!hosts[@]}"; do l=${l//"[$((k + 1))]"/${hosts[k]}}; done
+		fi
+		for k in "${!HOSTS[@]}"; do l=${l//"$dir/$k.out"/${HOSTS[k]}}; done
+		printf '%s\n' "$l"
+	done
 }
 
 # Test $1 with $2 threads: its section line, atio's settings header, the

@@ -172,7 +172,8 @@ int atio_opts_cmdline(char *buf, size_t len, const struct atio_opts *o)
 
 		add(&l, " --steady %s", judge[o->steady]);
 		add_time(&l, "--round", o->round_ns);
-		add(&l, " --rounds %u%s", o->rounds, o->precondition ? " --precondition" : "");
+		add(&l, " --rounds %u%s%s", o->rounds, o->all_rounds ? " --all-rounds" : "",
+		    o->precondition ? " --precondition" : "");
 	}
 	add(&l, " --%s", o->direct ? "uncached" : "cached");
 	add_total(&l, o);

@@ -291,6 +291,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 	case OPT_SIZE: return atio_cli_size(arg, &o->size, e);
 	case OPT_LOOPS: return atio_cli_loops(arg, &o->loops, e);
 	case OPT_STEADY: case OPT_ROUND: case OPT_ROUNDS: case OPT_PRECONDITION:
+	case OPT_ALL_ROUNDS:
 		return atio_cli_steady(id, arg, o, e);
 	case OPT_META: case OPT_FILES: case OPT_FILE_SIZE: case OPT_DIRS: case OPT_FIGURE:
 	case OPT_SHARED_DIR: case OPT_NEIGHBOUR: case OPT_FSYNC_FILES: case OPT_FSYNC_DIR:

@@ -57,6 +57,7 @@ const struct option atio_cli_longopts[] = {
 	{ "round",      required_argument, NULL, OPT_ROUND },
 	{ "rounds",     required_argument, NULL, OPT_ROUNDS },
 	{ "precondition", no_argument,     NULL, OPT_PRECONDITION },
+	{ "all-rounds", no_argument,       NULL, OPT_ALL_ROUNDS },
 	{ "arrivals",   required_argument, NULL, OPT_ARRIVALS },
 	{ "meta",       required_argument, NULL, OPT_META },
 	{ "files",      required_argument, NULL, OPT_FILES },

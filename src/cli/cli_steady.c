@@ -52,6 +52,9 @@ int atio_cli_steady(int id, const char *arg, struct atio_opts *o, struct atio_er
 	case OPT_PRECONDITION:
 		o->precondition = true;
 		return 0;
+	case OPT_ALL_ROUNDS:
+		o->all_rounds = true;
+		return 0;
 	}
 	return USAGE("option %d: not handled", id);
 }
@@ -94,6 +97,9 @@ int atio_cli_steady_judge(struct atio_opts *o, const struct pstate *st, struct a
 		if (o->precondition)
 			return USAGE("--precondition: it comes before --steady's rounds: give "
 				     "--steady iops (or mbs, lat) too");
+		if (o->all_rounds)
+			return USAGE("--all-rounds: the rounds are --steady's: give --steady iops "
+				     "(or mbs, lat) too");
 		return 0;
 	}
 	if (!round)

@@ -116,6 +116,8 @@ void atio_cli_usage(FILE *f)
 "                        steady, a warning and the measured time all the same\n"
 "  --precondition        with --steady: first sequential writes of twice the\n"
 "                        dataset in 128K blocks (SNIA's preconditioning)\n"
+"  --all-rounds          with --steady: run all --rounds rounds even once\n"
+"                        steady (the cluster driver judges the nodes' sum)\n"
 "  -S                    skip the final sync() and leave it out of the\n"
 "                        result (by default it is inside the measured time);\n"
 "                        the files are still synced after it, and a sync\n"

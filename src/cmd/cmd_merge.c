@@ -111,6 +111,7 @@ static int write_values(const char *path, const struct atio_merge *m)
 		(double)atio_hist_percentile(h, 99.0) / 1000.0,
 		(double)atio_hist_percentile(h, 99.9) / 1000.0);
 	fprintf(f, "syncs\t%" PRIu64 "\n", m->total.syncs);
+	atio_merge_steady_text(f, "steady_line\t", &m->steady);
 	atio_driver_lines(f, "line", m, true);
 	bad = ferror(f);
 	if (fclose(f) || bad) {
@@ -463,6 +464,10 @@ int merge_main(int argc, char **argv)
 		atio_merge_warning(&m, k, warning, sizeof(warning));
 		say("merge: warning: %s", warning);
 	}
+	atio_merge_steady_note(&m.steady, warning, sizeof(warning));
+	if (!m.sequential && (warning[0] || (atio_merge_steady_any(&m.steady) &&
+					    !m.steady.judged)))
+		say("merge: warning: steady: %s", warning[0] ? warning : m.steady.why);
 	if (json)
 		atio_merge_json(stdout, &m);
 	else if (!csv.name || !csv_stdout(csv.name))

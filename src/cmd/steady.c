@@ -46,7 +46,7 @@ void steady_tick(struct run_result *out, const char *name)
 			if (atio_ival_rec_closed(&out->w[i].iv) <= k)
 				return;
 		round_sum(out->w, o->threads, k, &sum);
-		atio_steady_add(s, atio_steady_value(s->kind, &sum));
+		atio_steady_add_round(s, &sum);
 		if (o->verbose >= 1) {
 			char v[32] = "-";
 
@@ -55,7 +55,7 @@ void steady_tick(struct run_result *out, const char *name)
 				snprintf(v, sizeof(v), "%.2f", s->value[k]);
 			say("%s%ssteady: round %zu: %s %s%s%s", name, name[0] ? ": " : "", k + 1, v,
 			    atio_steady_unit(s->kind), isnan(s->value[k]) ? " (no I/O completed)" : "",
-			    s->steady_at ? ": steady" : s->over ? ": the last round" : "");
+			    s->steady_at == k + 1 ? ": steady" : s->over ? ": the last round" : "");
 		}
 	}
 	/* Over: the warm-up ends at the next slice no thread has passed. */

@@ -19,6 +19,7 @@
 #include "atio/stats/hist.h"
 #include "atio/document/json_read.h"
 #include "atio/document/doc.h"
+#include "atio/document/doc_steady.h"
 
 #define BAD(...) atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
 
@@ -424,6 +425,8 @@ void atio_merge_doc_free(struct atio_merge_doc *d)
 		atio_ival_series_free(d->ivals);
 	free(d->ivals);
 	d->ivals = NULL;
+	atio_doc_steady_free(d->steady);
+	d->steady = NULL;
 }
 
 /*
@@ -476,7 +479,8 @@ static int from_json(json_t *doc, const char *name, struct atio_merge_doc *d,
 	    get_hist(doc, "sync_latency_ns", &d->st.sync_lat, name, e) ||
 	    get_dirs(doc, d, name, e) ||
 	    get_paced(doc, d, name, e) ||
-	    get_intervals(doc, d, name, e))
+	    get_intervals(doc, d, name, e) ||
+	    atio_doc_steady_read(doc, name, &d->steady, e))
 		return -EINVAL;
 	atio_merge_settings_read(doc, &d->set);
 	get_run(doc, d);

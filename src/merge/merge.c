@@ -26,6 +26,7 @@ void atio_merge_init(struct atio_merge *m)
 	memset(m, 0, sizeof(*m));
 	atio_stats_init(&m->total);
 	atio_dir_stats_init(m->dir);
+	atio_merge_steady_init(&m->steady);
 }
 
 void atio_merge_free(struct atio_merge *m)
@@ -39,6 +40,7 @@ void atio_merge_free(struct atio_merge *m)
 	free(m->docs);
 	m->docs = NULL;
 	m->ndocs = m->cap = 0;
+	atio_merge_steady_free(&m->steady);
 }
 
 /*
@@ -160,7 +162,8 @@ int atio_merge_add(struct atio_merge *m, const struct atio_merge_doc *d, struct 
 				      d->unit, m->sum, m->unit);
 	if (atio_merge_settings_fold(m, d, e))
 		return -EINVAL;
-	if (keep_entry(m, d) || fold_timeline(m, d)) {
+	if (keep_entry(m, d) || fold_timeline(m, d) || atio_merge_steady_add(&m->steady, d) ||
+	    atio_merge_steady_judge(&m->steady)) {
 		if (m->ndocs < m->cap) {
 			free(m->docs[m->ndocs].vals);
 			m->docs[m->ndocs].vals = NULL;
@@ -256,6 +259,8 @@ void atio_merge_text(FILE *f, const struct atio_merge *m)
 		atio_merge_text_latency(f, "sync latency", &t->sync_lat, m->ndocs);
 	if (m->timeline && !m->sequential)
 		atio_ival_text(f, m->timeline, m->unit);
+	if (!m->sequential)
+		atio_merge_steady_text(f, "", &m->steady);
 	fprintf(f, "io: %" PRIu64 " ops, %" PRIu64 " bytes (%.2f MiB), %" PRIu64 " syncs\n",
 		t->ops, t->bytes, atio_mib(t->bytes), t->syncs);
 	fprintf(f, "cpu (sec): user %.3f, system %.3f\n", (double)t->cpu_user_ns / 1e9,
@@ -357,6 +362,7 @@ void atio_merge_json_value(struct atio_json *j, const char *key, const struct at
 		atio_ival_json(j, "intervals", m->timeline, true);
 		atio_ival_json_timeline(j, m->timeline);
 	}
+	atio_merge_steady_json(j, &m->steady);
 	atio_json_array_begin(j, "documents_merged");
 	for (unsigned i = 0; i < m->ndocs; i++) {
 		const struct atio_merge_entry *docs = m->docs;

@@ -326,6 +326,9 @@ static int charts(FILE *f, const struct atio_rfile *files, unsigned n, const cha
 		if (r[i])
 			atio_report_nodes(f, files[i].name, r[i]);
 	for (unsigned i = 0; i < n; i++)
+		if (r[i])
+			atio_report_steady(f, files[i].name, r[i], k, i);
+	for (unsigned i = 0; i < n; i++)
 		if (r[i] && !r[i]->nint) {
 			fputs("<p class=\"note\">No time series was recorded in ", f);
 			esc(f, files[i].name);

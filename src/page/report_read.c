@@ -204,7 +204,8 @@ static int read_run(json_t *doc, struct atio_rrun *r, const char *name, struct a
 	r->start_epoch = num(doc, "start_epoch");
 	r->end_epoch = num(doc, "end_epoch");
 	atio_rrun_read_dirs(doc, r);
-	return read_intervals(doc, r, false, name, e) ?: read_timeline(doc, r, name, e);
+	return read_intervals(doc, r, false, name, e) ?: read_timeline(doc, r, name, e) ?:
+	       atio_rsteady_read(doc, r, NULL, name, e);
 }
 
 /*
@@ -230,7 +231,8 @@ static int read_merge(json_t *doc, struct atio_rrun *r, json_t *hosts, const cha
 	figures_pct(json_object_get(doc, "latency_ns"), r->pct);
 	r->has_pct = json_is_object(json_object_get(doc, "latency_ns"));
 	atio_rrun_read_dirs(doc, r);
-	if (read_intervals(doc, r, true, name, e) || read_timeline(doc, r, name, e))
+	if (read_intervals(doc, r, true, name, e) || read_timeline(doc, r, name, e) ||
+	    atio_rsteady_read(doc, r, hosts, name, e))
 		return -EINVAL;
 	if (r->hist && r->hist->count == 0) {
 		free(r->hist);
@@ -509,6 +511,7 @@ void atio_rfile_free(struct atio_rfile *f)
 		free(r->nodes);
 		free(r->stall_start);
 		free(r->stall_len);
+		atio_rsteady_free(r->steady);
 	}
 	free(f->runs);
 	for (unsigned i = 0; i < f->ncells; i++)

@@ -41,7 +41,10 @@ void atio_report_steady_text(FILE *f, const struct atio_result *r)
 	atio_format_time(round, sizeof(round), s->round_ns);
 	fprintf(f, "steady: %s in %u round(s) of %s sec: ", atio_steady_name(s->kind), s->n,
 		round);
-	if (s->steady_at)
+	if (s->steady_at && s->all)
+		fprintf(f, "steady at round %u (window: rounds %zu to %u); every round run "
+			"(--all-rounds)\n", s->steady_at, s->v.first + 1, s->steady_at);
+	else if (s->steady_at)
 		fprintf(f, "steady at round %u (window: rounds %zu to %u)\n", s->steady_at,
 			s->v.first + 1, s->steady_at);
 	else if (s->over)
@@ -81,6 +84,7 @@ void atio_report_steady_settings_json(struct atio_json *j, const struct atio_opt
 	atio_json_double(j, "range_max_pct", ATIO_STEADY_RANGE_PCT);
 	atio_json_double(j, "excursion_max_pct", ATIO_STEADY_EXCURSION_PCT);
 	atio_json_bool(j, "precondition", o->precondition);
+	atio_json_bool(j, "all_rounds", o->all_rounds);
 	atio_json_object_end(j);
 }
 
@@ -91,6 +95,28 @@ static void judged_double(struct atio_json *j, const char *key, bool judged, dou
 		atio_json_double(j, key, x);
 	else
 		atio_json_null(j, key);
+}
+
+/*
+ * What each round did, summed over the threads: the counts its figure
+ * comes from, so that the rounds of several documents can be summed
+ * (atio merge) and each figure checked against them.
+ */
+static void round_figures(struct atio_json *j, const struct atio_steady *s)
+{
+	atio_json_array_begin(j, "round_figures");
+	for (unsigned i = 0; s->round && i < s->n; i++) {
+		const struct atio_steady_round *r = &s->round[i];
+
+		atio_json_object_begin(j, NULL);
+		atio_json_uint(j, "ops", r->ops);
+		atio_json_uint(j, "bytes", r->bytes);
+		atio_json_uint(j, "latency_sum_ns", r->lat_sum);
+		atio_json_uint(j, "latency_count", r->lat_count);
+		atio_json_uint(j, "time_ns", r->dur_ns);
+		atio_json_object_end(j);
+	}
+	atio_json_array_end(j);
 }
 
 void atio_report_steady_json(struct atio_json *j, const struct atio_result *r)
@@ -134,6 +160,8 @@ void atio_report_steady_json(struct atio_json *j, const struct atio_result *r)
 	else
 		atio_json_null(j, "steady_at");
 	atio_json_bool(j, "over", s->over);
+	atio_json_bool(j, "all_rounds", s->all);
+	round_figures(j, s);
 	if (s->preconditioned) {
 		atio_json_object_begin(j, "precondition");
 		atio_json_uint(j, "block_size", 128u << 10);

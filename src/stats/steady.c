@@ -54,6 +54,15 @@ bool atio_steady_judge(const double *v, size_t n, struct atio_steady_verdict *ou
 	return out->steady;
 }
 
+size_t atio_steady_first(const double *v, size_t n, struct atio_steady_verdict *out)
+{
+	for (size_t k = ATIO_STEADY_WINDOW; k <= n; k++)
+		if (atio_steady_judge(v, k, out))
+			return k;
+	atio_steady_judge(v, n, out);
+	return 0;
+}
+
 double atio_steady_value(enum atio_steady_kind kind, const struct atio_steady_round *r)
 {
 	double sec = (double)r->dur_ns / 1e9;
@@ -84,14 +93,21 @@ int atio_steady_init(struct atio_steady *s, const struct atio_opts *o)
 	s->kind = o->steady;
 	s->round_ns = o->round_ns;
 	s->max_rounds = o->rounds;
+	s->all = o->all_rounds;
 	s->value = calloc(o->rounds ? o->rounds : 1, sizeof(*s->value));
-	return s->value ? 0 : -ENOMEM;
+	s->round = calloc(o->rounds ? o->rounds : 1, sizeof(*s->round));
+	if (s->value && s->round)
+		return 0;
+	atio_steady_free(s);
+	return -ENOMEM;
 }
 
 void atio_steady_free(struct atio_steady *s)
 {
 	free(s->value);
+	free(s->round);
 	s->value = NULL;
+	s->round = NULL;
 }
 
 bool atio_steady_add(struct atio_steady *s, double value)
@@ -99,8 +115,15 @@ bool atio_steady_add(struct atio_steady *s, double value)
 	if (s->over || s->n >= s->max_rounds)
 		return true;
 	s->value[s->n++] = value;
-	if (atio_steady_judge(s->value, s->n, &s->v))
+	if (!s->steady_at && atio_steady_judge(s->value, s->n, &s->v))
 		s->steady_at = s->n;
-	s->over = s->steady_at || s->n == s->max_rounds;
+	s->over = (s->steady_at && !s->all) || s->n == s->max_rounds;
 	return s->over;
+}
+
+bool atio_steady_add_round(struct atio_steady *s, const struct atio_steady_round *r)
+{
+	if (s->round && s->n < s->max_rounds && !s->over)
+		s->round[s->n] = *r;
+	return atio_steady_add(s, atio_steady_value(s->kind, r));
 }

@@ -183,6 +183,7 @@ struct atio_opts {
 	uint64_t round_ns;         /* --round */
 	unsigned rounds;           /* --rounds: at most this many */
 	bool precondition;         /* --precondition: 2x the dataset in 128K writes first */
+	bool all_rounds;           /* --all-rounds: every round run, steady or not */
 	struct atio_meta_opts meta; /* --meta: a metadata run (meta.nphases > 0) */
 	/* --percentiles: the points the text gives, ascending; npct 0 for the default */
 	double pct[ATIO_PCT_MAX];

@@ -17,6 +17,8 @@
 #include "atio/stats/interval.h"
 #include "atio/stats/stats.h"
 
+struct atio_doc_steady;
+
 #define ATIO_MERGE_UNIT_LEN 16
 #define ATIO_MERGE_NSETTINGS 18    /* the settings compared (merge_check.c) */
 #define ATIO_MERGE_SETTING_LEN 48
@@ -59,6 +61,7 @@ struct atio_merge_doc {
 	struct atio_ival_series *ivals;
 	struct atio_merge_settings set;
 	struct atio_merge_run run;
+	struct atio_doc_steady *steady; /* --steady's rounds (doc_steady.h); NULL without */
 };
 
 /*

@@ -29,6 +29,7 @@
 #include "atio/stats/interval.h"
 #include "atio/stats/stats.h"
 #include "atio/document/doc.h"
+#include "atio/merge/merge_steady.h"
 
 
 
@@ -100,6 +101,8 @@ struct atio_merge {
 	bool sequential;
 	/* --unaligned: summed even when their windows share no instant */
 	bool unaligned;
+	/* --steady: the documents' rounds summed round by round and judged */
+	struct atio_merge_steady steady;
 };
 
 

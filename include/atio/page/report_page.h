@@ -40,6 +40,26 @@ struct atio_rnode {
 };
 
 /*
+ * --steady's rounds of a run, or a merge's rounds summed (report_steady.c):
+ * one figure a round, the window and the verdict as the document says them.
+ */
+struct atio_rsteady {
+	char judge[8], unit[16];   /* "iops", "IOPS" */
+	double round_sec;
+	unsigned n;                /* rounds */
+	double *x, *value;         /* [n]: the round (from 1) and its figure, NaN unknown */
+	bool cluster;              /* a merge's: the nodes' rounds summed */
+	bool judged;               /* false: a merge whose rounds could not be summed */
+	char *why;                 /* then why; NULL otherwise */
+	unsigned steady_at;        /* the round the window ends; 0: not steady */
+	unsigned first, last;      /* the window shaded (from 1); 0: none */
+	double average, range_pct, excursion_pct;
+	/* A merge's: each document's own rounds, named by its node or file. */
+	unsigned nnodes;
+	struct atio_rnode *nodes;  /* rate: its figure a round, NaN past its rounds */
+};
+
+/*
  * One measured run as the page shows it: a run document, a merge, or one
  * test of a driver's matrix (its average, and the charts of its last
  * counted iteration: complete and concurrent).
@@ -95,6 +115,7 @@ struct atio_rrun {
 	double dir_value[2], dir_pct[2][ATIO_RPCT];
 	bool has_sync;
 	double sync_pct[ATIO_RPCT];
+	struct atio_rsteady *steady; /* --steady's rounds; NULL without */
 };
 
 /* A phase of a metadata run (atio --meta): its figures as its document has them. */
@@ -224,6 +245,21 @@ void atio_report_wallclock(FILE *out, const struct atio_rfile *files, unsigned n
  */
 int atio_rsweep_check(json_t *doc, const char *path, struct atio_error *e);
 int atio_report_sweep(FILE *out, const struct atio_rfile *f, unsigned index);
+
+/*
+ * --steady's rounds (report_steady.c): the "steady" object of run or merge
+ * document @doc into r->steady (left NULL when null or absent), a merge's
+ * documents named by the hosts of @hosts' records that succeeded (a
+ * driver's), else by their files; 0, or
+ * -EINVAL with @e naming @name. The section of @r: the verdict in words
+ * and the chart of the rounds, the window shaded; its chart's id from @k
+ * (the run's key) and @i (the document). Nothing without rounds.
+ */
+int atio_rsteady_read(json_t *doc, struct atio_rrun *r, json_t *hosts, const char *name,
+		      struct atio_error *e);
+void atio_rsteady_free(struct atio_rsteady *s);
+void atio_report_steady(FILE *out, const char *doc_name, const struct atio_rrun *r, unsigned k,
+			unsigned i);
 
 /*
  * For tests: how many times the last atio_report_record() compared a

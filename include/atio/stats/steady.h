@@ -57,6 +57,15 @@ struct atio_steady_verdict {
  */
 bool atio_steady_judge(const double *v, size_t n, struct atio_steady_verdict *out);
 
+/*
+ * The first window of @v[0..n) where both criteria hold, as the rounds
+ * would have found it one after another: its verdict in *@out and the
+ * round (from 1) that ends it; 0 when no window holds them, *@out then
+ * the verdict of the last window. The cluster's rounds are judged so
+ * after the run (atio/merge/merge_steady.h).
+ */
+size_t atio_steady_first(const double *v, size_t n, struct atio_steady_verdict *out);
+
 /* What one round of the load did, summed over its threads. */
 struct atio_steady_round {
 	uint64_t ops, bytes;
@@ -85,10 +94,12 @@ struct atio_steady {
 	uint64_t round_ns;
 	unsigned max_rounds;
 	double *value;             /* [max_rounds] */
+	struct atio_steady_round *round; /* [max_rounds]: what each round did */
+	bool all;                  /* --all-rounds: every round run, steady or not */
 	unsigned n;                /* rounds judged */
 	bool over;                 /* the criteria held, or max_rounds were run */
-	unsigned steady_at;        /* the round (from 1) where both held; 0: never */
-	struct atio_steady_verdict v; /* over the last window judged */
+	unsigned steady_at;        /* the round (from 1) where both first held; 0: never */
+	struct atio_steady_verdict v; /* over the first steady window, else the last one */
 	uint64_t warm_ns;          /* from the start to the measured time, once over */
 	/* --precondition: sequential writes of twice the dataset before the rounds */
 	bool preconditioned;
@@ -100,9 +111,13 @@ int atio_steady_init(struct atio_steady *s, const struct atio_opts *o);
 void atio_steady_free(struct atio_steady *s);
 
 /*
- * Add the figure @value of the next round and judge the window it ends.
- * Returns true when the warm-up is over: steady, or the last round run.
+ * Add the figure @value of the next round and judge the window it ends
+ * (until a window was steady: that one is kept). Returns true when the
+ * warm-up is over: steady (unless s->all), or the last round run.
  */
 bool atio_steady_add(struct atio_steady *s, double value);
+
+/* The same for round @r, kept in s->round, its figure as s->kind judges it. */
+bool atio_steady_add_round(struct atio_steady *s, const struct atio_steady_round *r);
 
 #endif

@@ -182,6 +182,38 @@ static void test_unknown_round(void **state)
 	assert_true(r.judged);
 }
 
+/*
+ * --all-rounds: the rounds go on once steady, the first steady window kept;
+ * atio_steady_first() finds that window in a whole series, as the rounds
+ * found it one after another.
+ */
+static void test_all_rounds(void **state)
+{
+	const double v[] = { 2000, 1500, 1000, 1000, 1000, 1000, 1000, 1000, 400, 1000 };
+	struct atio_opts o = { .steady = ATIO_STEADY_IOPS, .rounds = 10, .all_rounds = true,
+			       .round_ns = ATIO_STEADY_ROUND_NS };
+	struct atio_steady_verdict r;
+	struct atio_steady s;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(atio_steady_init(&s, &o), 0);
+	for (i = 0; !atio_steady_add(&s, v[i]); i++)
+		;
+	assert_int_equal(s.n, 10);
+	assert_int_equal(s.steady_at, 7);
+	/* The window kept is the first steady one, not the last (which is not). */
+	assert_int_equal(s.v.first, 2);
+	assert_true(s.v.steady);
+	atio_steady_free(&s);
+	assert_int_equal(atio_steady_first(v, N(v), &r), 7);
+	assert_int_equal(r.first, 2);
+	assert_int_equal(atio_steady_first(v, 6, &r), 0);
+	assert_false(r.steady);
+	assert_int_equal(atio_steady_first(v, 3, &r), 0);
+	assert_false(r.judged);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_value),
 		cmocka_unit_test(test_unknown_round),
+		cmocka_unit_test(test_all_rounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
