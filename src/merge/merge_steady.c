@@ -7,6 +7,7 @@
 
 #include "atio/base/units.h"
 #include "atio/merge/merge_steady.h"
+#include "atio/print/report_steady.h"
 
 void atio_merge_steady_init(struct atio_merge_steady *s)
 {
@@ -270,17 +271,10 @@ void atio_merge_steady_json(struct atio_json *j, const struct atio_merge_steady 
 		atio_json_string(j, "why", s->why);
 	atio_json_uint(j, "rounds", s->judged ? s->n : 0);
 	values(j, s->value, s->judged ? s->n : 0);
-	if (s->judged && s->v.n) {
-		atio_json_object_begin(j, "window");
-		atio_json_uint(j, "first", s->v.first + 1);
-		atio_json_uint(j, "last", s->v.first + s->v.n);
-		atio_json_double(j, "average", s->v.avg);
-		atio_json_double(j, "min", s->v.min);
-		atio_json_double(j, "max", s->v.max);
-		atio_json_object_end(j);
-	} else {
+	if (s->judged)
+		atio_report_steady_window_json(j, &s->v);
+	else
 		atio_json_null(j, "window");
-	}
 	if (s->v.judged) {
 		atio_json_double(j, "range_pct", s->v.range_pct);
 		atio_json_double(j, "excursion_pct", s->v.excursion_pct);

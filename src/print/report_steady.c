@@ -119,6 +119,21 @@ static void round_figures(struct atio_json *j, const struct atio_steady *s)
 	atio_json_array_end(j);
 }
 
+void atio_report_steady_window_json(struct atio_json *j, const struct atio_steady_verdict *v)
+{
+	if (!v->n) {
+		atio_json_null(j, "window");
+		return;
+	}
+	atio_json_object_begin(j, "window");
+	atio_json_uint(j, "first", v->first + 1);
+	atio_json_uint(j, "last", v->first + v->n);
+	atio_json_double(j, "average", v->avg);
+	atio_json_double(j, "min", v->min);
+	atio_json_double(j, "max", v->max);
+	atio_json_object_end(j);
+}
+
 void atio_report_steady_json(struct atio_json *j, const struct atio_result *r)
 {
 	const struct atio_steady *s = r->steady;
@@ -140,17 +155,7 @@ void atio_report_steady_json(struct atio_json *j, const struct atio_result *r)
 		else
 			atio_json_double(j, NULL, s->value[i]);
 	atio_json_array_end(j);
-	if (s->v.n) {
-		atio_json_object_begin(j, "window");
-		atio_json_uint(j, "first", s->v.first + 1);
-		atio_json_uint(j, "last", s->v.first + s->v.n);
-		atio_json_double(j, "average", s->v.avg);
-		atio_json_double(j, "min", s->v.min);
-		atio_json_double(j, "max", s->v.max);
-		atio_json_object_end(j);
-	} else {
-		atio_json_null(j, "window");
-	}
+	atio_report_steady_window_json(j, &s->v);
 	judged_double(j, "range_pct", s->v.judged, s->v.range_pct);
 	judged_double(j, "excursion_pct", s->v.judged, s->v.excursion_pct);
 	judged_double(j, "slope", s->v.n > 1, s->v.slope);

@@ -12,6 +12,7 @@
 
 #include "atio/base/opts.h"
 #include "atio/print/report.h"
+#include "atio/stats/steady.h"
 
 struct atio_json;
 
@@ -39,5 +40,11 @@ void atio_report_steady_settings_json(struct atio_json *j, const struct atio_opt
  * null where there is nothing to say.
  */
 void atio_report_steady_json(struct atio_json *j, const struct atio_result *r);
+
+/*
+ * The window of verdict @v as member "window" of @j: its first and last
+ * rounds (from 1), average, min and max; null when it has no rounds.
+ */
+void atio_report_steady_window_json(struct atio_json *j, const struct atio_steady_verdict *v);
 
 #endif
