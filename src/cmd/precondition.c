@@ -69,17 +69,19 @@ int steady_precondition(const struct atio_opts *o, const struct atio_engine_ops 
 		return e.exit ? e.exit : ATIO_EXIT_USAGE;
 	}
 	plan_pool(&p, p.iodepth, engine->no_io);
-	if (o->verbose >= 1)
-		say("precondition: sequential O_DIRECT writes of twice the dataset (%.2f MiB) "
-		    "in 128K blocks", atio_mib(2 * o->total));
 	if (run_open(&r, &p, engine, &e)) {
 		/* A filesystem without O_DIRECT: refused, not preconditioned through the cache. */
 		if (e.exit == ATIO_EXIT_USAGE && e.err == EINVAL)
 			say("--precondition: its writes are O_DIRECT (--uncached), and the target "
 			    "refuses them: leave --precondition out");
 		status = fail(&e);
-	} else if (run_measure(&r, &rr, &e)) {
-		status = fail(&e);
+	} else {
+		/* Said once the files are open and a signal is atio's to take. */
+		if (o->verbose >= 1)
+			say("precondition: sequential O_DIRECT writes of twice the dataset "
+			    "(%.2f MiB) in 128K blocks", atio_mib(2 * o->total));
+		if (run_measure(&r, &rr, &e))
+			status = fail(&e);
 	}
 	if (!status && r.wt.signo) {
 		say("%s in the precondition, before the rounds: no result", sig_name(r.wt.signo));
