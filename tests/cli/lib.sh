@@ -187,6 +187,9 @@ start_atio() {
 		pre=(env --default-signal=INT --default-signal=TERM)
 	fi
 	LAST="atio $*"
+	# Emptied here, not only by the child: a wait on a line must not find the last run's.
+	: >"$OUT"
+	: >"$ERR"
 	"${pre[@]}" "$ATIO" "$@" >"$OUT" 2>"$ERR" &
 	PID=$!
 	BG_PIDS+=("$PID")
@@ -203,6 +206,8 @@ start_atio_ready() {
 
 	shift
 	LAST="atio $* <FIFO"
+	: >"$OUT"
+	: >"$ERR"
 	"$ATIO" "$@" <"$fifo" >"$OUT" 2>"$ERR" &
 	PID=$!
 	BG_PIDS+=("$PID")

@@ -101,7 +101,6 @@ run_atio --read --seq -s 1M -p 1 -u 512M -t 0.1 -f "$P" # the files made: no fil
 for fmt in text json; do
 	extra=()
 	[ "$fmt" = text ] || extra=(--json)
-	: >"$ERR" # the line waited for below must be this run's
 	start_atio -v --write --rand -s 4K -p 1 -u 512M -t 5 --steady iops --round 1s \
 		--rounds 6 --precondition "${extra[@]}" -f "$P"
 	t0=$(now_ms)
