@@ -23,8 +23,7 @@ gen() {
 sshd_start 3
 driver_setup
 HOSTS=(node1 node2 node3)
-NULL=(TIME=0.5 WARMUP_TIME=0.2 FILE_SIZE=16M THREADS=1 TESTS=randread "ATIO_OPTS=--engine null"
-	START_MARGIN=0.5)
+NULL=(TIME=0.5 WARMUP_TIME=0.2 FILE_SIZE=16M THREADS=1 "ATIO_OPTS=--engine null" START_MARGIN=0.5)
 
 # Each node's atio fails a run whose arguments hold the words in its
 # bin/fail (a failed node at a point).
@@ -57,22 +56,24 @@ make_doc() {
 	[ "$RC" = "$rc" ] || die "atio-parallel.sh $*: exit $RC, expected $rc: $(tail -n 5 "$ERR")"
 	[ -z "${KEEP_DOCS:-}" ] || cp "$WORK/$n.json" "$KEEP_DOCS/"
 }
-make_doc sweep 0 --sweep 's=4K,8K,16K' --target p99=1ms
-make_doc curve 0 --curve 10,50
-echo "-s 8K" >"$(node_dir 2)/bin/fail"
-make_doc failed 1 --sweep 's=4K,8K,16K'
-echo "--rand" >"$(node_dir 3)/bin/fail"
-make_doc nomax 1 --curve 50
-rm -f "$(node_dir 2)/bin/fail" "$(node_dir 3)/bin/fail"
+# Two tests each: randread's sweep with node2 failed at its point -s 8K
+# and randwrite's whole; randread's curve without a maximum (node3 failed
+# in it) and randwrite's.
+echo "--read --rand -s 8K" >"$(node_dir 2)/bin/fail"
+make_doc sweep 1 --tests 'randread randwrite' --sweep 's=4K,8K,16K' --target p99=1ms
+rm -f "$(node_dir 2)/bin/fail"
+echo "--read" >"$(node_dir 3)/bin/fail"
+make_doc curve 1 --tests 'randread randwrite' --curve 10,50
+rm -f "$(node_dir 3)/bin/fail"
 stop_nodes
 
-# want DOC: what the chart of DOC's first sweep must hold, from the
+# want DOC K: what the chart of DOC's sweep K (from 0) must hold, from the
 # document alone: the sum's p50 and p99 over its valid points, each node's
 # p99 over the points it ran, a ring per chosen point, the unheld steps.
 want() {
-	python3 - "$1" <<'EOP'
+	python3 - "$1" "$2" <<'EOP'
 import json, sys
-sw = json.load(open(sys.argv[1]))["sweeps"][0]
+sw = json.load(open(sys.argv[1]))["sweeps"][int(sys.argv[2])]
 pts = sw["points"]
 valid = [p for p in pts if p["valid"]]
 hosts = []
@@ -125,17 +126,23 @@ jq_() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
 
-# --- A sweep of 3 points over 3 nodes.
 report sweep
-expect_match "sweep: a section for the cluster's sweep" "$WORK/sweep.html" \
-	'^<h2>Cluster sweep: sweep\.json, randread, 1 thread</h2>$'
+report curve
+expect_count "a section per sweep of the document" "$WORK/sweep.html" \
+	'^<h2>Cluster sweep: sweep\.json, rand(read|write), 1 thread</h2>$' 2
+
+# --- randwrite's sweep of 3 points over 3 nodes.
 expect_out "sweep: the sum's p50 and p99, each node's p99, a ring per chosen point" \
-	"$(want "$WORK/sweep.json")" gen count "$WORK/sweep.html" csweep-0-0
-expect_out "sweep: p99 lines: the sum's and one per node (nodes + 1)" \
-	"sum p99 node1 p99 node2 p99 node3 p99" sh -c "$(declare -f names); GEN='$GEN' names '$WORK/sweep.html' csweep-0-0 | grep ' p99\$' | tr '\n' ' ' | sed 's/ \$//'"
-gen marks "$WORK/sweep.html" csweep-0-0 >"$WORK/sweep.marks" || true
+	"$(want "$WORK/sweep.json" 1)" gen count "$WORK/sweep.html" csweep-0-1
+got=$(names "$WORK/sweep.html" csweep-0-1 | grep ' p99$' | tr '\n' ' ')
+if [ "$got" = "sum p99 node1 p99 node2 p99 node3 p99 " ]; then
+	ok "sweep: p99 lines: the sum's and one per node (nodes + 1)"
+else
+	not_ok "sweep: p99 lines: the sum's and one per node (nodes + 1)" "$got"
+fi
+gen marks "$WORK/sweep.html" csweep-0-1 >"$WORK/sweep.marks" || true
 for k in peak knee target_point; do
-	o=$(jq_ "$WORK/sweep.json" "d['sweeps'][0]['points'][d['sweeps'][0]['$k'] - 1]['options']")
+	o=$(jq_ "$WORK/sweep.json" "d['sweeps'][1]['points'][d['sweeps'][1]['$k'] - 1]['options']")
 	case $k in
 	peak) re="^peak: $o\$" ;;
 	knee) re="^knee \\(95% of the peak\\): $o\$" ;;
@@ -144,39 +151,37 @@ for k in peak knee target_point; do
 	expect_match "sweep: the cluster's $k ($o) is ringed and named" "$WORK/sweep.marks" "$re"
 done
 for k in 1 2 3; do
-	sum=$(jq_ "$WORK/sweep.json" "'%.2f' % d['sweeps'][0]['points'][$k - 1]['sum']")
-	vals=$(jq_ "$WORK/sweep.json" "'</td><td class=\"n\">'.join('%.2f' % n['value'] for n in d['sweeps'][0]['points'][$k - 1]['nodes'])")
+	sum=$(jq_ "$WORK/sweep.json" "'%.2f' % d['sweeps'][1]['points'][$k - 1]['sum']")
+	vals=$(jq_ "$WORK/sweep.json" "'</td><td class=\"n\">'.join('%.2f' % n['value'] for n in d['sweeps'][1]['points'][$k - 1]['nodes'])")
 	expect_count "sweep: point $k's row has its sum and each node's value" "$WORK/sweep.html" \
 		"^<tr><td class=\"n\">$k</td><td>[0-9]+K</td><td class=\"n\">$sum</td>.*<td class=\"n\">$vals</td>" 1
 done
 expect_match "sweep: the use: line" "$WORK/sweep.html" "^<p>use: <code>--sweep &#39;s=[0-9]+K&#39;"
 
-# --- A curve: the maximum and 2 steps, a step not held ringed.
-report curve
-expect_out "curve: the sum's p50 and p99, each node's p99, the peak, the unheld steps" \
-	"$(want "$WORK/curve.json")" gen count "$WORK/curve.html" csweep-0-0
-nh=$(jq_ "$WORK/curve.json" "sum(p['held'] is False for p in d['sweeps'][0]['points'])")
-expect_count "curve: each unheld step said in the table ($nh)" "$WORK/curve.html" '<td><b>not held</b></td>' "$nh"
-cap=$(jq_ "$WORK/curve.json" "'%.10g' % d['sweeps'][0]['points'][1]['nodes'][0]['cap']")
-expect_match "curve: a step's cap beside each node's value" "$WORK/curve.html" "\\(cap $cap\\)</td>"
-
-# --- A node failed at point 2: the sum not drawn there, the node left out of its curve, said.
-report failed
+# --- randread's: node2 failed at point 2, the sum not drawn there, the
+# node left out of its curve, said.
 expect_out "failed node: the sum drawn at 2 points, node2's curve at 2, the others' at 3" \
-	"$(want "$WORK/failed.json")" gen count "$WORK/failed.html" csweep-0-0
-expect_match "failed node: the page says the point's sum is not drawn" "$WORK/failed.html" \
+	"$(want "$WORK/sweep.json" 0)" gen count "$WORK/sweep.html" csweep-0-0
+expect_match "failed node: the page says the point's sum is not drawn" "$WORK/sweep.html" \
 	'Point 2 \(-s 8K\): INCOMPLETE \(2 of 3 nodes\): its sum not drawn\.'
-expect_match "failed node: the page says the node is left out of its curve" "$WORK/failed.html" \
+expect_match "failed node: the page says the node is left out of its curve" "$WORK/sweep.html" \
 	'node2 failed at point 2 \(-s 8K\): left out of its curve\.'
-expect_count "failed node: its cell says failed" "$WORK/failed.html" '<td><b>failed</b></td>' 1
-gen marks "$WORK/failed.html" csweep-0-0 >"$WORK/failed.marks" || true
+expect_count "failed node: its cell says failed" "$WORK/sweep.html" '<td><b>failed</b></td>' 1
+gen marks "$WORK/sweep.html" csweep-0-0 >"$WORK/failed.marks" || true
 expect_no_match "failed node: point 2 is never a mark" "$WORK/failed.marks" ': -s 8K$'
 
-# --- A curve without a maximum: said, nothing drawn.
-report nomax
-expect_match "no maximum: the page says it" "$WORK/nomax.html" 'No maximum: the curve&#39;s uncapped run was not summed'
-expect_no_match "no maximum: no chart" "$WORK/nomax.html" 'data-chart="csweep-'
-expect_match "no maximum: no point measured, said" "$WORK/nomax.html" 'No point was measured: no chart\.'
+# --- randwrite's curve: the maximum and 2 steps, a step not held ringed.
+expect_out "curve: the sum's p50 and p99, each node's p99, the peak, the unheld steps" \
+	"$(want "$WORK/curve.json" 1)" gen count "$WORK/curve.html" csweep-0-1
+nh=$(jq_ "$WORK/curve.json" "sum(p['held'] is False for p in d['sweeps'][1]['points'])")
+expect_count "curve: each unheld step said in the table ($nh)" "$WORK/curve.html" '<td><b>not held</b></td>' "$nh"
+cap=$(jq_ "$WORK/curve.json" "'%.10g' % d['sweeps'][1]['points'][1]['nodes'][0]['cap']")
+expect_match "curve: a step's cap beside each node's value" "$WORK/curve.html" "\\(cap $cap\\)</td>"
+
+# --- randread's curve, without a maximum: said, nothing drawn.
+expect_match "no maximum: the page says it" "$WORK/curve.html" 'No maximum: the curve&#39;s uncapped run was not summed'
+expect_no_match "no maximum: no chart" "$WORK/curve.html" 'data-chart="csweep-0-0"'
+expect_match "no maximum: no point measured, said" "$WORK/curve.html" 'No point was measured: no chart\.'
 
 # --- One node: its sweep's sum is its value; one node's curve beside it.
 python3 - "$WORK/sweep.json" "$WORK/one.json" <<'EOP'
@@ -191,7 +196,7 @@ json.dump(d, open(sys.argv[2], "w"))
 EOP
 report one
 expect_out "one node: the sum's p50 and p99, the node's p99, the marks" \
-	"$(want "$WORK/one.json")" gen count "$WORK/one.html" csweep-0-0
+	"$(want "$WORK/one.json" 1)" gen count "$WORK/one.html" csweep-0-1
 
 # --- Bad sweeps: exit 2 naming the member.
 for bad in "'sweeps': 5" "'sweeps': [{'axes': [], 'points': [{'sum': 'x', 'nodes': []}]}]"; do
@@ -224,17 +229,17 @@ if ! chrome "$WORK/control.html" "$WORK/control.dom" --dump-dom || ! grep -q con
 	skip "Chromium ($CHROME) cannot run here: $(tail -n 2 "$WORK/control.dom.err" | tr '\n' ' ')"
 fi
 expect_match "the console check sees a console error (control page)" "$WORK/control.dom.err" ":CONSOLE.*control-$$"
-for n in sweep curve failed; do
+for n in sweep curve; do
 	if chrome "$WORK/$n.html" "$WORK/$n.dom" --dump-dom; then
 		ok "$n.html: Chromium loads it"
 	else
 		not_ok "$n.html: Chromium loads it" "$(tail -n 3 "$WORK/$n.dom.err")"
 	fi
 	expect_no_match "$n.html: no console message" "$WORK/$n.dom.err" ':CONSOLE'
-	expect_out "$n.html: the chart in the DOM as in the file (series, points)" \
-		"$(want "$WORK/$n.json")" gen count "$WORK/$n.dom" csweep-0-0
-	gen marks "$WORK/$n.html" csweep-0-0 >"$WORK/$n.file.marks" || true
-	gen marks "$WORK/$n.dom" csweep-0-0 >"$WORK/$n.dom.marks" || true
+	expect_out "$n.html: randwrite's chart in the DOM as in the file (series, points)" \
+		"$(want "$WORK/$n.json" 1)" gen count "$WORK/$n.dom" csweep-0-1
+	gen marks "$WORK/$n.html" csweep-0-1 >"$WORK/$n.file.marks" || true
+	gen marks "$WORK/$n.dom" csweep-0-1 >"$WORK/$n.dom.marks" || true
 	if cmp -s "$WORK/$n.file.marks" "$WORK/$n.dom.marks"; then
 		ok "$n.html: the marks in the DOM as in the file"
 	else
