@@ -201,7 +201,10 @@ static char *use_text(const struct atio_rsw *s, bool curve)
 	} else if (curve) {
 		fputs("each node's --cap:", f);
 		for (unsigned i = 0; i < s->nnodes; i++)
-			fprintf(f, " %s %.10g", s->node[i], s->pt[k].node_cap[i]);
+			if (isfinite(s->pt[k].node_cap[i]))
+				fprintf(f, " %s %.10g", s->node[i], s->pt[k].node_cap[i]);
+			else
+				fprintf(f, " %s ?", s->node[i]);
 	} else {
 		fputs("--sweep '", f);
 		for (unsigned a = 0; a < s->naxes; a++)
