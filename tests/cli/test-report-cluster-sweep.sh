@@ -198,6 +198,22 @@ report one
 expect_out "one node: the sum's p50 and p99, the node's p99, the marks" \
 	"$(want "$WORK/one.json" 1)" gen count "$WORK/one.html" csweep-0-1
 
+# --- A grid of two axes: a heat map of the sums, no cell for the point
+# whose node failed; a sweep the driver was stopped in: said.
+python3 - "$WORK/sweep.json" "$WORK/grid.json" <<'EOP'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["sweeps"][0]["axes"].append({"name": "iodepth", "option": "--iodepth", "values": ["1"]})
+d["sweeps"][1]["points"] = []
+d["sweeps"][1]["ended"] = "running"
+json.dump(d, open(sys.argv[2], "w"))
+EOP
+report grid
+gen marks "$WORK/grid.html" cheat-0-0 >"$WORK/grid.marks" || true
+expect_match "two axes: a heat map, a cell for each of the 2 valid points" "$WORK/grid.marks" '^cells=2 marks=0$'
+expect_match "a sweep the driver was stopped in: said" "$WORK/grid.html" \
+	'The driver was stopped during the sweep: the points done are kept\.'
+
 # --- Bad sweeps: exit 2 naming the member.
 for bad in "'sweeps': 5" "'sweeps': [{'axes': [], 'points': [{'sum': 'x', 'nodes': []}]}]"; do
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.update(eval("{" + sys.argv[3] + "}"))
