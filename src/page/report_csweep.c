@@ -150,6 +150,9 @@ static int read_nodes(struct atio_rsw *s, json_t *p, unsigned k, const char *lab
 		/* Its own p99, as its record of the point has it. */
 		if (json_is_true(json_object_get(r, "ok")))
 			q->node_p99[i] = num(json_object_get(r, "latency_us"), "p99") * 1e3;
+		if (!isfinite(q->node_value[i]) || !isfinite(q->node_p99[i]))
+			fprintf(said, " %s at point %u (%s): no value or p99 in the document, left "
+				"out of its curve.", s->node[i], k + 1, label);
 	}
 	return 0;
 }
@@ -163,7 +166,8 @@ static void why_not(json_t *p, struct atio_rsw_point *q)
 	json_array_foreach(json_object_get(p, "nodes"), i, n)
 		ok += json_is_true(json_object_get(n, "ok"));
 	if (!json_is_true(json_object_get(p, "complete")))
-		snprintf(q->why, sizeof(q->why), "INCOMPLETE (%zu of %zu nodes): its sum not drawn", ok, all);
+		snprintf(q->why, sizeof(q->why), "INCOMPLETE (%zu of %zu nodes): its sum not drawn",
+			 ok, all);
 	else if (!json_is_true(json_object_get(p, "concurrent")))
 		snprintf(q->why, sizeof(q->why), "NOT CONCURRENT: its sum not drawn");
 	else
