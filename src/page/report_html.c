@@ -4,13 +4,12 @@
  * charts as inline SVG (svg.c), nothing fetched and no script, so that it
  * opens from a mail attachment. In order: the documents, a summary table
  * and the ratios of each to the first (report_summary.c), the matrix of a
- * driver's document as bars, each sweep (report_sweep.c; a driver's:
- * report_csweep.c), the runs' spans on the wall clock when they
- * overlapped (report_timeline.c), then for each run (or test of a matrix)
- * its rate over time with the stalls marked, its latency percentiles over
- * time and its latency histogram, the documents' runs overlaid; last the
- * record: everything the documents say about settings, versions and
- * systems.
+ * driver's document as bars, each sweep (report_sweep.c), the runs' spans
+ * on the wall clock when they overlapped (report_timeline.c), then for each run (or test of a
+ * matrix) its rate over time with the stalls marked, its latency
+ * percentiles over time and its latency histogram, the documents' runs
+ * overlaid; last the record: everything the documents say about settings,
+ * versions and systems.
  */
 #include <errno.h>
 #include <math.h>
