@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "atio/page/report_page.h"
+#include "atio/page/report_sweep.h"
 #include "atio/page/svg.h"
 
 #define HIST_BIN_SHIFT 4           /* 16 buckets a bin: an eighth of a power of two */
@@ -488,7 +489,8 @@ int atio_report_page(FILE *out, const struct atio_rfile *files, unsigned n, cons
 	if (matrix(out, files, n))
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
-		if (files[i].kind == ATIO_RDOC_SWEEP && atio_report_sweep(out, &files[i], i))
+		if ((files[i].kind == ATIO_RDOC_SWEEP && atio_report_sweep(out, &files[i], i)) ||
+		    (files[i].kind == ATIO_RDOC_DRIVER && atio_report_csweeps(out, &files[i], i)))
 			return -ENOMEM;
 	atio_report_wallclock(out, files, n);
 	for (unsigned k = 0; k < nkeys; k++)

@@ -16,6 +16,7 @@
 
 #include "atio/document/json_read.h"
 #include "atio/page/report_page.h"
+#include "atio/page/report_sweep.h"
 
 #define BAD(...) atio_error_set(e, ATIO_EXIT_USAGE, 0, __VA_ARGS__)
 
@@ -476,7 +477,8 @@ int atio_rfile_read(const char *path, struct atio_rfile *f, struct atio_error *e
 	} else if (json_is_array(json_object_get(doc, "results")) &&
 		   json_is_object(json_object_get(doc, "settings"))) {
 		f->kind = ATIO_RDOC_DRIVER;
-		return read_driver(doc, f, e);
+		ret = read_driver(doc, f, e);
+		return ret ? ret : atio_rcsweep_check(doc, path, e);
 	} else {
 		return BAD("%s: not an atio --json run, atio merge --json or atio-parallel.sh -o "
 			   "document", path);
