@@ -528,3 +528,36 @@ expect_json() {
 		not_ok "$1" "$2 is '$got', expected '$3'" "command: $LAST"
 	fi
 }
+
+# chromium_ready: find headless Chromium ($CHROMIUM, else chromium or
+# chromium-browser), check that it loads a page and that a console message
+# reaches its log (a control page that logs one); when it is missing or
+# cannot run, skip the rest of the test (the checks so far stand, unless
+# one failed). Then chrome FILE OUT [ARG...] loads FILE with ARG (e.g.
+# --dump-dom): its stdout in OUT, its log (console messages) in OUT.err.
+chromium_ready() {
+	local c
+	CHROME=
+	for c in ${CHROMIUM:-chromium chromium-browser}; do
+		CHROME=$(command -v "$c") && break
+	done
+	[ -n "$CHROME" ] || skip "Chromium (${CHROMIUM:-chromium}) is not installed: the pages were not loaded in a browser ($PASSED checks without it passed)"
+	CHROME_ARGS=(--headless --disable-gpu --no-first-run --no-default-browser-check
+		--user-data-dir="$WORK/chrome" --enable-logging=stderr --v=0
+		--host-resolver-rules='MAP * ~NOTFOUND' --hide-scrollbars)
+	[ "$(id -u)" -ne 0 ] || CHROME_ARGS+=(--no-sandbox)
+	printf '<!DOCTYPE html><html><body><p>control</p><script>console.error("control-%s")</script></body></html>\n' \
+		"$$" >"$WORK/control.html"
+	if ! chrome "$WORK/control.html" "$WORK/control.dom" --dump-dom || ! grep -q control "$WORK/control.dom"; then
+		[ "$FAILED" -eq 0 ] || finish
+		skip "Chromium ($CHROME) cannot run here: $(tail -n 2 "$WORK/control.dom.err" | tr '\n' ' ')"
+	fi
+	expect_match "the console check sees a console error (control page)" "$WORK/control.dom.err" ":CONSOLE.*control-$$"
+}
+
+chrome() {
+	local file=$1 out=$2
+
+	shift 2
+	timeout -k 5 90 "$CHROME" "${CHROME_ARGS[@]}" "$@" "file://$file" >"$out" 2>"$out.err"
+}

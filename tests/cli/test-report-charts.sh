@@ -169,28 +169,7 @@ else
 fi
 
 # --- The browser: the pages load with no console message, their DOM as the file.
-CHROME=
-for c in ${CHROMIUM:-chromium chromium-browser}; do
-	CHROME=$(command -v "$c") && break
-done
-[ -n "$CHROME" ] || skip "Chromium (${CHROMIUM:-chromium}) is not installed: the pages were not loaded in a browser ($PASSED checks without it passed)"
-CHROME_ARGS=(--headless --disable-gpu --no-first-run --no-default-browser-check
-	--user-data-dir="$WORK/chrome" --enable-logging=stderr --v=0
-	--host-resolver-rules='MAP * ~NOTFOUND' --hide-scrollbars)
-[ "$(id -u)" -ne 0 ] || CHROME_ARGS+=(--no-sandbox)
-chrome() {
-	local file=$1 out=$2
-
-	shift 2
-	timeout -k 5 90 "$CHROME" "${CHROME_ARGS[@]}" "$@" "file://$file" >"$out" 2>"$out.err"
-}
-printf '<!DOCTYPE html><html><body><p>control</p><script>console.error("control-%s")</script></body></html>\n' \
-	"$$" >"$WORK/control.html"
-if ! chrome "$WORK/control.html" "$WORK/control.dom" --dump-dom || ! grep -q control "$WORK/control.dom"; then
-	[ "$FAILED" -eq 0 ] || finish
-	skip "Chromium ($CHROME) cannot run here: $(tail -n 2 "$WORK/control.dom.err" | tr '\n' ' ')"
-fi
-expect_match "the console check sees a console error (control page)" "$WORK/control.dom.err" ":CONSOLE.*control-$$"
+chromium_ready
 for n in sweep curve grid study; do
 	if chrome "$WORK/$n.html" "$WORK/$n.dom" --dump-dom; then
 		ok "$n.html: Chromium loads it"
