@@ -24,6 +24,8 @@ static const int meta_refuses[] = {
 	OPT_PREPARE, OPT_CHECK, OPT_RATE, OPT_EXPAND, OPT_IODEPTH_BATCH,
 	OPT_BACKWARD, OPT_STRIDE, OPT_DIST, OPT_DELAY, OPT_REWRITE, OPT_FADVISE,
 	OPT_COMPRESS, OPT_DEDUP, OPT_DEDUP_UNIT, OPT_SIZE,
+	OPT_STEADY, OPT_ROUND, OPT_ROUNDS, OPT_ALL_ROUNDS, OPT_PRECONDITION, OPT_ARRIVALS,
+	OPT_NO_THP, OPT_PERCENTILES, OPT_CSV,
 };
 
 /* The options that only a metadata run has. */
@@ -139,7 +141,7 @@ int atio_cli_meta_judge(struct atio_opts *o, const struct pstate *st, struct ati
 	}
 	for (size_t i = 0; i < sizeof(meta_refuses) / sizeof(*meta_refuses); i++)
 		if (st->seen[meta_refuses[i]])
-			return USAGE("%s: not with --meta: it shapes a data run (a metadata run "
+			return USAGE("%s: not with --meta: an option of data runs (a metadata run "
 				     "takes --files, --file-size, --dirs and -p)",
 				     atio_cli_optname(meta_refuses[i], a, sizeof(a)));
 	if (o->threads_auto) {

@@ -334,6 +334,12 @@ bad "--figure not among the phases" '--figure stat: not one of the phases' \
 	--meta create,delete --figure stat -f "$DIR"
 bad "a data option" '-s: not with --meta' --meta create -s 4K -f "$DIR"
 bad "--rate with --meta" '--(rate|cap): not with --meta' --meta create --rate 10 -f "$DIR"
+# The warm-up, preconditioning and output options of data runs: refused, not ignored.
+for opt in "--steady iops" "--round 1" "--rounds 7" --all-rounds --precondition \
+	"--arrivals uniform" --no-thp "--percentiles 50" "--csv $WORK/m.csv"; do
+	# shellcheck disable=SC2086 # an option and its value
+	bad "$opt with --meta" "${opt%% *}: not with --meta" --meta create $opt -f "$DIR"
+done
 bad "--files without --meta" '--files: only with --meta' --read --files 10 -f "$DIR"
 bad "--neighbour -p 1" '--neighbour: .*-p 1' --meta create,stat,delete --neighbour -f "$DIR"
 bad "--verify with small files" '--file-size 100 holds no stamp' \
