@@ -423,9 +423,21 @@ out_target() {
 # written. With - or stdout, the driver's own lines go to stderr from here
 # on, and the CSV alone to stdout (fd 3) at the end.
 csv_target() {
-	local msg
+	local msg t
 	msg=$("$AT_IO_LOCAL_PATH" merge --matrix-csv "$OUT_CSV" 2>&1) ||
-		die "--csv ${msg#atio: merge --matrix-csv: }"
+		die "--csv ${msg#atio: merge --matrix-csv }"
+	# One file for both would hold the JSON document or the rows, not both.
+	if [ -n "$OUT_JSON" ] && [ -e "$OUT_CSV" ] && [ "$OUT_JSON" -ef "$OUT_CSV" ] ||
+		[ "$OUT_JSON" = "$OUT_CSV" ]; then
+		die "--csv $OUT_CSV: the file of -o $OUT_JSON too: give each its own"
+	fi
+	# The rows of sweeps and of metadata tests are in -o only.
+	[ -z "$SWEEP$SWEEP_CURVE" ] ||
+		die "--csv $OUT_CSV with --sweep or --curve: the points' rows are not written as CSV; use -o"
+	for t in "${TEST_LIST[@]}"; do
+		! md_test "$t" ||
+			die "--csv $OUT_CSV with the metadata test $t: the phases' rows are not written as CSV; use -o"
+	done
 	if [ "$DRY_RUN" != 1 ] && { [ "$OUT_CSV" = - ] || [ "$OUT_CSV" = stdout ]; }; then
 		exec 3>&1 1>&2
 	fi

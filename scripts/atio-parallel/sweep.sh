@@ -45,6 +45,10 @@ sweep_validate() {
 		[[ ${!v} != *[[:cntrl:]]* ]] ||
 			die "$v (${name#*:}) $(shown "${!v}"): a control character in it (a newline?): separate the axes with spaces"
 	done
+	for t in "${TEST_LIST[@]}"; do
+		! md_test "$t" ||
+			die "$(sweep_option_shown) with the metadata test $t: a sweep's axes are options of data runs; sweep data tests only"
+	done
 	sweep_words
 	if ! plan=$("$AT_IO_LOCAL_PATH" merge --sweep-plan -- "${SWEEP_WORDS[@]}" 2>&1); then
 		plan=${plan#atio: merge --sweep-plan: }

@@ -21,54 +21,6 @@ static const char *const csv_names[] = { NULL };
 #define CSV_SYNOPSIS "FILE [DOCUMENT]"
 
 /*
- * Whether CSV file @name could take the driver's rows (@header first),
- * before anything runs: standard output; a file whose first line is
- * @header, or empty; a new name in a directory this process may write
- * to. Nothing is created. Returns 0, or the exit status after saying why.
- */
-static int csv_check(const char *name, const char *header)
-{
-	char first[8192] = "", dir[PATH_MAX];
-	const char *slash = strrchr(name, '/');
-	struct stat st;
-	FILE *f;
-
-	if (strcmp(name, "-") == 0 || strcmp(name, "stdout") == 0)
-		return ATIO_EXIT_OK;
-	if (stat(name, &st) == 0) {
-		if (!S_ISREG(st.st_mode)) {
-			say("merge --matrix-csv: %s: not a regular file: give a file for the CSV",
-			    name);
-			return ATIO_EXIT_USAGE;
-		}
-		f = fopen(name, "r");
-		if (!f) {
-			say("merge --matrix-csv: %s: cannot read: %s", name, strerror(errno));
-			return ATIO_EXIT_USAGE;
-		}
-		if (fgets(first, sizeof(first), f) && strcmp(first, header) != 0) {
-			fclose(f);
-			say("merge --matrix-csv: %s: holds something else than these columns (its "
-			    "first line is not this header); left alone: give another file", name);
-			return ATIO_EXIT_USAGE;
-		}
-		fclose(f);
-		if (access(name, W_OK) != 0) {
-			say("merge --matrix-csv: %s: cannot write: %s", name, strerror(errno));
-			return ATIO_EXIT_USAGE;
-		}
-		return ATIO_EXIT_OK;
-	}
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - name) + 1 : 1,
-		 slash ? name : ".");
-	if (errno != ENOENT || access(dir, W_OK | X_OK) != 0) {
-		say("merge --matrix-csv: %s: cannot write there: %s", name, strerror(errno));
-		return ATIO_EXIT_USAGE;
-	}
-	return ATIO_EXIT_OK;
-}
-
-/*
  * atio merge --matrix-csv FILE [DOCUMENT]: the driver's --csv. Without
  * DOCUMENT, check that FILE could take the rows, before anything runs;
  * with it, the rows of the -o document DOCUMENT (atio/merge/driver_csv.h)
@@ -89,8 +41,10 @@ int driver_csv_main(int argc, char **argv)
 		ret = driver_usage(&a, "give FILE, and the -o DOCUMENT to write the rows of",
 				   CSV_SYNOPSIS);
 	atio_driver_csv_header(header, sizeof(header));
-	if (!ret)
-		ret = csv_check(a.files[0], header);
+	if (!ret && atio_csv_check("merge --matrix-csv", a.files[0], header, &e)) {
+		say("%s", e.msg);
+		ret = ATIO_EXIT_USAGE;
+	}
 	if (!ret && a.nfiles == 2) {
 		if (atio_json_read_file(a.files[1], &doc, &e)) {
 			say("merge --matrix-csv: %s", e.msg);

@@ -165,6 +165,14 @@ int run_main(int argc, char **argv)
 			atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
 		return flush_stdout("the settings") ? ATIO_EXIT_FAIL : ATIO_EXIT_OK;
 	}
+	/* --csv FILE: a file that would refuse the rows is said before the run, not after. */
+	if (o.csv) {
+		char header[8192];
+
+		atio_csv_header(header, sizeof(header), &o);
+		if (atio_csv_check("--csv", o.csv, header, &e))
+			return fail(&e);
+	}
 	if (o.verbose && !o.json && !o.prepare && !csv_on_stdout(&o)) {
 		atio_report_header(stdout, &o, ATIO_VERSION, engine->name);
 		fflush(stdout);

@@ -3,7 +3,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "atio/base/json.h"
 #include "atio/print/cpu.h"
@@ -260,10 +264,71 @@ static bool is_stdout(const char *name)
 	return strcmp(name, "-") == 0 || strcmp(name, "stdout") == 0;
 }
 
+/*
+ * Whether the rows may go after what open file @f (read from its start)
+ * holds: nothing (*@empty then), or @header as its first line and a line's
+ * end as its last byte. Returns 0, or -1 with @e filled (exit 2).
+ */
+static int content_ok(FILE *f, const char *opt, const char *name, const char *header,
+		      bool *empty, struct atio_error *e)
+{
+	char first[8192] = "";
+
+	*empty = !fgets(first, sizeof(first), f);
+	if (*empty)
+		return 0;
+	if (strcmp(first, header) != 0)
+		return atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s %s: holds something else than "
+				      "these columns (its first line is not this header); left "
+				      "alone: give another file", opt, name);
+	/* A row appended there would be glued to a cut one: rows of two widths. */
+	if (fseek(f, -1, SEEK_END) != 0 || fgetc(f) != '\n')
+		return atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s %s: its last row does not end "
+				      "with a line's end (cut short?); left alone: mend it or give "
+				      "another file", opt, name);
+	return 0;
+}
+
+int atio_csv_check(const char *opt, const char *name, const char *header,
+		   struct atio_error *e)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(name, '/');
+	struct stat st;
+	bool empty;
+	FILE *f;
+	int ret;
+
+	if (is_stdout(name))
+		return 0;
+	if (stat(name, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s %s: not a regular file: "
+					      "give a file for the CSV", opt, name);
+		if (!(f = fopen(name, "r")))
+			return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s %s: cannot read: %s",
+					      opt, name, strerror(errno));
+		ret = content_ok(f, opt, name, header, &empty, e);
+		fclose(f);
+		if (ret)
+			return ret;
+		if (access(name, W_OK) != 0)
+			return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s %s: cannot write: %s",
+					      opt, name, strerror(errno));
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - name) + 1 : 1,
+		 slash ? name : ".");
+	if (errno != ENOENT || access(dir, W_OK | X_OK) != 0)
+		return atio_error_set(e, ATIO_EXIT_USAGE, errno, "%s %s: cannot write there: %s",
+				      opt, name, strerror(errno));
+	return 0;
+}
+
 FILE *atio_csv_open(const char *opt, const char *name, const char *header,
 		    struct atio_error *e)
 {
-	char first[8192] = "";
+	bool empty;
 	FILE *f;
 
 	if (is_stdout(name)) {
@@ -276,15 +341,12 @@ FILE *atio_csv_open(const char *opt, const char *name, const char *header,
 		return NULL;
 	}
 	/* a+ reads from the start and writes at the end. */
-	if (!fgets(first, sizeof(first), f)) {
-		fputs(header, f);
-	} else if (strcmp(first, header) != 0) {
+	if (content_ok(f, opt, name, header, &empty, e)) {
 		fclose(f);
-		atio_error_set(e, ATIO_EXIT_USAGE, 0, "%s %s: holds something else than these "
-			       "columns (its first line is not this header); left alone: give "
-			       "another file", opt, name);
 		return NULL;
 	}
+	if (empty)
+		fputs(header, f);
 	return f;
 }
 

@@ -119,6 +119,16 @@ run_atio --engine null --read --seq -t 0.2 --csv "$CSV"
 expect_code "other columns (no --percentiles) into the file: exit 2" 2
 expect_match "other columns: the message names the file" "$ERR" "^atio: --csv $CSV: holds something else"
 check "other columns: the file left as it was" [ "$(cat "$CSV")" = "$before" ]
+expect_count "other columns: said before the run (no result line)" "$OUT" '^time: ' 0
+# A file whose last row was cut (a full disk, a killed writer): a row put
+# after it would be glued to it; refused before the run, left as it is.
+head -c -7 "$CSV" >"$WORK/cut.csv"
+cut_before=$(cat "$WORK/cut.csv")
+run_atio --engine null --mix 50 --seq -p 1 -t 0.2 --percentiles 50,99.999 --csv "$WORK/cut.csv"
+expect_code "a cut last row: exit 2" 2
+expect_match "a cut last row: said" "$ERR" "^atio: --csv $WORK/cut.csv: its last row does not end with a line's end"
+expect_count "a cut last row: said before the run (no result line)" "$OUT" '^time: ' 0
+check "a cut last row: the file left as it was" [ "$(cat "$WORK/cut.csv")" = "$cut_before" ]
 run_atio --engine null --mix 50 --seq -p 1 -t 0.2 --percentiles 50,99.999 --json --csv "$CSV"
 expect_code "the same columns: appended, exit 0" 0
 cp "$OUT" "$WORK/second.json"
@@ -153,7 +163,8 @@ check "-a --csv: no file" [ ! -e "$WORK/a.csv" ]
 run_atio --engine null -t 0.2 --csv ''
 expect_code "--csv '': exit 2" 2
 run_atio --engine null -t 0.2 --csv "$WORK/no/such/dir.csv"
-expect_code "--csv in a missing directory: exit 1" 1
+expect_code "--csv in a missing directory: exit 2" 2
 expect_match "--csv in a missing directory: the file named" "$ERR" "--csv $WORK/no/such/dir.csv: "
+expect_count "--csv in a missing directory: said before the run (no result line)" "$OUT" '^time: ' 0
 
 finish

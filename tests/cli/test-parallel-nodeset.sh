@@ -280,4 +280,24 @@ drive --node-dir local node1
 expect_code "--dry-run, --node-dir local: exit 2" 2
 expect_match "--dry-run, --node-dir local: the value named" "$ERR" "NODE_DIR \(--node-dir\) 'local': not subdir"
 
+# What the driver cannot write or run as asked: refused before any node.
+drive -o "$WORK/same" --csv "$WORK/same" node1
+expect_code "--dry-run, -o and --csv one file: exit 2" 2
+expect_match "--dry-run, -o and --csv one file: named" "$ERR" "--csv $WORK/same: the file of -o $WORK/same too"
+run_atio --engine null --read -t 0.1 --csv "$WORK/run.csv"
+head -c -5 "$WORK/run.csv" >"$WORK/cut.csv"
+drive --csv "$WORK/cut.csv" node1
+expect_code "--dry-run, --csv to a file whose last row is cut: exit 2" 2
+expect_match "--dry-run, --csv to a file whose last row is cut: said" "$ERR" "its last row does not end with a line's end"
+drive --csv "$WORK/new.csv" --sweep 's=4K,8K' node1
+expect_code "--dry-run, --csv with --sweep: exit 2" 2
+expect_match "--dry-run, --csv with --sweep: said" "$ERR" "--csv $WORK/new.csv with --sweep or --curve"
+drive --csv "$WORK/new.csv" --tests 'mdcreate mddelete' node1
+expect_code "--dry-run, --csv with metadata tests: exit 2" 2
+expect_match "--dry-run, --csv with metadata tests: said" "$ERR" "with the metadata test mdcreate"
+drive --sweep 'iodepth=1,2' --tests 'mdcreate mddelete' node1
+expect_code "--dry-run, --sweep of metadata tests: exit 2" 2
+expect_match "--dry-run, --sweep of metadata tests: said" "$ERR" "--sweep 'iodepth=1,2' with the metadata test mdcreate"
+[ ! -e "$WORK/new.csv" ] && ok "--dry-run refusals: no CSV made" || not_ok "--dry-run refusals: no CSV made" "$WORK/new.csv exists"
+
 finish

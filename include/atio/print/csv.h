@@ -94,12 +94,23 @@ void atio_csv_job_rows(FILE *f, const struct atio_result *r, const struct atio_c
  * Open CSV file @name for the header row @header, for option @opt of
  * messages: "-" and "stdout" are standard output, with the header; a file
  * new or empty gets the header; a file whose first line is this header is
- * appended to (a CSV of many runs); any other file is left alone and is an
+ * appended to (a CSV of many runs) when its last row ends with a line's
+ * end; any other file is left alone and is an
  * error (exit status 2). Returns the stream to write the rows to, or NULL
  * with @e filled (exit status 1 for a file that cannot be opened).
  */
 FILE *atio_csv_open(const char *opt, const char *name, const char *header,
 		    struct atio_error *e);
+
+/*
+ * Whether CSV file @name could take rows under @header, before anything
+ * runs: standard output; a file that atio_csv_open() would append to (or
+ * an empty one); a new name in a directory this process may write to. A
+ * file that ends in a cut row is refused. Nothing is created. Returns 0,
+ * or -1 with @e filled (exit status 2) naming @opt and @name.
+ */
+int atio_csv_check(const char *opt, const char *name, const char *header,
+		   struct atio_error *e);
 
 /* Close what atio_csv_open() opened: 0, or -1 with @e filled (exit 1). */
 int atio_csv_close(const char *opt, const char *name, FILE *f, struct atio_error *e);
