@@ -93,7 +93,8 @@ digits before any point):
                       averages' (a FAILURE row for a failed node), under
                       the columns of atio --csv; appended to a FILE that
                       has the same header; - or stdout: the CSV alone on
-                      stdout, the driver's lines on stderr
+                      stdout, the driver's lines on stderr (not with
+                      --sweep, --curve or metadata tests: -o only)
   --replace           copy this atio over another version in
                       REMOTE_BINARIES_PATH on the nodes
   --md-files N        MD_FILES: files each thread makes in the metadata
