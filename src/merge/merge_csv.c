@@ -78,6 +78,7 @@ int atio_merge_csv_doc(struct atio_merge_csv *c, const json_t *doc,
 	w.direction = "all";
 	w.start_epoch = d->run.start_epoch ? d->run.start_epoch : NAN;
 	w.time_s = d->time_sec;
+	w.interrupted = d->interrupted ? "true" : "false";
 	w.value = d->value;
 	w.unit = d->unit;
 	w.iops = atio_csv_json_number(res, "iops");
@@ -140,6 +141,7 @@ int atio_merge_csv_sum(struct atio_merge_csv *c, const struct atio_merge *m,
 	w.direction = "all";
 	w.start_epoch = m->first_start;
 	w.value = m->sum;
+	w.interrupted = m->ninterrupted ? "true" : "false";
 	w.unit = m->unit;
 	w.iops = c->iops;
 	w.bw_mib_s = c->mbs;

@@ -47,7 +47,7 @@ int atio_csv_columns(char *buf, size_t len, const char *lead, const double *p, u
 {
 	int at;
 
-	at = snprintf(buf, len, "%s%sjob,direction,start_epoch_s,time_s,value,unit,iops,"
+	at = snprintf(buf, len, "%s%sjob,direction,start_epoch_s,time_s,interrupted,value,unit,iops,"
 		      "bw_mib_s,bw_bytes_s,ops,bytes,syncs,share_pct,lat_count,lat_min_us,"
 		      "lat_mean_us,lat_stdev_us", lead ? lead : "", lead ? "," : "");
 	for (unsigned i = 0; i < n && at >= 0 && (size_t)at < len; i++) {
@@ -162,6 +162,7 @@ void atio_csv_row(FILE *f, const struct atio_csv_row *r, unsigned nlead, unsigne
 	text(f, r->direction);
 	num(f, r->start_epoch);
 	num(f, r->time_s);
+	text(f, r->interrupted);
 	num(f, r->value);
 	text(f, r->unit);
 	num(f, r->iops);
@@ -212,6 +213,7 @@ static void run_row(FILE *f, const struct atio_result *r, const struct atio_dir_
 	w.start_epoch = (double)r->wall_start.tv_sec +
 			atio_report_sec((uint64_t)r->wall_start.tv_nsec);
 	w.time_s = atio_report_sec(r->elapsed_ns);
+	w.interrupted = r->interrupted ? "true" : "false";
 	if (!dir) {
 		w.value = atio_result_value(r);
 		w.unit = atio_unit_name(o);

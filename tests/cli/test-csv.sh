@@ -167,4 +167,18 @@ expect_code "--csv in a missing directory: exit 2" 2
 expect_match "--csv in a missing directory: the file named" "$ERR" "--csv $WORK/no/such/dir.csv: "
 expect_count "--csv in a missing directory: said before the run (no result line)" "$OUT" '^time: ' 0
 
+# --- A run a signal cut short says so in its row; a whole one too ---
+I=$WORK/interrupted.csv
+run_atio --engine null --read -t 0.2 --csv "$I"
+start_atio --engine null --read -t 60 -vv --csv "$I"
+t0=$(now_ms)
+while ! grep -q '^atio: 1 s: ' "$ERR" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
+	sleep 0.05
+done
+kill -s INT "$PID" 2>/dev/null || true
+wait_exit 30
+expect_code "a run cut by SIGINT: exit 130" 130
+got=$(python3 -c 'import csv, sys; print(" ".join(r["interrupted"] for r in csv.DictReader(open(sys.argv[1]))))' "$I" 2>&1)
+check "the interrupted column: false for the whole run, true for the cut one ($got)" [ "$got" = "false true" ]
+
 finish

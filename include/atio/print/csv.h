@@ -37,7 +37,9 @@ struct atio_csv_row {
 	const char *lead[ATIO_CSV_LEAD]; /* the columns in front, quoted */
 	uint64_t job;
 	const char *direction;     /* "all", "read", "write" */
-	double start_epoch, time_s, value;
+	double start_epoch, time_s;
+	const char *interrupted;   /* "true" when a signal cut the run short, "false"; NULL: unknown */
+	double value;
 	const char *unit;
 	double iops, bw_mib_s, bw_bytes_s;
 	uint64_t ops, bytes, syncs;
