@@ -351,7 +351,14 @@ parse_args() {
 		# Its list is optional: the next word when it is one (numbers by
 		# commas, each with one decimal point at most: 10.0.0.1 is a host).
 		--curve) val=default; shift
-			if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*$ ]]; then val=$1; shift; fi ;;
+			if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*$ ]]; then
+				val=$1; shift
+			# A word that starts as a list (a digit, then a comma or %) but is
+			# not one, nor a list of IPv4 addresses, is a bad list, not hosts.
+			elif [ $# -gt 0 ] && [[ $1 =~ ^[0-9][^[:space:]]*[,%] ]] &&
+				! [[ $1 =~ ^([0-9]+\.){3}[0-9]+(,([0-9]+\.){3}[0-9]+)*$ ]]; then
+				die "--curve $(shown "$1"): not a list of percentages (such as 10,50,90)"
+			fi ;;
 		-t | -u | -p | -i | -s | -d | -b | -h | -o | --csv | --pause | --tests | --remote-bin | \
 			--atio-opts | --ssh-opts | --warmup-time | --start-margin | --overrun | \
 			--ready-timeout | --max-skew | --profile | -f | --login-timeout | --wait-factor | \

@@ -284,11 +284,11 @@ expect_match "--dry-run, --node-dir local: the value named" "$ERR" "NODE_DIR \(-
 drive -o "$WORK/same" --csv "$WORK/same" node1
 expect_code "--dry-run, -o and --csv one file: exit 2" 2
 expect_match "--dry-run, -o and --csv one file: named" "$ERR" "--csv $WORK/same: the file of -o $WORK/same too"
+# A CSV of other columns (a run's, not the driver's): left alone, before any node.
 run_atio --engine null --read -t 0.1 --csv "$WORK/run.csv"
-head -c -5 "$WORK/run.csv" >"$WORK/cut.csv"
-drive --csv "$WORK/cut.csv" node1
-expect_code "--dry-run, --csv to a file whose last row is cut: exit 2" 2
-expect_match "--dry-run, --csv to a file whose last row is cut: said" "$ERR" "its last row does not end with a line's end"
+drive --csv "$WORK/run.csv" node1
+expect_code "--dry-run, --csv to a file of other columns: exit 2" 2
+expect_match "--dry-run, --csv to a file of other columns: said" "$ERR" "--csv $WORK/run.csv: holds something else"
 drive --csv "$WORK/new.csv" --sweep 's=4K,8K' node1
 expect_code "--dry-run, --csv with --sweep: exit 2" 2
 expect_match "--dry-run, --csv with --sweep: said" "$ERR" "--csv $WORK/new.csv with --sweep or --curve"
@@ -298,6 +298,11 @@ expect_match "--dry-run, --csv with metadata tests: said" "$ERR" "with the metad
 drive --sweep 'iodepth=1,2' --tests 'mdcreate mddelete' node1
 expect_code "--dry-run, --sweep of metadata tests: exit 2" 2
 expect_match "--dry-run, --sweep of metadata tests: said" "$ERR" "--sweep 'iodepth=1,2' with the metadata test mdcreate"
+drive --curve '10,abc' node1
+expect_code "--dry-run, --curve 10,abc: exit 2, not taken as hosts" 2
+expect_match "--dry-run, --curve 10,abc: named" "$ERR" "--curve '10,abc': not a list of percentages"
+drive --curve '10.0.0.1,10.0.0.2'
+expect_code "--dry-run, --curve then addresses: the default curve on those hosts, exit 0" 0
 [ ! -e "$WORK/new.csv" ] && ok "--dry-run refusals: no CSV made" || not_ok "--dry-run refusals: no CSV made" "$WORK/new.csv exists"
 
 finish
