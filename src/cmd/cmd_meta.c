@@ -109,8 +109,12 @@ static int judge_member_tree(struct meta_run *mr, struct atio_error *e)
 			  m->file_size != want.file_size || m->members != want.members ||
 			  m->seed != want.seed))
 		return atio_meta_tree_other(t->top, m, &want, e);
-	if (o->meta.phase[0] == ATIO_META_CREATE)
-		return 0;
+	if (o->meta.phase[0] == ATIO_META_CREATE) {
+		if (!t->exists)
+			return 0;
+		/* Its own files an earlier create of this member left go first, untimed. */
+		return atio_meta_member_remove(t->top, o, e);
+	}
 	if (!t->exists)
 		return atio_error_set(e, ATIO_EXIT_USAGE, ENOENT, "--meta %s: no tree at %s to "
 				      "%s: begin with create, or run a create first", o->meta.phases_text,

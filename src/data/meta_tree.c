@@ -114,7 +114,8 @@ static int read_mark(const char *top, struct atio_meta_mark *m, bool wait)
 {
 	char text[256];
 	ssize_t n = -1;
-	int fd;
+	bool some;
+	int fd, err;
 
 	for (unsigned i = 0; i < (wait ? MARK_WAIT_STEPS : 1u); i++) {
 		if (i)
@@ -122,12 +123,17 @@ static int read_mark(const char *top, struct atio_meta_mark *m, bool wait)
 		fd = open(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
+		/*
+		 * Its contents looked at first: a member marks the top before it
+		 * puts anything in it, so a top seen holding something and then
+		 * without the mark is no member's.
+		 */
+		some = wait && holds_something(fd);
 		n = fgetxattr(fd, ATIO_OWNER_XATTR, text, sizeof(text) - 1);
-		if (n >= 0 || errno != ENODATA || holds_something(fd)) {
-			close(fd);
-			break;
-		}
+		err = errno;
 		close(fd);
+		if (n >= 0 || err != ENODATA || some)
+			break;
 	}
 	if (n < 0)
 		return -EEXIST;
