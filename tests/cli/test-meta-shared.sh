@@ -45,19 +45,26 @@ run_atio --meta create,stat "${SHAPE[@]}" --shared-by 0/2 --json -f "$DIR"
 expect_code "member 0: create,stat: exit 0" 0
 expect_json "member 0: its own files only" '[p["ops"] for p in d["phases"]]' "[$((2 * F)), $((2 * F))]"
 expect_json "member 0: said in the settings" '(d["settings"]["member"], d["settings"]["members"])' "(0, 2)"
-[ "$(files_in "$DIR")" = $((2 * F)) ] && ok "member 0's files there" || not_ok "member 0's files there" "$(files_in "$DIR")"
+if [ "$(files_in "$DIR")" = $((2 * F)) ]; then
+	ok "member 0's files there"
+else
+	not_ok "member 0's files there" "$(files_in "$DIR")"
+fi
 run_atio --meta create,stat "${SHAPE[@]}" --shared-by 1/2 -v -f "$DIR"
 expect_code "member 1: create,stat in the same tree: exit 0" 0
 expect_match "member 1: the header says so" "$OUT" '^Shared by: member 1 of 2 \(its threads are the tree.s 2 to 3\)'
 names=$(find "$DIR/atio-meta" -type f -printf '%f\n')
 if [ "$(wc -l <<<"$names")" = $((4 * F)) ] && [ -z "$(sort <<<"$names" | uniq -d)" ] &&
-	[ "$(sed 's/\..*//' <<<"$names" | sort | uniq -c | awk '{ print $2 "=" $1 }' | tr '\n' ' ')" = "t0=$F t1=$F t2=$F t3=$F " ]; then
+	[ "$(cut -d. -f1 <<<"$names" | sort | uniq -c | awk '{ print $2 "=" $1 }' | tr '\n' ' ')" = "t0=$F t1=$F t2=$F t3=$F " ]; then
 	ok "every member's files, no name twice: t0..t3, $F each"
 else
-	not_ok "every member's files, no name twice" "$(sed 's/\..*//' <<<"$names" | sort | uniq -c)"
+	not_ok "every member's files, no name twice" "$(cut -d. -f1 <<<"$names" | sort | uniq -c)"
 fi
-[ "$(find "$DIR/atio-meta" -mindepth 1 -maxdepth 1)" = "$DIR/atio-meta/shared" ] &&
-	ok "one shared tree" || not_ok "one shared tree" "$(ls "$DIR/atio-meta")"
+if [ "$(find "$DIR/atio-meta" -mindepth 1 -maxdepth 1)" = "$DIR/atio-meta/shared" ]; then
+	ok "one shared tree"
+else
+	not_ok "one shared tree" "$(find "$DIR/atio-meta" -maxdepth 1)"
+fi
 
 # Another N, another seed, a run without --shared-by: refused, the tree left.
 run_atio --meta stat -p 2 --files "$F" --dirs 3 --file-size 512 --seed 11 --shared-by 0/3 -f "$DIR"
@@ -67,7 +74,11 @@ run_atio --meta create -p 2 --files "$F" --dirs 3 --file-size 512 --seed 12 --sh
 expect_code "another seed's create on the tree: exit 2" 2
 run_atio --meta stat "${SHAPE[@]}" -f "$DIR"
 expect_code "a run without --shared-by on the shared tree: exit 2" 2
-[ "$(files_in "$DIR")" = $((4 * F)) ] && ok "the refused runs left the tree" || not_ok "the refused runs left the tree" "$(files_in "$DIR")"
+if [ "$(files_in "$DIR")" = $((4 * F)) ]; then
+	ok "the refused runs left the tree"
+else
+	not_ok "the refused runs left the tree" "$(files_in "$DIR")"
+fi
 
 # --neighbour: member 1 stats and reads member 0's files, verified.
 run_atio --meta stat,read --neighbour --verify "${SHAPE[@]}" --shared-by 1/2 --json -f "$DIR"
@@ -94,7 +105,7 @@ run_atio --meta delete "${SHAPE[@]}" --shared-by 0/2 --json -f "$DIR"
 expect_code "member 0: delete (its files renamed): exit 0" 0
 expect_json "member 0: deleted its own" '[p["ops"] for p in d["phases"]]' "[$((2 * F))]"
 if [ -e "$DIR/atio-meta" ] || [ -e "$DIR/atio-meta.lock" ]; then
-	not_ok "the last member's delete: the tree is gone" "$(ls -la "$DIR")"
+	not_ok "the last member's delete: the tree is gone" "$(find "$DIR")"
 else
 	ok "the last member's delete: the tree is gone"
 fi
@@ -105,7 +116,11 @@ echo mine >"$DIR/atio-meta/note"
 run_atio --meta create "${SHAPE[@]}" --shared-by 0/2 -f "$DIR"
 expect_code "a foreign atio-meta: exit 2" 2
 expect_match "a foreign atio-meta: said" "$ERR" 'a directory atio did not make'
-[ "$(cat "$DIR/atio-meta/note")" = mine ] && ok "the foreign directory left" || not_ok "the foreign directory left"
+if [ "$(cat "$DIR/atio-meta/note")" = mine ]; then
+	ok "the foreign directory left"
+else
+	not_ok "the foreign directory left"
+fi
 rm -r "$DIR/atio-meta"
 
 # --- Two members at one instant, racing to make the tree; a run without

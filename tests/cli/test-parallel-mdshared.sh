@@ -55,16 +55,16 @@ expect_count "$what: mdcreate: each node's line, 60 operations" "$OUT" "^create:
 expect_count "$what: mdcreate: the cluster's line, 180 operations" "$OUT" "^cluster create: .* 180 ops in " 1
 names=$(find "$S/atio-meta" -type f -printf '%f\n' 2>/dev/null)
 if [ "$(wc -l <<<"$names")" = 180 ] && [ -z "$(sort <<<"$names" | uniq -d)" ] &&
-	[ "$(sed 's/\..*//' <<<"$names" | sort -u | tr '\n' ' ')" = "t0 t1 t2 t3 t4 t5 " ]; then
+	[ "$(cut -d. -f1 <<<"$names" | sort -u | tr '\n' ' ')" = "t0 t1 t2 t3 t4 t5 " ]; then
 	ok "$what: one tree, 180 files, the 6 threads' names t0..t5, no name twice"
 else
-	not_ok "$what: one tree, 180 files, no name twice" "$(sed 's/\..*//' <<<"$names" | sort | uniq -c)"
+	not_ok "$what: one tree, 180 files, no name twice" "$(cut -d. -f1 <<<"$names" | sort | uniq -c)"
 fi
 if [ "$(find "$S/atio-meta/shared/d0" -type f -name 't[01].*' | wc -l)" -gt 0 ] &&
 	[ "$(find "$S/atio-meta/shared/d0" -type f -name 't[45].*' | wc -l)" -gt 0 ]; then
 	ok "$what: the first and last nodes' files side by side in one directory"
 else
-	not_ok "$what: the nodes' files side by side" "$(ls "$S/atio-meta/shared/d0" | head)"
+	not_ok "$what: the nodes' files side by side" "$(find "$S/atio-meta/shared/d0" | head)"
 fi
 
 run_driver "${MD[@]}" "TESTS=mdstat mdread mdrename mddelete" "${MDO[@]}" --md-neighbour "${HOSTS[@]}"
@@ -92,15 +92,24 @@ run_driver "${MD[@]}" "TESTS=mdcreate" "${MDO[@]}" node2 node3 node1
 expect_code "other nodes' run on that tree: exit 1" 1
 expect_count "every node refuses it" "$OUT" '^\[[1-3]\] [0-9:]{8} \[FAILURE\] ' 3
 expect_match "naming it another run's" "$OUT" "$REMOTE_SHARED/atio-meta: the tree of another run"
-[ "$(find "$S/atio-meta" -type f | wc -l)" = 180 ] && ok "the other run's tree left whole" ||
+if [ "$(find "$S/atio-meta" -type f | wc -l)" = 180 ]; then
+	ok "the other run's tree left whole"
+else
 	not_ok "the other run's tree left whole" "$(find "$S/atio-meta" -type f | wc -l)"
+fi
 run_driver "${MD[@]}" "TESTS=mddelete" "${MDO[@]}" node2 node3 node1
 expect_code "other nodes' mddelete on that tree: exit 1" 1
-[ "$(find "$S/atio-meta" -type f | wc -l)" = 180 ] && ok "the tree still whole" ||
+if [ "$(find "$S/atio-meta" -type f | wc -l)" = 180 ]; then
+	ok "the tree still whole"
+else
 	not_ok "the tree still whole" "$(find "$S/atio-meta" -type f | wc -l)"
+fi
 "$ATIO" --meta create,delete -p 1 --files 1 --keep-cache -f "$S" >/dev/null 2>&1 || true
-[ ! -e "$S/atio-meta" ] && ok "a run without --shared-by removes the tree left" ||
+if [ ! -e "$S/atio-meta" ]; then
+	ok "a run without --shared-by removes the tree left"
+else
 	not_ok "a run without --shared-by removes the tree left"
+fi
 
 # --- A foreign atio-meta: refused by every node, left as it is.
 mkdir "$S/atio-meta"
@@ -108,8 +117,11 @@ echo mine >"$S/atio-meta/note"
 run_driver "${MD[@]}" "TESTS=mdcreate" "${MDO[@]}" "${HOSTS[@]}"
 expect_code "a foreign atio-meta: exit 1" 1
 expect_match "a foreign atio-meta: said" "$OUT" 'a directory atio did not make'
-[ "$(cat "$S/atio-meta/note")" = mine ] && [ "$(ls -A "$S/atio-meta")" = note ] &&
-	ok "the foreign directory left as it is" || not_ok "the foreign directory left as it is" "$(ls -A "$S/atio-meta")"
+if [ "$(cat "$S/atio-meta/note")" = mine ] && [ "$(find "$S/atio-meta" -mindepth 1)" = "$S/atio-meta/note" ]; then
+	ok "the foreign directory left as it is"
+else
+	not_ok "the foreign directory left as it is" "$(find "$S/atio-meta")"
+fi
 rm -r "$S/atio-meta"
 
 finish

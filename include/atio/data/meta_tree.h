@@ -26,7 +26,9 @@
  * I * THREADS + t of the tree, so no two members' names meet. Whichever
  * member comes first makes the tree; the others take it only when its
  * mark is the one they would write (same shape, N and SEED). Each member
- * removes only its own files, the last one the directories.
+ * removes only its own files, the last one the directories. The members
+ * write no STATE (it stays empty): each is at its own phase, and finds
+ * its files by their names.
  * The tree is locked as a dataset is (atio/data/lock.h), through
  * DIR/atio-meta.lock, so that two atio never work on it at once.
  */
