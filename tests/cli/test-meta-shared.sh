@@ -2,8 +2,8 @@
 # --meta --shared-by I/N: several atio as the members of one shared tree
 # (mdtest without -u across nodes), here two on one machine. Every
 # member's files made, stat'ed, read and deleted (exact counts), no name
-# used by two members, the tree gone after the last member's delete and
-# not before; --neighbour on the next member's files; a run of another N
+# used by two members, the tree gone after the last member's delete (or
+# --remove) and not before; --neighbour on the next member's files; a run of another N
 # or seed on the tree refused and the tree left; a run without
 # --shared-by refused while a member holds the tree; a foreign directory
 # refused; two members started at one instant (their mkdir of the tree
@@ -108,6 +108,26 @@ if [ -e "$DIR/atio-meta" ] || [ -e "$DIR/atio-meta.lock" ]; then
 	not_ok "the last member's delete: the tree is gone" "$(find "$DIR")"
 else
 	ok "the last member's delete: the tree is gone"
+fi
+
+# --- --remove: a member's own files, then the directories the last one.
+for m in 0 1; do
+	run_atio --meta create "${SHAPE[@]}" --shared-by "$m/2" -f "$DIR"
+	expect_code "--remove: member $m's create: exit 0" 0
+done
+run_atio --meta stat "${SHAPE[@]}" --shared-by 0/2 --remove -f "$DIR"
+expect_code "--remove: member 0: exit 0" 0
+if [ "$(files_in "$DIR")" = $((2 * F)) ] && [ -z "$(find "$DIR/atio-meta" -type f -name 't[01].*')" ]; then
+	ok "--remove: member 0's files gone, member 1's left"
+else
+	not_ok "--remove: member 0's files gone, member 1's left" "$(files_in "$DIR")"
+fi
+run_atio --meta stat "${SHAPE[@]}" --shared-by 1/2 --remove -f "$DIR"
+expect_code "--remove: member 1: exit 0" 0
+if [ -e "$DIR/atio-meta" ] || [ -e "$DIR/atio-meta.lock" ]; then
+	not_ok "--remove: the last member's: the tree is gone" "$(find "$DIR")"
+else
+	ok "--remove: the last member's: the tree is gone"
 fi
 
 # --- A foreign directory: refused, left as it is.
