@@ -86,7 +86,7 @@ _atio_parallel()
 			--remote-bin -b --atio-opts --ssh-opts --warmup-time --start-margin
 			--overrun --ready-timeout --max-skew -f --login-timeout --wait-factor
 			--profile --node-dir -h -o --csv --replace --dry-run -vv --help
-			--md-files --md-file-size --md-dirs --md-neighbour
+			--md-files --md-file-size --md-dirs --md-neighbour --md-shared
 			--sweep --curve --knee --target --stop-latency' -- "$cur")
 		return
 	fi

@@ -47,7 +47,7 @@ atio_args() {
 		md_args "$1" "$2"
 		return 0
 	fi
-	ARGS_NB_AT=""
+	ARGS_NB_AT="" ARGS_MEMBER_AT=""
 	test_info "$1"
 	read -ra ARGS <<<"$T_OPTS"
 	if [ "$T_OPTS" = --prepare ] || [ "$T_OPTS" = --check ]; then
@@ -97,6 +97,9 @@ args_for_node() {
 	NODE_ARGS[ARGS_DIR_AT]=${NODE_TEST_DIR[$1]}
 	# A metadata test's --neighbour-dir: the next node's directory.
 	[ -z "${ARGS_NB_AT:-}" ] || NODE_ARGS[ARGS_NB_AT]=${NODE_TEST_DIR[($1 + 1) % ${#HOSTS[@]}]}
+	# MD_SHARED: every node a member of the one tree in the test directory.
+	[ -z "${ARGS_MEMBER_AT:-}" ] ||
+		NODE_ARGS[ARGS_DIR_AT]=${ARGS[ARGS_DIR_AT]} NODE_ARGS[ARGS_MEMBER_AT]=$1/${#HOSTS[@]}
 	# A curve's step (sweep.sh): the node's own cap.
 	[ -z "${POINT_CAP[$1]:-}" ] || NODE_ARGS+=(--cap "${POINT_CAP[$1]}")
 }

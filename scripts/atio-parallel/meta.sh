@@ -9,8 +9,13 @@
 # node stats a file that another has not finished creating. Each node works
 # in a tree of its own in its test directory; with MD_NEIGHBOUR, mdstat
 # and mdread on node i go to node i+1's tree (the last node's to the
-# first's), which needs the nodes to share the test directory. The nodes'
-# documents are summed by the local atio's merge, phase by phase.
+# first's), which needs the nodes to share the test directory. With
+# MD_SHARED every node works in one tree, DIR/atio-meta, as member I of
+# the N nodes (atio --shared-by I/N, with a seed of the directory and the
+# nodes in their order, so that a tree other nodes made is refused rather
+# than taken, and one these nodes left is theirs again), and
+# MD_NEIGHBOUR is atio's --neighbour there. The nodes' documents are
+# summed by the local atio's merge, phase by phase.
 
 MD_TESTS="mdcreate mdstat mdread mdrename mddelete"
 
@@ -53,17 +58,28 @@ md_validate() {
 			die "TESTS (--tests) '$TESTS': $t after ${MD_LAST}: the metadata tests go in the order of their phases ($MD_TESTS)"
 		last=${#order[@]} MD_LAST=$t
 	done
+	[ "$MD_SHARED" = 0 ] || [ "$MD_SHARED" = 1 ] || die "MD_SHARED $(shown "$MD_SHARED"): not 0 (a tree each node) nor 1 (--md-shared)"
+	if [ "$MD_SHARED" = 1 ]; then
+		[ "${#HOSTS[@]}" -ge 2 ] || die "MD_SHARED (--md-shared): the nodes share one tree: give 2 nodes or more"
+		[ "$NODE_DIR" = subdir ] || die "MD_SHARED (--md-shared) with NODE_DIR=given: the shared tree goes in the test directory every node shares; leave NODE_DIR unset"
+		# One seed for these nodes in this directory: the members know
+		# their tree by it (a tree other nodes made there is refused).
+		MD_SEED=$(printf '%s\n' "${REMOTE_PCS_MOUNT_PATH%/}" "${HOSTS[@]}" | cksum)
+		MD_SEED=${MD_SEED%% *}
+	fi
 	if [ "$MD_NEIGHBOUR" = 1 ]; then
 		[ "${#HOSTS[@]}" -ge 2 ] || die "MD_NEIGHBOUR (--md-neighbour): each node reads the next node's files: give 2 nodes or more"
 		[ "$NODE_DIR" = subdir ] || die "MD_NEIGHBOUR (--md-neighbour) with NODE_DIR=given: the nodes' trees must be in subdirectories of one shared test directory"
 	fi
 }
 
-# After preparation: with MD_NEIGHBOUR, every node must see every other's
-# tree (one shared test directory); exit 2 otherwise.
+# After preparation: with MD_NEIGHBOUR or MD_SHARED, every node must see
+# every other's tree (one shared test directory); exit 2 otherwise.
 md_check_shared() {
-	[ "$MD_NEIGHBOUR" = 1 ] || return 0
+	[ "$MD_NEIGHBOUR" = 1 ] || [ "$MD_SHARED" = 1 ] || return 0
 	md_test_listed || return 0
+	[ "$MD_SHARED" = 0 ] || [ "${SHARED_ALL:-0}" = 1 ] ||
+		die "MD_SHARED (--md-shared): the nodes do not all share the test directory $REMOTE_PCS_MOUNT_PATH (see above): they cannot work in one tree there"
 	[ "${SHARED_ALL:-0}" = 1 ] ||
 		die "MD_NEIGHBOUR (--md-neighbour): the nodes do not all share the test directory $REMOTE_PCS_MOUNT_PATH (see above): node i could not read node i+1's files"
 }
@@ -79,14 +95,23 @@ md_test_listed() {
 
 # Set ARGS for metadata test $1 with $2 threads (atio_args): the phase on
 # the node's own tree, -f at ARGS_DIR_AT; with MD_NEIGHBOUR, stat and read
-# take --neighbour-dir, its value at ARGS_NB_AT (args_for_node).
+# take --neighbour-dir, its value at ARGS_NB_AT (args_for_node). With
+# MD_SHARED: -f the test directory for all, --shared-by's value at
+# ARGS_MEMBER_AT, and --neighbour for stat and read with MD_NEIGHBOUR.
 md_args() {
 	md_test_info "$1"
 	ARGS=(--meta "${1#md}" -p "$2" --files "$MD_FILES" --file-size "$MD_FILE_SIZE" --dirs "$MD_DIRS" -f)
 	ARGS_DIR_AT=${#ARGS[@]}
 	ARGS+=("$TEST_DIR_SHOWN")
-	ARGS_NB_AT=""
-	if [ "$MD_NEIGHBOUR" = 1 ] && { [ "$1" = mdstat ] || [ "$1" = mdread ]; }; then
+	ARGS_NB_AT="" ARGS_MEMBER_AT=""
+	if [ "$MD_SHARED" = 1 ]; then
+		# The test directory itself for every node (args_for_node), each its member number.
+		ARGS[ARGS_DIR_AT]=${REMOTE_PCS_MOUNT_PATH%/}
+		ARGS+=(--shared-by)
+		ARGS_MEMBER_AT=${#ARGS[@]}
+		ARGS+=("0/${#HOSTS[@]}" --seed "$MD_SEED")
+		[ "$MD_NEIGHBOUR" = 0 ] || { [ "$1" != mdstat ] && [ "$1" != mdread ]; } || ARGS+=(--neighbour)
+	elif [ "$MD_NEIGHBOUR" = 1 ] && { [ "$1" = mdstat ] || [ "$1" = mdread ]; }; then
 		ARGS+=(--neighbour-dir)
 		ARGS_NB_AT=${#ARGS[@]}
 		ARGS+=("$TEST_DIR_SHOWN")

@@ -105,6 +105,10 @@ digits before any point):
                       node i+1's files (the last node's to the first's):
                       no node's cache holds what it reads; the nodes must
                       share DIR
+  --md-shared         MD_SHARED=1: every node's threads in one tree,
+                      DIR/atio-meta (atio --shared-by I/N), the nodes'
+                      files side by side in its directories (mdtest
+                      without -u); the nodes must share DIR
   --dry-run           print what each node would run; connect to nothing
   -vv                 every node's atio runs with -vv, and once a second
                       a line on stderr: the cluster's value in the last
@@ -150,13 +154,15 @@ randwrite randrw expand", each test with -p N -t TIME -u FILE_SIZE -S
   expand     --expand -s 16M --mbs
   dsyncwrite --write --rand -s BLOCKSIZE --dsync --iops
 Metadata tests, one phase of atio --meta each, every node in a tree of
-its own (DIR/node-HOST/atio-meta), all nodes starting the phase at one
+its own (DIR/node-HOST/atio-meta; with MD_SHARED all in one, DIR/atio-meta,
+each node a member: --shared-by I/N --seed S), all nodes starting the phase at one
 instant; the driver waits for every node between two of them, the barrier
 between two phases. No loading nor warm-up when TESTS has no other test;
 no time limit (a phase takes what it takes). Each with --meta PHASE -p N
 --files MD_FILES --file-size MD_FILE_SIZE --dirs MD_DIRS -f DIR ATIO_OPTS:
   mdcreate   create (a tree a run left is removed first, untimed)
-  mdstat     stat (--neighbour-dir DIR/node-NEXT with MD_NEIGHBOUR)
+  mdstat     stat (--neighbour-dir DIR/node-NEXT with MD_NEIGHBOUR; with
+             MD_SHARED: --neighbour, the next node's files in the tree)
   mdread     read (likewise)
   mdrename   rename
   mddelete   delete, one iteration (it removes the files)
@@ -325,7 +331,7 @@ parse_args() {
 	FANOUT=${FANOUT:-32} LOGIN_TIMEOUT=${LOGIN_TIMEOUT:-120} WAIT_FACTOR=${WAIT_FACTOR:-4}
 	NODE_DIR=${NODE_DIR:-subdir}
 	MD_FILES=${MD_FILES:-1000} MD_FILE_SIZE=${MD_FILE_SIZE:-0} MD_DIRS=${MD_DIRS:-1}
-	MD_NEIGHBOUR=${MD_NEIGHBOUR:-0}
+	MD_NEIGHBOUR=${MD_NEIGHBOUR:-0} MD_SHARED=${MD_SHARED:-0}
 	SWEEP=${SWEEP:-} SWEEP_CURVE=${SWEEP_CURVE:-} SWEEP_KNEE=${SWEEP_KNEE:-}
 	SWEEP_TARGET=${SWEEP_TARGET:-} SWEEP_STOP_LATENCY=${SWEEP_STOP_LATENCY:-}
 	DRY_RUN=0 REPLACE=0 OUT_JSON="" OUT_CSV="" HOSTS=() VERBOSE=0
@@ -344,6 +350,7 @@ parse_args() {
 		--replace) REPLACE=1; shift; continue ;;
 		-vv) VERBOSE=2; shift; continue ;;
 		--md-neighbour) MD_NEIGHBOUR=1; shift; continue ;;
+		--md-shared) MD_SHARED=1; shift; continue ;;
 		--) shift
 			for h in "$@"; do add_hosts "$h"; done
 			break ;;

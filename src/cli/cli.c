@@ -295,7 +295,7 @@ static int apply(int id, const char *arg, struct atio_opts *o,
 		return atio_cli_steady(id, arg, o, e);
 	case OPT_META: case OPT_FILES: case OPT_FILE_SIZE: case OPT_DIRS: case OPT_FIGURE:
 	case OPT_SHARED_DIR: case OPT_NEIGHBOUR: case OPT_FSYNC_FILES: case OPT_FSYNC_DIR:
-	case OPT_NEIGHBOUR_DIR:
+	case OPT_NEIGHBOUR_DIR: case OPT_SHARED_BY:
 		return atio_cli_meta(id, arg, o, e);
 	case OPT_PERCENTILES: return atio_cli_percentiles(arg, o, e);
 	case OPT_CSV: o->csv = arg; return 0;

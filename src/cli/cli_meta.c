@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atio/base/node.h"
@@ -31,8 +32,29 @@ static const int meta_refuses[] = {
 /* The options that only a metadata run has. */
 static const int meta_only[] = {
 	OPT_FILES, OPT_FILE_SIZE, OPT_DIRS, OPT_SHARED_DIR, OPT_NEIGHBOUR,
-	OPT_FSYNC_FILES, OPT_FSYNC_DIR, OPT_FIGURE, OPT_NEIGHBOUR_DIR,
+	OPT_FSYNC_FILES, OPT_FSYNC_DIR, OPT_FIGURE, OPT_NEIGHBOUR_DIR, OPT_SHARED_BY,
 };
+
+/* "I/N" into @m->member and @m->members: 0, or -EINVAL. */
+static int parse_member(const char *arg, struct atio_meta_opts *m)
+{
+	const char *slash = strchr(arg, '/');
+	char *end;
+	unsigned long i, n;
+
+	if (!slash || arg[0] < '0' || arg[0] > '9' || slash[1] < '0' || slash[1] > '9')
+		return -EINVAL;
+	errno = 0;
+	i = strtoul(arg, &end, 10);
+	if (end != slash || errno)
+		return -EINVAL;
+	n = strtoul(slash + 1, &end, 10);
+	if (*end || errno || n < 2 || n > ATIO_META_MAX_MEMBERS || i >= n)
+		return -EINVAL;
+	m->member = (unsigned)i;
+	m->members = (unsigned)n;
+	return 0;
+}
 
 /* See cli_parse.h. */
 int atio_cli_meta(int id, const char *arg, struct atio_opts *o, struct atio_error *e)
@@ -83,6 +105,12 @@ int atio_cli_meta(int id, const char *arg, struct atio_opts *o, struct atio_erro
 		m->figure_given = true;
 		return 0;
 	case OPT_SHARED_DIR: m->shared = true; return 0;
+	case OPT_SHARED_BY:
+		if (parse_member(arg, m))
+			return USAGE("--shared-by %s: not I/N, this atio's member number I "
+				     "(0 to N-1) of the N from 2 to %u sharing one tree", arg,
+				     ATIO_META_MAX_MEMBERS);
+		return 0;
 	case OPT_NEIGHBOUR: m->neighbour = true; return 0;
 	case OPT_NEIGHBOUR_DIR:
 		if (arg[0] != '/')
@@ -125,6 +153,39 @@ static int judge_order(const struct atio_meta_opts *m, uint64_t loops, struct at
 	return 0;
 }
 
+/*
+ * --shared-by: the members' tree is one --shared-dir tree, made by
+ * whichever comes first; they find it theirs by the seed all of them give.
+ */
+static int judge_members(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
+{
+	struct atio_meta_opts *m = &o->meta;
+
+	if (!st->seen[OPT_SEED])
+		return USAGE("--shared-by %u/%u: give --seed, the same to every member: the "
+			     "members know their tree by it", m->member, m->members);
+	if (o->loops > 1)
+		return USAGE("--shared-by %u/%u with --loops %" PRIu64 ": the members do not "
+			     "wait for each other between passes: give one pass each",
+			     m->member, m->members, o->loops);
+	if (m->neighbour_dir)
+		return USAGE("--shared-by %u/%u with --neighbour-dir %s: the members share one "
+			     "tree: --neighbour reads the next member's files in it",
+			     m->member, m->members, m->neighbour_dir);
+	for (unsigned i = 0; m->neighbour && i < m->nphases; i++)
+		if (m->phase[i] != ATIO_META_STAT && m->phase[i] != ATIO_META_READ)
+			return USAGE("--shared-by %u/%u --neighbour with --meta %s: the members "
+				     "do not wait for each other between phases: stat and read "
+				     "the next member's files in a run of their own, once every "
+				     "member's %s is over", m->member, m->members,
+				     m->phases_text, atio_meta_phase_name(m->phase[i]));
+	if ((uint64_t)o->threads * m->members > ATIO_META_MAX_MEMBERS * 64ull)
+		return USAGE("--shared-by %u/%u with -p %u: too many threads in one tree",
+			     m->member, m->members, o->threads);
+	m->shared = true;
+	return 0;
+}
+
 /* See cli_parse.h. */
 int atio_cli_meta_judge(struct atio_opts *o, const struct pstate *st, struct atio_error *e)
 {
@@ -160,7 +221,9 @@ int atio_cli_meta_judge(struct atio_opts *o, const struct pstate *st, struct ati
 	if (!atio_meta_has(m, m->figure))
 		return USAGE("--figure %s: not one of the phases of --meta %s",
 			     atio_meta_phase_name(m->figure), m->phases_text);
-	if (m->neighbour && o->threads < 2)
+	if (m->members && (r = judge_members(o, st, e)) != 0)
+		return r;
+	if (m->neighbour && !m->members && o->threads < 2)
 		return USAGE("--neighbour: each thread works on the next one's files: it "
 			     "needs -p 2 or more (-p %u)", o->threads);
 	if (m->neighbour_dir && m->neighbour)

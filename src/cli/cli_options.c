@@ -64,6 +64,7 @@ const struct option atio_cli_longopts[] = {
 	{ "file-size",  required_argument, NULL, OPT_FILE_SIZE },
 	{ "dirs",       required_argument, NULL, OPT_DIRS },
 	{ "shared-dir", no_argument,       NULL, OPT_SHARED_DIR },
+	{ "shared-by",  required_argument, NULL, OPT_SHARED_BY },
 	{ "neighbour",  no_argument,       NULL, OPT_NEIGHBOUR },
 	{ "neighbour-dir", required_argument, NULL, OPT_NEIGHBOUR_DIR },
 	{ "fsync-files", no_argument,      NULL, OPT_FSYNC_FILES },

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -26,6 +27,7 @@
 #include "atio/base/units.h"
 #include "atio/data/meta_tree.h"
 #include "atio/data/owner.h"
+#include "atio/data/stamp.h"
 #include "atio/data/target.h"
 #include "atio/print/report_meta.h"
 #include "atio/run/meta.h"
@@ -57,7 +59,83 @@ static struct atio_meta_mark mark_of(const struct atio_opts *o, uint64_t id)
 {
 	return (struct atio_meta_mark){ .id = id, .threads = o->threads,
 		.files = o->meta.files, .dirs = o->meta.dirs, .file_size = o->meta.file_size,
-		.shared = o->meta.shared, .seed = o->seed };
+		.shared = o->meta.shared, .members = o->meta.members, .seed = o->seed };
+}
+
+/*
+ * --shared-by: the id of the members' tree, of the seed they all give, so
+ * that each knows it whichever made it.
+ */
+static uint64_t member_tree_id(const struct atio_opts *o)
+{
+	return atio_stamp_fmix(o->seed ^ 0x6d656d6265727321ull) | 1;
+}
+
+/*
+ * Whether the files of @member in the shared tree @top are at their
+ * second names (1) or their first (0), by its first file; -1 when it has
+ * none there (@path: the name looked for).
+ */
+static int member_renamed(const char *top, const struct atio_opts *o, unsigned member,
+			  char *path, size_t len)
+{
+	char root[4096];
+	struct stat st;
+
+	atio_meta_root(root, sizeof(root), top, 0, true);
+	for (int renamed = 0; renamed < 2; renamed++) {
+		atio_meta_path(path, len, root, o, member * o->threads, 0, renamed);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return renamed;
+	}
+	atio_meta_path(path, len, root, o, member * o->threads, 0, false);
+	return -1;
+}
+
+/*
+ * --shared-by: the tree there is this run's (the other members'), or
+ * another run's, refused and left as it is.
+ */
+static int judge_member_tree(struct meta_run *mr, struct atio_error *e)
+{
+	const struct atio_opts *o = mr->o;
+	struct atio_meta_tree *t = &mr->tree;
+	struct atio_meta_mark want = mark_of(o, member_tree_id(o)), *m = &t->mark;
+	const char *first = atio_meta_phase_name(o->meta.phase[0]);
+	char path[4096 + 64];
+
+	if (t->exists && (m->id != want.id || m->threads != want.threads ||
+			  m->files != want.files || m->dirs != want.dirs ||
+			  m->file_size != want.file_size || m->members != want.members ||
+			  m->seed != want.seed))
+		return atio_meta_tree_other(t->top, m, &want, e);
+	if (o->meta.phase[0] == ATIO_META_CREATE) {
+		if (!t->exists)
+			return 0;
+		/* Its own files an earlier create of this member left go first, untimed. */
+		return atio_meta_member_remove(t->top, o, e);
+	}
+	if (!t->exists)
+		return atio_error_set(e, ATIO_EXIT_USAGE, ENOENT, "--meta %s: no tree at %s to "
+				      "%s: begin with create, or run a create first", o->meta.phases_text,
+				      t->top, first);
+	/*
+	 * The members go through their phases each at its own pace: the mark
+	 * keeps no state of theirs, each finds its files by their names (and
+	 * with --neighbour the next member's).
+	 */
+	for (unsigned i = 0; i < (o->meta.neighbour ? 2u : 1u); i++) {
+		unsigned member = (o->meta.member + i) % o->meta.members;
+		int renamed = member_renamed(t->top, o, member, path, sizeof(path));
+
+		if (renamed < 0)
+			return atio_error_set(e, ATIO_EXIT_USAGE, ENOENT, "--meta %s: the shared "
+					      "tree at %s holds no files of member %u (no %s): "
+					      "begin with create, or run a create first",
+					      o->meta.phases_text, t->top, member, path);
+		*(i ? &mr->sh.neighbour_renamed : &mr->sh.renamed) = renamed;
+	}
+	return 0;
 }
 
 /*
@@ -71,6 +149,8 @@ static int judge_tree(struct meta_run *mr, struct atio_error *e)
 	struct atio_meta_mark want = mark_of(o, t->mark.id), *m = &t->mark;
 	const char *first = atio_meta_phase_name(o->meta.phase[0]);
 
+	if (o->meta.members)
+		return judge_member_tree(mr, e);
 	if (o->meta.phase[0] == ATIO_META_CREATE) {
 		if (!t->exists)
 			return 0;
@@ -88,11 +168,13 @@ static int judge_tree(struct meta_run *mr, struct atio_error *e)
 				      "--meta create,delete", o->meta.phases_text, t->top,
 				      m->state == ATIO_META_EMPTY ? "no files" : "part of its files");
 	if (m->threads != want.threads || m->files != want.files || m->dirs != want.dirs ||
-	    m->file_size != want.file_size || m->shared != want.shared)
+	    m->file_size != want.file_size || m->shared != want.shared ||
+	    m->members != want.members)
 		return atio_error_set(e, ATIO_EXIT_USAGE, EINVAL, "--meta %s: the tree at %s was "
 				      "made with -p %u --files %" PRIu64 " --dirs %u --file-size %"
 				      PRIu64 "%s: give the same to %s its files", o->meta.phases_text,
 				      t->top, m->threads, m->files, m->dirs, m->file_size,
+				      m->members ? " --shared-by (a tree several atio share)" :
 				      m->shared ? " --shared-dir" : "", first);
 	mr->sh.renamed = m->state == ATIO_META_RENAMED;
 	return 0;
@@ -239,19 +321,26 @@ static int before(struct meta_run *mr, enum atio_meta_phase p, struct atio_error
 	if (p == ATIO_META_CREATE) {
 		/* A pass after a rename makes its files at their first names again. */
 		mr->sh.renamed = false;
-		if (atio_meta_tree_make(t, &m, e) || atio_meta_dirs(t->top, mr->o, true, e))
+		if (mr->o->meta.members ? atio_meta_tree_join(t, &m, e)
+		    : atio_meta_tree_make(t, &m, e))
+			return -EIO;
+		if (atio_meta_dirs(t->top, mr->o, true, e))
 			return -EIO;
 	}
-	return atio_meta_tree_state(t, ATIO_META_PARTIAL, e);
+	/* A shared tree's members write no state: each is at its own phase. */
+	return mr->o->meta.members ? 0 : atio_meta_tree_state(t, ATIO_META_PARTIAL, e);
 }
 
 /* After phase @p: the mark saying what the tree holds; after delete, the tree removed. */
 static int after(struct meta_run *mr, enum atio_meta_phase p, struct atio_error *e)
 {
 	if (p == ATIO_META_DELETE)
-		return atio_meta_tree_remove(&mr->tree, e);
+		return mr->o->meta.members ? atio_meta_tree_prune(&mr->tree, mr->o->meta.dirs, e)
+		       : atio_meta_tree_remove(&mr->tree, e);
 	if (p == ATIO_META_RENAME)
 		mr->sh.renamed = !mr->sh.renamed;
+	if (mr->o->meta.members)
+		return 0;
 	return atio_meta_tree_state(&mr->tree, mr->sh.renamed ? ATIO_META_RENAMED
 				    : ATIO_META_FILES, e);
 }
@@ -356,6 +445,18 @@ static int phases(struct meta_run *mr, struct atio_error *e)
 	return 0;
 }
 
+/* --remove: the tree, or with --shared-by this member's files in it (the last one's directories). */
+static int remove_tree(struct meta_run *mr, struct atio_error *e)
+{
+	const struct atio_opts *o = mr->o;
+
+	if (!o->meta.members)
+		return atio_meta_tree_remove(&mr->tree, e);
+	if (atio_meta_member_remove(mr->tree.top, o, e))
+		return -EIO;
+	return atio_meta_tree_prune(&mr->tree, o->meta.dirs, e);
+}
+
 static void free_run(struct meta_run *mr)
 {
 	for (unsigned i = 0; mr->w && i < mr->o->threads; i++)
@@ -417,7 +518,7 @@ int meta_main(struct atio_opts *o)
 	/* Before the threads: they inherit the blocked signals. */
 	ret = watch_open(&mr.wt, &e);
 	if (!ret)
-		ret = atio_meta_tree_open(&mr.tree, o->path, &e);
+		ret = atio_meta_tree_open(&mr.tree, o->path, o->meta.members != 0, &e);
 	if (!ret)
 		ret = judge_tree(&mr, &e);
 	if (ret) {
@@ -434,7 +535,9 @@ int meta_main(struct atio_opts *o)
 		free_run(&mr);
 		return fail(&e);
 	}
-	if (!mr.tree.exists && atio_owner_new_id(&mr.sh.tree_id))
+	if (o->meta.members)
+		mr.sh.tree_id = member_tree_id(o);
+	else if (!mr.tree.exists && atio_owner_new_id(&mr.sh.tree_id))
 		mr.sh.tree_id = realtime_ns() | 1;
 	plan_cache(&mr);
 	mr.res.cache = mr.cache;
@@ -457,7 +560,7 @@ int meta_main(struct atio_opts *o)
 	mr.res.wall_end = ns_to_ts(realtime_ns());
 	mr.res.rec = mr.rec;
 	/* --remove: what is left of the tree goes, only names of its layout. */
-	if (o->remove && mr.tree.exists && atio_meta_tree_remove(&mr.tree, &e) && !status)
+	if (o->remove && mr.tree.exists && remove_tree(&mr, &e) && !status)
 		status = fail(&e);
 	if (!status && mr.wt.signo)
 		status = ATIO_EXIT_INTERRUPTED;

@@ -49,7 +49,9 @@ static void put_cmdline(FILE *f, const struct atio_opts *o)
 	else
 		fprintf(f, " -p %u", o->threads);
 	fprintf(f, " --files %" PRIu64 " --file-size %s --dirs %u", m->files, size, m->dirs);
-	if (m->shared)
+	if (m->members)
+		fprintf(f, " --shared-by %u/%u", m->member, m->members);
+	else if (m->shared)
 		fputs(" --shared-dir", f);
 	if (m->neighbour)
 		fputs(" --neighbour", f);
@@ -91,11 +93,16 @@ void atio_report_meta_header(FILE *f, const struct atio_meta_result *r)
 	fprintf(f, " of %" PRIu64 " %s%s a thread in %u director%s of %s under ",
 		m->files, m->file_size ? "file(s) of " : "empty file(s)", m->file_size ? size : "",
 		m->dirs, m->dirs == 1 ? "y" : "ies",
-		m->shared ? "one tree all threads share" : "a tree of its own");
+		m->members ? "one tree the threads of its members share" : m->shared ?
+		"one tree all threads share" : "a tree of its own");
 	atio_report_put_text(f, r->tree ? r->tree : "(none)");
 	fprintf(f, "; stat and read %s%s\n", o->random ? "in an order drawn from the seed"
-		: "in the order of creation", m->neighbour ? ", each thread the next one's files"
-		: "");
+		: "in the order of creation", m->neighbour ? m->members ? ", each thread the "
+		"next member's files" : ", each thread the next one's files" : "");
+	if (m->members)
+		fprintf(f, "Shared by: member %u of %u (its threads are the tree's %u to %u)\n",
+			m->member, m->members, m->member * o->threads,
+			(m->member + 1) * o->threads - 1);
 	if (o->loops > 1)
 		fprintf(f, "Loops: %" PRIu64 " passes of the phases\n", o->loops);
 	fprintf(f, "Durability: %s%s\n",
@@ -195,6 +202,10 @@ static void json_settings(struct atio_json *j, const struct atio_meta_result *r)
 	atio_json_uint(j, "file_size", m->file_size);
 	atio_json_uint(j, "dirs", m->dirs);
 	atio_json_bool(j, "shared_dir", m->shared);
+	if (m->members) {
+		atio_json_uint(j, "member", m->member);
+		atio_json_uint(j, "members", m->members);
+	}
 	atio_json_bool(j, "neighbour", m->neighbour);
 	atio_json_string(j, "order", o->random ? "random" : "creation");
 	atio_json_bool(j, "fsync_files", m->fsync_files);

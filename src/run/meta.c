@@ -44,6 +44,27 @@ void atio_meta_path(char *buf, size_t len, const char *root, const struct atio_o
 		snprintf(buf, len, "%s/d%" PRIu64 "/%c%" PRIu64, root, k % m->dirs, c, k);
 }
 
+/*
+ * mkdir @path; with --shared-by, a directory another member made is
+ * taken (the tree's mark was found to be this run's).
+ */
+static int make_dir(const char *path, const struct atio_opts *o)
+{
+	struct stat st;
+
+	if (mkdir(path, 0755) == 0)
+		return 0;
+	if (errno != EEXIST || !o->meta.members)
+		return -1;
+	if (lstat(path, &st) != 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = EEXIST;
+		return -1;
+	}
+	return 0;
+}
+
 int atio_meta_dirs(const char *top, const struct atio_opts *o, bool make, struct atio_error *e)
 {
 	const struct atio_meta_opts *m = &o->meta;
@@ -52,12 +73,12 @@ int atio_meta_dirs(const char *top, const struct atio_opts *o, bool make, struct
 
 	for (unsigned t = 0; t < trees; t++) {
 		atio_meta_root(root, sizeof(root), top, t, m->shared);
-		if (make && mkdir(root, 0755) != 0)
+		if (make && make_dir(root, o) != 0)
 			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: mkdir: %s", root,
 					      strerror(errno));
 		for (unsigned d = 0; d < m->dirs; d++) {
 			snprintf(dir, sizeof(dir), "%s/d%u", root, d);
-			if ((make ? mkdir(dir, 0755) : rmdir(dir)) != 0)
+			if ((make ? make_dir(dir, o) : rmdir(dir)) != 0)
 				return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: %s: %s", dir,
 						      make ? "mkdir" : "rmdir", strerror(errno));
 		}
@@ -65,6 +86,31 @@ int atio_meta_dirs(const char *top, const struct atio_opts *o, bool make, struct
 			return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: rmdir: %s", root,
 					      strerror(errno));
 	}
+	return 0;
+}
+
+int atio_meta_member_remove(const char *top, const struct atio_opts *o, struct atio_error *e)
+{
+	const struct atio_meta_opts *m = &o->meta;
+	char root[PATH_LEN], path[PATH_LEN + 64];
+	struct stat st;
+
+	atio_meta_root(root, sizeof(root), top, 0, true);
+	for (unsigned t = m->member * o->threads; t < (m->member + 1) * o->threads; t++)
+		for (uint64_t k = 0; k < m->files; k++)
+			for (int renamed = 0; renamed < 2; renamed++) {
+				atio_meta_path(path, sizeof(path), root, o, t, k, renamed);
+				if (lstat(path, &st) != 0 && errno == ENOENT)
+					continue;
+				if (!S_ISREG(st.st_mode))
+					return atio_error_set(e, ATIO_EXIT_FAIL, ENOTEMPTY, "%s: "
+							      "not a file atio made: left "
+							      "there", path);
+				if (unlink(path) != 0 && errno != ENOENT)
+					return atio_error_set(e, ATIO_EXIT_FAIL, errno, "%s: "
+							      "unlink: %s", path,
+							      strerror(errno));
+			}
 	return 0;
 }
 
@@ -87,7 +133,8 @@ int atio_meta_worker_setup(struct atio_meta_worker *w, struct atio_meta_shared *
 	char root[PATH_LEN];
 	int ret;
 
-	*w = (struct atio_meta_worker){ .sh = sh, .id = id };
+	*w = (struct atio_meta_worker){ .sh = sh, .id = id,
+					.gid = o->meta.member * o->threads + id };
 	atio_hist_init(&w->lat);
 	atio_stats_init(&w->st);
 	if (atio_ival_rec_init(&w->iv, &w->st, NULL, o->interval_ns, 0))
@@ -98,7 +145,7 @@ int atio_meta_worker_setup(struct atio_meta_worker *w, struct atio_meta_shared *
 		return atio_error_set(&w->err, ATIO_EXIT_FAIL, ENOMEM, "out of memory");
 	if (window) {
 		ret = atio_pool_init(&w->pool, window, 1,
-				     atio_data_key(o->seed ^ sh->tree_id, "meta", id), false);
+				     atio_data_key(o->seed ^ sh->tree_id, "meta", w->gid), false);
 		w->rbuf = malloc(window);
 		w->ks = o->verify ? malloc(window) : NULL;
 		if (ret || !w->rbuf || (o->verify && !w->ks))
@@ -193,7 +240,7 @@ static int create_one(struct atio_meta_worker *w, const char *path, uint64_t k)
 		buf = w->pool.base;
 		if (whole)
 			buf = atio_pool_take_len(&w->pool, 0, k, 0,
-						 atio_stamp_tag(file_id(w->sh, w->id, k), 0), whole);
+						 atio_stamp_tag(file_id(w->sh, w->gid, k), 0), whole);
 		err = write_all(fd, buf, m->file_size);
 		if (err)
 			fail(w, "write", path, err);
@@ -305,6 +352,9 @@ static int one(struct atio_meta_worker *w, unsigned t, uint64_t k)
 		atio_meta_root(root, sizeof(root), sh->neighbour_top, t, sh->o->meta.shared);
 		r = root;
 		renamed = sh->neighbour_renamed;
+	} else if (sh->o->meta.members && t != w->gid) {
+		/* --shared-by --neighbour: the next member's files, at their names. */
+		renamed = sh->neighbour_renamed;
 	} else if (t != w->id && !sh->o->meta.shared) {
 		atio_meta_root(root, sizeof(root), sh->top, t, false);
 		r = root;
@@ -356,7 +406,8 @@ static void sync_dirs(struct atio_meta_worker *w)
 	for (unsigned d = 0; d < o->meta.dirs && !w->failed; d++) {
 		int fd;
 
-		if (o->meta.shared && d % o->threads != w->id)
+		if (o->meta.shared && d % (o->threads * (o->meta.members ? o->meta.members : 1))
+		    != w->gid)
 			continue;
 		snprintf(dir, sizeof(dir), "%s/d%u", w->root, d);
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -375,8 +426,13 @@ static void phase(struct atio_meta_worker *w)
 	bool other = o->meta.neighbour &&
 		     (sh->phase == ATIO_META_STAT || sh->phase == ATIO_META_READ);
 	bool ordered = sh->phase == ATIO_META_STAT || sh->phase == ATIO_META_READ;
-	unsigned t = other ? (w->id + 1) % o->threads : w->id;
+	unsigned t = w->gid;
 	uint64_t user, sys;
+
+	if (other && o->meta.members)
+		t = (o->meta.member + 1) % o->meta.members * o->threads + w->id;
+	else if (other)
+		t = (w->id + 1) % o->threads;
 
 	w->ops = 0;
 	user = atio_thread_cpu_ns(&sys);

@@ -26,6 +26,7 @@ enum atio_meta_phase {
 #define ATIO_META_MAX_FILES  (1ull << 32)   /* files a thread */
 #define ATIO_META_MAX_DIRS   (1u << 20)     /* directories a tree */
 #define ATIO_META_MAX_SIZE   (1ull << 30)   /* bytes a file */
+#define ATIO_META_MAX_MEMBERS 4096u         /* --shared-by's N */
 
 struct atio_meta_opts {
 	unsigned nphases;          /* 0: no metadata run */
@@ -35,6 +36,7 @@ struct atio_meta_opts {
 	uint64_t file_size;        /* --file-size: bytes each file holds */
 	unsigned dirs;             /* --dirs: directories a tree */
 	bool shared;               /* --shared-dir: one tree for all threads */
+	unsigned member, members;  /* --shared-by I/N: member I of N processes sharing one tree; N 0 without */
 	bool neighbour;            /* --neighbour: stat and read the next thread's files */
 	const char *neighbour_dir; /* --neighbour-dir: stat and read the tree under it, or NULL */
 	bool fsync_files;          /* --fsync-files */

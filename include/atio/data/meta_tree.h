@@ -20,6 +20,15 @@
  * atio works only in a tree that carries its mark: an atio-meta without
  * it is foreign and is neither used nor changed. It removes only the
  * names of that layout, and leaves a directory holding anything else.
+ *
+ * Several atio (one a node) may share one tree as its members (--shared-by
+ * I/N): SHARED in the mark is then N; member I's thread t is thread
+ * I * THREADS + t of the tree, so no two members' names meet. Whichever
+ * member comes first makes the tree; the others take it only when its
+ * mark is the one they would write (same shape, N and SEED). Each member
+ * removes only its own files, the last one the directories. The members
+ * write no STATE (it stays empty): each is at its own phase, and finds
+ * its files by their names.
  * The tree is locked as a dataset is (atio/data/lock.h), through
  * DIR/atio-meta.lock, so that two atio never work on it at once.
  */
@@ -49,6 +58,7 @@ struct atio_meta_mark {
 	unsigned dirs;
 	uint64_t file_size;
 	bool shared;
+	unsigned members;          /* --shared-by's N, or 0 */
 	uint64_t seed;
 };
 
@@ -70,11 +80,14 @@ int atio_meta_mark_parse(const char *text, struct atio_meta_mark *m);
 
 /*
  * Lock the tree under directory @dir and look at it: absent, or atio's
- * (t->exists, t->mark read). Returns 0; -errno with @e filled when the
+ * (t->exists, t->mark read). A @member of a shared tree (--shared-by)
+ * shares the lock with the other members, and waits a while for the mark
+ * of a tree another member is making. Returns 0; -errno with @e filled when the
  * lock is held by another atio (exit 1), @dir is no directory or the
  * tree is foreign (exit 2).
  */
-int atio_meta_tree_open(struct atio_meta_tree *t, const char *dir, struct atio_error *e);
+int atio_meta_tree_open(struct atio_meta_tree *t, const char *dir, bool member,
+			struct atio_error *e);
 
 /*
  * Read the mark of the tree another atio made under @dir (DIR/atio-meta)
@@ -86,6 +99,27 @@ int atio_meta_tree_peek(const char *dir, struct atio_meta_mark *m, struct atio_e
 /* Make the tree's top directory with mark @m (state empty): 0 or -errno with @e. */
 int atio_meta_tree_make(struct atio_meta_tree *t, const struct atio_meta_mark *m,
 			struct atio_error *e);
+
+/*
+ * A member of a shared tree (--shared-by): make the top with mark @m, or,
+ * when another member made it first, take it as it is when its mark is
+ * @m's (state aside); else refuse it (exit 2), leaving it as it is.
+ * Returns 0 or -errno with @e.
+ */
+int atio_meta_tree_join(struct atio_meta_tree *t, const struct atio_meta_mark *m,
+			struct atio_error *e);
+
+/* Refuse the tree @top of mark @found, another run's than @want's: exit 2 with @e. */
+int atio_meta_tree_other(const char *top, const struct atio_meta_mark *found,
+			 const struct atio_meta_mark *want, struct atio_error *e);
+
+/*
+ * A member of a shared tree, its own files removed: rmdir of the shared
+ * tree's @dirs directories, then of the tree and its top; one that is not
+ * empty (other members' files) or gone (another member removed it) is
+ * passed over, so that the last member removes them. 0 or -errno with @e.
+ */
+int atio_meta_tree_prune(struct atio_meta_tree *t, unsigned dirs, struct atio_error *e);
 
 /* Write @state into the tree's mark: 0 or -errno with @e. */
 int atio_meta_tree_state(struct atio_meta_tree *t, enum atio_meta_state state,

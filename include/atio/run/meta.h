@@ -24,7 +24,8 @@
  *	rename  rename() within its directory, fK to rK (and back next time)
  *	delete  unlink()
  * stat and read go in the order of creation or, with --rand, in an order
- * drawn from the seed; with --neighbour on the files of the next thread.
+ * drawn from the seed; with --neighbour on the files of the next thread
+ * (with --shared-by, the same thread of the next member).
  */
 
 #include <pthread.h>
@@ -57,13 +58,14 @@ struct atio_meta_shared {
 	int done_fd;               /* an eventfd each thread adds 1 to at a phase's end, or -1 */
 	const char *neighbour_top; /* --neighbour-dir: the tree stat and read go to, or NULL */
 	uint64_t neighbour_id;     /* its id, in the tags of its files' data */
-	bool neighbour_renamed;    /* its files are at their second names */
+	bool neighbour_renamed;    /* its files (--shared-by: the next member's) are at their second names */
 };
 
 /* One thread. */
 struct atio_meta_worker {
 	struct atio_meta_shared *sh;
 	unsigned id;
+	unsigned gid;              /* its number in the tree: with --shared-by, member * threads + id */
 	pthread_t thread;
 	char *root;                /* its tree's directory (the shared one with --shared-dir) */
 	struct atio_pool pool;     /* the files' data */
@@ -118,7 +120,13 @@ void atio_meta_path(char *buf, size_t len, const char *root, const struct atio_o
  */
 int atio_meta_dirs(const char *top, const struct atio_opts *o, bool make, struct atio_error *e);
 
-/* Add the threads' figures of the phase just ended to @rec; their histograms emptied. */
+/*
+ * --shared-by: remove this member's own files from the shared tree under
+ * @top (at either name; those not there passed over), nothing else.
+ * Returns 0 or -errno with @e.
+ */
+int atio_meta_member_remove(const char *top, const struct atio_opts *o, struct atio_error *e);
+
 /*
  * Before a phase, by the main thread while the @n threads of @w wait at
  * the start barrier: their counters emptied and their intervals begun at

@@ -90,7 +90,17 @@ static void test_mark(void **state)
 					      &got), -EINVAL);
 	assert_int_equal(atio_meta_mark_parse("atio-meta 1 0123456789abcdef moved 8 10 1 0 0 1",
 					      &got), -EINVAL);
-	assert_int_equal(atio_meta_mark_parse("atio-meta 1 0123456789abcdef files 8 10 1 0 2 1",
+	/* SHARED above 1: a tree shared by that many members (--shared-by). */
+	assert_int_equal(atio_meta_mark_parse("atio-meta 1 0123456789abcdef files 8 10 1 0 3 1",
+					      &got), 0);
+	assert_true(got.shared && got.members == 3);
+	m.members = 5;
+	atio_meta_mark_format(text, sizeof(text), &m);
+	assert_int_equal(atio_meta_mark_parse(text, &got), 0);
+	assert_true(got.shared && got.members == 5);
+	assert_int_equal(atio_meta_mark_parse("atio-meta 1 0123456789abcdef files 8 10 1 0 02 1",
+					      &got), -EINVAL);
+	assert_int_equal(atio_meta_mark_parse("atio-meta 1 0123456789abcdef files 8 10 1 0 -1 1",
 					      &got), -EINVAL);
 	assert_int_equal(atio_meta_mark_parse("atio-meta 1 0123456789abcdef files 8 10 1 0 0",
 					      &got), -EINVAL);
