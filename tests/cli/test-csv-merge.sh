@@ -199,4 +199,22 @@ expect_code "--csv in the second job: exit 2" 2
 expect_match "--csv in the second job: said" "$ERR" 'job 2 of phase 1: --csv: .* given once, in the first job'
 check "--csv in the second job: no file" [ ! -e "$WORK/second.csv" ]
 
+# A document a signal cut short: its row and the sum's say so.
+start_atio --engine null --read -t 60 -vv --json
+t0=$(now_ms)
+while ! grep -q '^atio: 1 s: ' "$ERR" && kill -0 "$PID" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 60000 ]; do
+	sleep 0.05
+done
+kill -s INT "$PID" 2>/dev/null || true
+wait_exit 30
+expect_code "a run cut by SIGINT, --json: exit 130" 130
+cp "$OUT" "$WORK/cut.json"
+run_atio --engine null --read -t 0.2 --json
+cp "$OUT" "$WORK/whole.json"
+run_atio merge --unaligned --csv "$WORK/cut.csv" "$WORK/whole.json" "$WORK/cut.json"
+expect_code "merge --csv of a whole and a cut document: exit 1 (a document interrupted)" 1
+got=$(python3 -c 'import csv, sys; print(" ".join(r["row"] + ":" + r["interrupted"] for r in csv.DictReader(open(sys.argv[1]))))' "$WORK/cut.csv" 2>&1)
+check "merge --csv: the cut document's row and the sum's interrupted ($got)" \
+	[ "$got" = "document:false document:true sum:true" ]
+
 finish
