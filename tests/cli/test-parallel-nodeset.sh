@@ -303,6 +303,6 @@ expect_code "--dry-run, --curve 10,abc: exit 2, not taken as hosts" 2
 expect_match "--dry-run, --curve 10,abc: named" "$ERR" "--curve '10,abc': not a list of percentages"
 drive --curve '10.0.0.1,10.0.0.2'
 expect_code "--dry-run, --curve then addresses: the default curve on those hosts, exit 0" 0
-[ ! -e "$WORK/new.csv" ] && ok "--dry-run refusals: no CSV made" || not_ok "--dry-run refusals: no CSV made" "$WORK/new.csv exists"
+check "--dry-run refusals: no CSV made" [ ! -e "$WORK/new.csv" ]
 
 finish
