@@ -529,6 +529,20 @@ expect_json() {
 	fi
 }
 
+# expect_out WHAT EXPECTED COMMAND...: COMMAND prints EXPECTED (stdout and
+# stderr together).
+expect_out() {
+	local what=$1 want=$2 got
+
+	shift 2
+	got=$("$@" 2>&1) || true
+	if [ "$got" = "$want" ]; then
+		ok "$what"
+	else
+		not_ok "$what" "expected: $want" "got: $got"
+	fi
+}
+
 # chromium_ready: find headless Chromium ($CHROMIUM, else chromium or
 # chromium-browser), check that it loads a page and that a console message
 # reaches its log (a control page that logs one); when it is missing or

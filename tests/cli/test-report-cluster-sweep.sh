@@ -105,13 +105,6 @@ spec.loader.exec_module(gen)
 print("\n".join(gen.parsed(sys.argv[2], sys.argv[3]).names))
 EOP
 }
-expect_out() {
-	local what=$1 want=$2 got
-
-	shift 2
-	got=$("$@" 2>&1) || true
-	if [ "$got" = "$want" ]; then ok "$what"; else not_ok "$what" "expected: $want" "got: $got"; fi
-}
 report() {
 	local n=$1
 

@@ -15,18 +15,6 @@ set -eu
 command -v python3 >/dev/null || skip "python3 is not installed (it reads the pages)"
 GEN=$(cd "$(dirname "$0")" && pwd)/report-gen.py
 
-# expect_out WHAT EXPECTED COMMAND...: COMMAND prints EXPECTED.
-expect_out() {
-	local what=$1 want=$2 got
-
-	shift 2
-	got=$("$@" 2>&1) || true
-	if [ "$got" = "$want" ]; then
-		ok "$what"
-	else
-		not_ok "$what" "expected: $want" "got: $got"
-	fi
-}
 
 # report NAME DOC...: atio report of DOC... to $WORK/NAME.html, exit 0.
 report() {

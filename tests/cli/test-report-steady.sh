@@ -13,13 +13,6 @@ GEN=$(cd "$(dirname "$0")" && pwd)/report-gen.py
 gen() {
 	python3 "$GEN" "$@"
 }
-expect_out() {
-	local what=$1 want=$2 got
-
-	shift 2
-	got=$("$@" 2>&1) || true
-	if [ "$got" = "$want" ]; then ok "$what"; else not_ok "$what" "expected: $want" "got: $got"; fi
-}
 # doc NAME ARG...: a run of the null engine to $WORK/NAME.json.
 doc() {
 	local n=$1

@@ -90,8 +90,8 @@ run_atio merge --json --unaligned "$WORK/a.json" "$WORK/c.json"
 expect_code "merge of rounds of 0.1 and 0.2 sec: exit 0 (the results still add up)" 0
 got=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["steady"]
 print(s["judged"], s["steady"], s["values"], "rounds of 0.2 sec, the documents before it 0.1 sec" in s["why"])' "$OUT")
-expect_out() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "got: $3"; fi; }
-expect_out "rounds of another length: not judged, why says so" "False False [] True" "$got"
+expect_same() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "got: $3"; fi; }
+expect_same "rounds of another length: not judged, why says so" "False False [] True" "$got"
 expect_match "rounds of another length: a warning" "$ERR" '^atio: merge: warning: steady: .*c\.json: rounds of 0\.2 sec'
 
 # A document without rounds among documents with rounds: not judged.
@@ -106,7 +106,7 @@ steady_run d --round 0.1 --rounds 5 --all-rounds
 run_atio merge --json --unaligned "$WORK/a.json" "$WORK/d.json"
 got=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["steady"]
 print(s["judged"], s["rounds"], len(s["values"]), "ran 5 rounds, another document 6" in s["note"])' "$OUT")
-expect_out "fewer rounds in one document: judged on the 5 both ran, the note says so" "True 5 5 True" "$got"
+expect_same "fewer rounds in one document: judged on the 5 both ran, the note says so" "True 5 5 True" "$got"
 expect_match "fewer rounds: a warning names the document" "$ERR" '^atio: merge: warning: steady: .*d\.json ran 5 rounds'
 
 # A round's figure its counts contradict: the document is refused.
